@@ -1,0 +1,39 @@
+# The two commands: `make run` (the web server) and `make test` (lint, types, tests).
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test lint types pytest bench clean browser
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/cardtable serve --host 127.0.0.1 --port 8000
+
+browser:
+	@command -v chromium >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1 || \
+	  (apt-get update -q && apt-get install -y -q chromium) >/dev/null
+
+lint: $(STAMP)
+	$(BIN)/ruff check cardtable tests benchmarks
+
+types: $(STAMP)
+	$(BIN)/mypy cardtable
+
+pytest: $(STAMP) browser
+	$(BIN)/pytest -n 2
+
+test: lint types pytest
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/throughput.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -1,0 +1,20 @@
+"""The engine core: protocol, events, observations, outcomes, options, codecs, RNG, records."""
+
+from cardtable.core.bot import Bot, BotFactory
+from cardtable.core.codec import Codec, decode_as, dumps, to_json
+from cardtable.core.errors import DecodeError, IllegalAction, InvalidOptions
+from cardtable.core.events import Event, events_for
+from cardtable.core.game import Game, GameInfo
+from cardtable.core.observation import Observation
+from cardtable.core.options import OptionSpec, option_specs, options_to_dict, parse_options
+from cardtable.core.outcome import Outcome
+from cardtable.core.record import GameRecord, new_record, replay
+from cardtable.core.registry import register
+from cardtable.core.types import CardId, Seat
+
+__all__ = [
+    "Bot", "BotFactory", "CardId", "Codec", "DecodeError", "Event", "Game", "GameInfo",
+    "GameRecord", "IllegalAction", "InvalidOptions", "Observation", "OptionSpec", "Outcome",
+    "Seat", "decode_as", "dumps", "events_for", "new_record", "option_specs", "options_to_dict",
+    "parse_options", "register", "replay", "to_json",
+]

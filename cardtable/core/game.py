@@ -1,0 +1,199 @@
+"""The engine protocol every game implements.
+
+A game is a stateless object; all that changes lives in the state it returns::
+
+    game = cardtable.load_game("durak")
+    state, events = game.new(game.options(players=3), seed=7)
+    while (seat := game.to_act(state)) is not None:
+        action = game.legal_actions(state, seat)[0]
+        state, events = game.apply(state, seat, action)
+    print(game.outcome(state))
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Generic, TypeVar
+
+from cardtable.cards import Deck
+from cardtable.core.bot import BotFactory
+from cardtable.core.codec import Codec
+from cardtable.core.errors import DecodeError, IllegalAction
+from cardtable.core.events import Event
+from cardtable.core.observation import Observation
+from cardtable.core.options import OptionSpec, option_specs, parse_options
+from cardtable.core.outcome import Outcome
+from cardtable.core.types import CardId, Seat
+
+S = TypeVar("S")
+A = TypeVar("A")
+Ob = TypeVar("Ob", bound=Observation)
+Opt = TypeVar("Opt")
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A game's metadata, declared once; generic tests check every game against it."""
+
+    name: str
+    title: str
+    description: str
+    min_players: int
+    max_players: int
+    options_type: type[Any]
+    action_types: tuple[type[Any], ...]
+    event_types: tuple[type[Event], ...]
+    observation_type: type[Observation]
+    deck: Deck | None = None
+    hidden_information: bool = True
+    has_teams: bool = False
+    presets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    @cached_property
+    def option_specs(self) -> tuple[OptionSpec, ...]:
+        """Every option as data, for command lines and setup screens."""
+        return option_specs(self.options_type)  # type: ignore[arg-type]
+
+
+class Game(abc.ABC, Generic[S, A, Ob, Opt]):
+    """The protocol: ``new``, ``to_act``, ``legal_actions``, ``apply``, ``observe``, ``outcome``."""
+
+    info: GameInfo
+
+    # Setup.
+
+    def options(self, values: Mapping[str, Any] | None = None, *, preset: str | None = None,
+                **kwargs: Any) -> Opt:
+        """Options from the defaults, a named preset, then ``values`` and keyword arguments."""
+        merged = dict(values or {})
+        merged.update(kwargs)
+        opts: Opt = parse_options(self.info.options_type, merged, presets=self.info.presets, preset=preset)
+        self.check_options(opts)
+        return opts
+
+    def check_options(self, options: Opt) -> None:
+        """Raise :class:`InvalidOptions` if the options do not fit together."""
+        from cardtable.core.errors import InvalidOptions
+
+        players = getattr(options, "players")
+        if not self.info.min_players <= players <= self.info.max_players:
+            raise InvalidOptions(
+                f"{self.info.title} is for {self.info.min_players}–{self.info.max_players} players, not {players}"
+            )
+
+    @abc.abstractmethod
+    def new(self, options: Opt, seed: int) -> tuple[S, list[Event]]:
+        """Deal a new game; all randomness comes from ``seed`` through the RNG kept in the state."""
+
+    # Flow.
+
+    @abc.abstractmethod
+    def to_act(self, state: S) -> Seat | None:
+        """The seat that must act now; ``None`` once the game is over."""
+
+    @abc.abstractmethod
+    def legal_actions(self, state: S, seat: Seat) -> list[A]:
+        """Every legal action of ``seat`` now, in a deterministic order (empty if not its turn)."""
+
+    def why_illegal(self, state: S, seat: Seat, action: A) -> str | None:
+        """Why ``action`` by ``seat`` is illegal now, or ``None`` if it is legal."""
+        if self.to_act(state) is None:
+            return "the game is over"
+        if seat != self.to_act(state):
+            return f"it is seat {self.to_act(state)}'s turn, not seat {seat}'s"
+        if action not in self.legal_actions(state, seat):
+            return "not among the legal actions now"
+        return None
+
+    def is_legal(self, state: S, seat: Seat, action: A) -> bool:
+        """Whether ``apply`` would accept the action; the very check ``apply`` makes."""
+        return self.why_illegal(state, seat, action) is None
+
+    def apply(self, state: S, seat: Seat, action: A) -> tuple[S, list[Event]]:
+        """Validate, then return the new state and what happened; the old state is untouched.
+
+        Raises :class:`IllegalAction` naming the action and the reason.
+        """
+        reason = self.why_illegal(state, seat, action)
+        if reason is not None:
+            raise IllegalAction(action, reason)
+        return self.apply_unchecked(state, seat, action)
+
+    @abc.abstractmethod
+    def apply_unchecked(self, state: S, seat: Seat, action: A) -> tuple[S, list[Event]]:
+        """``apply`` without validation, for callers that took the action from ``legal_actions``."""
+
+    # What leaves the engine.
+
+    @abc.abstractmethod
+    def observe(self, state: S, seat: Seat | None) -> Ob:
+        """What ``seat`` may know (``None``: a spectator); the only way state leaves the engine."""
+
+    @abc.abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """Scores, winners and reason once the game is over; ``None`` while playing."""
+
+    def is_over(self, state: S) -> bool:
+        """Whether the game has ended."""
+        return self.outcome(state) is not None
+
+    @abc.abstractmethod
+    def hidden_cards(self, state: S, seat: Seat | None) -> frozenset[CardId]:
+        """The cards ``seat`` may not know now (others' hands, the stock, …); used by leak tests."""
+
+    @abc.abstractmethod
+    def players(self, state: S) -> int:
+        """The number of seats in this game."""
+
+    @abc.abstractmethod
+    def max_actions(self, options: Opt) -> int:
+        """An upper bound on the number of actions of any game with these options."""
+
+    def teams(self, options: Opt) -> tuple[tuple[Seat, ...], ...]:
+        """The partnerships; by default every seat plays for itself."""
+        return tuple((s,) for s in range(getattr(options, "players")))
+
+    # Text and JSON.
+
+    def parse_action(self, text: str) -> A:
+        """The action written ``text`` (each action class offers ``parse``); ``DecodeError`` if none."""
+        for cls in self.info.action_types:
+            action = cls.parse(text)
+            if action is not None:
+                return action  # type: ignore[no-any-return]
+        raise DecodeError(f"{text!r} is not a {self.info.title} action")
+
+    def describe_action(self, action: A) -> str:
+        """The action in words for people and screen readers ("Bid 2", "Play 7 of red", "Take the cards")."""
+        return str(action.text())  # type: ignore[attr-defined]
+
+    @cached_property
+    def action_codec(self) -> Codec:
+        """Decodes actions from JSON."""
+        return Codec(self.info.action_types)
+
+    @cached_property
+    def event_codec(self) -> Codec:
+        """Decodes events from JSON."""
+        return Codec(self.info.event_types)
+
+    @cached_property
+    def observation_codec(self) -> Codec:
+        """Decodes observations from JSON."""
+        return Codec([self.info.observation_type])
+
+    # Bots and statistics.
+
+    def bots(self) -> Mapping[str, BotFactory]:
+        """This game's own bots by name (the generic ones are added by ``cardtable.bots``)."""
+        return {}
+
+    def seat_stats(self, state: S) -> Sequence[Mapping[str, float]]:
+        """Per-seat counters of a finished game that self-play adds up (e.g. exact bids, rounds)."""
+        return [{} for _ in range(self.players(state))]
+
+    #: Rates self-play derives from summed counters: ``name -> (numerator, denominator)``.
+    stat_rates: Mapping[str, tuple[str, str]] = {}
