@@ -1,0 +1,160 @@
+"""The ``cardtable`` command line: games, selfplay, replay, durak, serve."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+import cardtable
+from cardtable.bots import bot_names
+from cardtable.core.errors import DecodeError, InvalidOptions
+from cardtable.core.record import GameRecord, replay
+
+app = typer.Typer(help="cardtable: card games with exact rules, bots, a runner and a web table.",
+                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+console = Console()
+err = Console(stderr=True)
+
+
+def fail(message: str) -> typer.Exit:
+    """Print a one-line error and return the exit (status 2) to raise."""
+    err.print(f"error: {message}", markup=False, highlight=False)
+    return typer.Exit(2)
+
+
+def load(name: str) -> Any:
+    """The game called ``name``, or a clean exit naming the known games."""
+    try:
+        return cardtable.load_game(name)
+    except KeyError as exc:
+        raise fail(str(exc.args[0])) from None
+
+
+def parse_option_pairs(pairs: list[str]) -> dict[str, str]:
+    """``["rounds=5", "hidden_bids=on"]`` → ``{"rounds": "5", "hidden_bids": "on"}``."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise fail(f"option {pair!r} is not KEY=VALUE")
+        out[key.strip()] = value.strip()
+    return out
+
+
+@app.command("games")
+def games_command() -> None:
+    """List the games, their seats, options and bots."""
+    table = Table("name", "title", "players", "options", "bots")
+    for name, game in cardtable.games().items():
+        info = game.info
+        opts = ", ".join(f"{s.name}={s.default}" for s in info.option_specs if s.name != "players")
+        table.add_row(name, info.title, f"{info.min_players}–{info.max_players}", opts, ", ".join(bot_names(game)))
+    console.print(table)
+
+
+@app.command("selfplay")
+def selfplay_command(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="Game name, e.g. wizard.")],
+    bots: Annotated[str, typer.Option(help="One bot name for every seat, or a comma list, one per seat.")] = "random",
+    players: Annotated[int | None, typer.Option(help="Number of players (default: the comma list's length).")] = None,
+    games: Annotated[int, typer.Option(help="Number of games.")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 1,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option KEY=VALUE.")] = None,
+    preset: Annotated[str | None, typer.Option(help="Named rule preset.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Play GAMES games between bots (seats rotate) and print per-bot results."""
+    from cardtable.selfplay import selfplay
+
+    game = load(game_name)
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if not names:
+        raise fail("--bots needs at least one bot name")
+    if len(names) == 1:
+        names = names * (players if players is not None else game.info.min_players)
+    elif players is not None and players != len(names):
+        raise fail(f"--players {players} but {len(names)} bots given")
+    known = bot_names(game)
+    for name in names:
+        if name not in known:
+            raise fail(f"no bot {name!r} for {game_name} (known: {', '.join(known)})")
+    if games < 1:
+        raise fail("--games must be at least 1")
+    try:
+        values = parse_option_pairs(option or [])
+        game.options(values, preset=preset, players=len(names))
+    except InvalidOptions as exc:
+        raise fail(str(exc)) from None
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, disable=not sys.stderr.isatty() and as_json, transient=as_json) as progress:
+        task = progress.add_task(f"{game_name} self-play", total=games)
+        result = selfplay(game, names, games=games, seed=seed, options=values, preset=preset,
+                          on_game=lambda _: progress.advance(task))
+    if as_json:
+        typer.echo(json.dumps(result, ensure_ascii=False))
+        return
+    table = Table(title=f"{game.info.title}: {games} games, {len(names)} players, seed {seed}")
+    extra = sorted({k for b in result["bots"].values() for k in b} - {"seats", "games", "wins", "mean_score"})
+    for column in ["bot", "seats", "games", "wins", "mean_score", *extra]:
+        table.add_column(column)
+    for name, row in result["bots"].items():
+        table.add_row(name, *(f"{row.get(c, '')}" for c in ["seats", "games", "wins", "mean_score", *extra]))
+    console.print(table)
+    for error in result["errors"]:
+        err.print(f"error: {error}", markup=False)
+
+
+@app.command("replay")
+def replay_command(
+    path: Annotated[Path, typer.Argument(help="A game record as JSON (from the server or `selfplay`).")],
+    seat: Annotated[int | None, typer.Option(help="Show only what this seat could see.")] = None,
+) -> None:
+    """Replay a game record and print its events in words."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise fail(f"cannot read {path}: {exc}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("game"), str):
+        raise fail(f"{path} is not a game record")
+    game = load(data["game"])
+    try:
+        record = GameRecord.from_json(data, game)
+        state, events = replay(game, record)
+    except (DecodeError, InvalidOptions, ValueError) as exc:
+        raise fail(f"{path}: {exc}") from None
+    for event in events:
+        if event.is_visible_to(seat) or seat is None:
+            typer.echo(event.text())
+    outcome = game.outcome(state)
+    typer.echo(f"Outcome: {outcome}" if outcome else f"Game in progress after {len(record.actions)} actions")
+
+
+def _register_optional() -> None:
+    """Commands that live in their own modules (durak program, web server)."""
+    try:
+        from cardtable.cli.durak import durak
+    except ImportError:
+        pass
+    else:
+        app.command("durak")(durak)
+    try:
+        from cardtable.cli.serve import serve
+    except ImportError:
+        pass
+    else:
+        app.command("serve")(serve)
+
+
+_register_optional()
+
+
+def main() -> None:
+    """Entry point of the ``cardtable`` script."""
+    app()

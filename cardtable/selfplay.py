@@ -1,0 +1,104 @@
+"""Self-play: many games between named bots, with per-bot results.
+
+Seats rotate between games (game g puts ``bots[(s + g) % n]`` in seat s), so no
+bot keeps the dealer's or the first player's advantage. Results of one bot name
+are aggregated over its seats: games, wins (a tie shares the win), mean score,
+and every counter and rate the game adds through ``seat_stats``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardtable.bots import make_bot
+from cardtable.core.game import Game
+from cardtable.core.options import options_to_dict
+from cardtable.runner import GameRunner, RunnerStatus
+
+
+@dataclass
+class BotTally:
+    """Running totals for one bot name."""
+
+    seats: int = 0
+    games: int = 0
+    wins: float = 0.0
+    score_sum: float = 0.0
+    seat_games: int = 0
+    counters: dict[str, float] = field(default_factory=dict)
+
+
+def game_seeds(seed: int, count: int) -> list[int]:
+    """The deal seed of each game of a self-play run, derived from the run's seed."""
+    rng = random.Random(seed)
+    return [rng.randrange(2**31) for _ in range(count)]
+
+
+def selfplay(
+    game: Game[Any, Any, Any, Any],
+    bots: Sequence[str],
+    *,
+    games: int,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    preset: str | None = None,
+    on_game: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Play ``games`` games with one bot name per seat; the results as JSON-ready data."""
+    opts = game.options(options or {}, preset=preset, players=len(bots))
+    tallies: dict[str, BotTally] = {name: BotTally() for name in dict.fromkeys(bots)}
+    for name in tallies:
+        tallies[name].seats = sum(1 for b in bots if b == name)
+    errors: list[str] = []
+    for g, game_seed in enumerate(game_seeds(seed, games)):
+        seating = [bots[(s + g) % len(bots)] for s in range(len(bots))]
+        agents = [make_bot(game, name, game_seed + 7919 * s) for s, name in enumerate(seating)]
+        runner = GameRunner(game, opts, game_seed, agents)
+        outcome = runner.run()
+        if runner.status is not RunnerStatus.FINISHED or outcome is None:
+            errors.append(f"game {g} (seed {game_seed}): {runner.error}")
+        else:
+            _tally(game, runner.state, outcome, seating, tallies)
+        if on_game is not None:
+            on_game(g)
+    return {
+        "game": game.info.name,
+        "players": len(bots),
+        "games": games,
+        "seed": seed,
+        "options": options_to_dict(opts),
+        "bots": {name: _summary(game, t) for name, t in tallies.items()},
+        "errors": errors,
+    }
+
+
+def _tally(game: Game[Any, Any, Any, Any], state: Any, outcome: Any, seating: list[str],
+           tallies: dict[str, BotTally]) -> None:
+    stats = game.seat_stats(state)
+    for name in dict.fromkeys(seating):
+        tallies[name].games += 1
+    for seat, name in enumerate(seating):
+        t = tallies[name]
+        t.wins += outcome.win_share(seat)
+        t.score_sum += outcome.scores[seat]
+        t.seat_games += 1
+        for key, value in stats[seat].items():
+            t.counters[key] = t.counters.get(key, 0.0) + value
+
+
+def _summary(game: Game[Any, Any, Any, Any], t: BotTally) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "seats": t.seats,
+        "games": t.games,
+        "wins": round(t.wins, 6),
+        "win_share": round(t.wins / t.games, 6) if t.games else 0.0,
+        "mean_score": round(t.score_sum / t.seat_games, 6) if t.seat_games else 0.0,
+    }
+    out.update({k: round(v, 6) for k, v in t.counters.items()})
+    for rate, (num, den) in game.stat_rates.items():
+        denominator = t.counters.get(den, 0.0)
+        out[rate] = round(t.counters.get(num, 0.0) / denominator, 6) if denominator else 0.0
+    return out

@@ -1,0 +1,104 @@
+"""The JSON codec and the options machinery."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar, Literal
+
+import pytest
+
+from cardtable.core import Codec, DecodeError, InvalidOptions, dumps, option_specs, parse_options, to_json
+from cardtable.core.rng import freeze, rng_state, shuffled, thaw
+
+
+@dataclass(frozen=True)
+class Inner:
+    TYPE: ClassVar[str] = "inner"
+    seat: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Outer:
+    TYPE: ClassVar[str] = "outer"
+    name: str
+    inner: Inner
+    maybe: int | None = None
+    kind: Literal["a", "b"] = "a"
+
+
+def test_nested_dataclasses_round_trip() -> None:
+    value = Outer("x", Inner(2, (1, 5)), None, "b")
+    codec = Codec([Outer])
+    assert to_json(value) == {"type": "outer", "name": "x", "inner": {"type": "inner", "seat": 2, "cards": [1, 5]},
+                              "maybe": None, "kind": "b"}
+    assert codec.loads(dumps(value)) == value
+
+
+@pytest.mark.parametrize("bad", [
+    '{"type": "outer", "name": 1, "inner": {"seat": 1, "cards": []}}',
+    '{"type": "outer", "name": "x", "inner": {"seat": true, "cards": []}}',
+    '{"type": "outer", "name": "x", "inner": {"seat": 1, "cards": [1, "2"]}}',
+    '{"type": "outer", "name": "x", "inner": {"seat": 1, "cards": []}, "kind": "c"}',
+    '{"type": "outer", "name": "x"}',
+    '{"type": "outer", "name": "x", "inner": {"seat": 1, "cards": []}, "extra": 1}',
+    '{"type": "other"}', "[1]", "{", "",
+])
+def test_malformed_json_raises_decode_error_with_a_message(bad: str) -> None:
+    with pytest.raises(DecodeError) as info:
+        Codec([Outer]).loads(bad)
+    assert str(info.value)
+
+
+@dataclass(frozen=True)
+class Signals:
+    enabled: bool = False
+    interception_p: float = 0.0
+
+
+@dataclass(frozen=True)
+class Opts:
+    players: int = 4
+    target: Literal[32, 52, 62] = field(default=52, metadata={"help": "points to win"})
+    no_trump: bool = True
+    signals: Signals = field(default_factory=Signals)
+
+
+def test_option_specs_describe_every_option_with_dotted_groups() -> None:
+    specs = {s.name: s for s in option_specs(Opts)}
+    assert set(specs) == {"players", "target", "no_trump", "signals.enabled", "signals.interception_p"}
+    assert specs["target"].kind == "choice" and specs["target"].choices == (32, 52, 62)
+    assert specs["target"].help == "points to win"
+    assert specs["signals.enabled"].kind == "bool"
+
+
+def test_parse_options_from_text_presets_and_groups() -> None:
+    presets = {"short": {"target": 32}}
+    opts = parse_options(Opts, {"no_trump": "off", "signals.enabled": "on"}, presets=presets, preset="short")
+    assert opts == Opts(4, 32, False, Signals(True, 0.0))
+    assert parse_options(Opts, {"signals": {"interception_p": "0.25"}}).signals.interception_p == 0.25
+
+
+@pytest.mark.parametrize(("values", "message"), [
+    ({"target": 40}, "target"), ({"no_trump": "maybe"}, "no_trump"), ({"colour": 1}, "unknown option"),
+    ({"signals": 3}, "group"), ({"players": "four"}, "players"),
+])
+def test_bad_options_are_refused_by_name(values: dict[str, object], message: str) -> None:
+    with pytest.raises(InvalidOptions, match=message):
+        parse_options(Opts, values)
+
+
+def test_unknown_preset_is_refused() -> None:
+    with pytest.raises(InvalidOptions, match="preset"):
+        parse_options(Opts, {}, presets={}, preset="house")
+
+
+def test_rng_snapshots_replay_exactly() -> None:
+    start = rng_state(42)
+    first, after = shuffled(start, list(range(10)))
+    again, after2 = shuffled(start, list(range(10)))
+    assert first == again and after == after2
+    rng = thaw(after)
+    draw = rng.random()
+    assert thaw(after).random() == draw
+    assert freeze(rng) != after

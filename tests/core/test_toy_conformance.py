@@ -1,0 +1,53 @@
+"""The conformance checks themselves, run on the toy game (and shown to catch a leaking game)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from tests.conformance import test_conformance as suite
+from tests.core.toy import ToyGame, ToyObservation, ToyState
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_toy_game_passes_the_conformance_checks(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = ToyGame()
+    monkeypatch.setitem(suite.GAMES, "toy", game)
+    suite.test_info_is_consistent("toy")
+    suite.test_random_playout_keeps_every_invariant("toy", {"players": 3, "preset": "long"}, seed)
+    suite.test_malformed_actions_raise_decode_error("toy")
+
+
+def test_a_leaking_observation_is_caught() -> None:
+    class Leaky(ToyGame):
+        def observe(self, state: ToyState, seat: int | None) -> ToyObservation:
+            return ToyObservation(seat, state.total, self.to_act(state), state.cards[-1])
+
+    game = Leaky()
+    state, _ = game.new(game.options(), 1)
+    with pytest.raises(AssertionError, match="hidden cards"):
+        suite.check_observations(game, state)
+
+
+def test_a_mutating_apply_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Mutating(ToyGame):
+        def apply_unchecked(self, state: ToyState, seat: int, action: Any) -> Any:
+            state.total += action.amount
+            return super().apply_unchecked(state, seat, action)
+
+    monkeypatch.setitem(suite.GAMES, "toy", Mutating())
+    with pytest.raises(AssertionError, match="mutated"):
+        suite.test_random_playout_keeps_every_invariant("toy", {"players": 2}, 1)
+
+
+def test_out_of_turn_actions_are_caught() -> None:
+    class Generous(ToyGame):
+        def legal_actions(self, state: ToyState, seat: int) -> list[Any]:
+            return super().legal_actions(state, state.turn)
+
+    game = Generous()
+    state, _ = game.new(game.options(), 1)
+    with pytest.raises(AssertionError, match="out of turn"):
+        suite.check_step(game, state, random.Random(1), [])
