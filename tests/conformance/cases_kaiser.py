@@ -1,0 +1,9 @@
+"""Kaiser option sets for the conformance suite: every floor, both no-trump settings, every target."""
+
+CASES = [
+    {"players": 4},
+    {"players": 4, "floor": 5, "target": 32},
+    {"players": 4, "floor": 6, "target": 32, "no_trump": False},
+    {"players": 4, "floor": 7, "target": 32},
+    {"players": 4, "floor": 8, "target": 62, "no_trump": False},
+]
