@@ -1,0 +1,25 @@
+"""``cardtable durak``: the 2020 program (scripted players) printing its log or one JSON object."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from cardtable.games.durak.program import RULES, ProgramError, run
+
+
+def durak(
+    names: Annotated[list[str] | None, typer.Argument(metavar="NAMES",
+                                                     help="The players, in the order they join.")] = None,
+    rules: Annotated[str, typer.Option("--rules", help=f"Rules preset: {' or '.join(RULES)}.")] = "default",
+    seed: Annotated[str | None, typer.Option("--seed", help="The deck's number (default: random 1–65535).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of the log.")] = False,
+) -> None:
+    """Play one game of Durak between scripted players and print the log (the 2020 program)."""
+    try:
+        output = run(rules, seed, names or [], as_json=as_json)
+    except ProgramError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(output, nl=False)

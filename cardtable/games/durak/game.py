@@ -1,0 +1,406 @@
+"""Durak, the simplified rules of the 2020 task: two players per bout, no throwing in, a hand-over on a take."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from cardtable.core.bot import BotFactory
+from cardtable.core.events import Event
+from cardtable.core.game import Game, GameInfo
+from cardtable.core.observation import Observation
+from cardtable.core.outcome import Outcome
+from cardtable.core.types import CardId, Seat
+from cardtable.games.durak import rules
+from cardtable.games.durak.actions import (
+    ACTION_TYPES,
+    ATTACKS,
+    BEATS,
+    STOP,
+    TAKE,
+    Attack,
+    Beat,
+    DurakAction,
+    Stop,
+    Take,
+    describe,
+)
+from cardtable.games.durak.events import (
+    EVENT_TYPES,
+    Attacked,
+    BoutStarted,
+    Covered,
+    Dealt,
+    DealtHand,
+    Drew,
+    DrewCards,
+    GameOver,
+    HandedOver,
+    LeftGame,
+    Stopped,
+    Took,
+    TrumpTurned,
+)
+from cardtable.games.durak.options import PRESETS, DurakOptions, check
+from cardtable.games.durak.rules import HAND_SIZE, RANK, SUIT
+
+#: Most actions in one bout: every card moved from a hand to the table, then stop or take.
+_ACTIONS_PER_BOUT = rules.DECK_SIZE + 1
+
+
+class DurakState:
+    """A position. ``left[s]`` is the bout after which seat ``s`` left the game (0: still playing)."""
+
+    __slots__ = ("players", "capped", "bout_limit", "trump", "trump_card", "hands", "deck", "attacker",
+                 "defender", "bout", "bout_number", "discards", "left", "over", "fool", "takes", "defences")
+
+    players: int
+    capped: bool
+    bout_limit: int
+    trump: int
+    trump_card: CardId
+    hands: tuple[tuple[CardId, ...], ...]
+    deck: tuple[CardId, ...]
+    attacker: Seat
+    defender: Seat
+    bout: tuple[CardId, ...]
+    bout_number: int
+    discards: int
+    left: tuple[int, ...]
+    over: bool
+    fool: Seat | None
+    takes: tuple[int, ...]
+    defences: tuple[int, ...]
+
+    def copy(self) -> DurakState:
+        """A shallow copy (every field is immutable)."""
+        other = DurakState.__new__(DurakState)
+        for name in DurakState.__slots__:
+            setattr(other, name, getattr(self, name))
+        return other
+
+    def __getstate__(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in DurakState.__slots__)
+
+    def __setstate__(self, values: tuple[object, ...]) -> None:
+        for name, value in zip(DurakState.__slots__, values):
+            setattr(self, name, value)
+
+
+@dataclass(frozen=True)
+class DurakObservation(Observation):
+    """What a seat may know: its hand, the trump, the table, counts of everything else."""
+
+    TYPE: ClassVar[str] = "durak"
+    seat: Seat | None
+    players: int
+    hand: tuple[int, ...]
+    trump_card: int
+    trump_suit: str
+    deck_count: int
+    hand_counts: tuple[int, ...]
+    in_game: tuple[bool, ...]
+    attacker: Seat | None
+    defender: Seat | None
+    to_act: Seat | None
+    bout: tuple[int, ...]
+    bout_number: int
+    discards: int
+    attack_cap: str
+    fool: Seat | None
+    winner: Seat | None
+    finished: bool
+
+    def cards_shown(self) -> frozenset[CardId]:
+        """Own hand, the bout on the table and the trump card."""
+        return frozenset(self.hand) | frozenset(self.bout) | {self.trump_card}
+
+
+def first_leavers(left: Sequence[int]) -> tuple[Seat, ...]:
+    """The seats that left the game first (together), or none if nobody has left."""
+    done = [b for b in left if b]
+    if not done:
+        return ()
+    first = min(done)
+    return tuple(s for s, b in enumerate(left) if b == first)
+
+
+def winner_of(left: Sequence[int]) -> Seat | None:
+    """The winner: the first player to leave the game, unless several left at once first."""
+    firsts = first_leavers(left)
+    return firsts[0] if len(firsts) == 1 else None
+
+
+def next_in_game(state: DurakState, seat: Seat) -> Seat:
+    """The next seat after ``seat``, cyclically, that is still in the game."""
+    for k in range(1, state.players + 1):
+        other = (seat + k) % state.players
+        if not state.left[other]:
+            return other
+    return seat
+
+
+class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
+    """The engine; the 2020 program is this engine with the scripted bot in every seat."""
+
+    info = GameInfo(
+        name="durak",
+        title="Durak",
+        description="Simplified Durak (the 2020 task): one attacker, one defender, no throwing in; "
+                    "the loser of a bout also gets the attacker's cards of the bout's ranks.",
+        min_players=2,
+        max_players=5,
+        options_type=DurakOptions,
+        action_types=ACTION_TYPES,
+        event_types=EVENT_TYPES,
+        observation_type=DurakObservation,
+        deck=rules.DECK,
+        presets=PRESETS,
+    )
+    stat_rates = {"fool_rate": ("fool", "games"), "win_rate": ("won", "games"),
+                  "take_rate": ("takes", "defences")}
+
+    # Setup.
+
+    def check_options(self, options: DurakOptions) -> None:
+        """The player count fits ``player_limit`` (4: the 2020 text, 5: the seed)."""
+        super().check_options(options)
+        check(options)
+
+    def new(self, options: DurakOptions, seed: int) -> tuple[DurakState, list[Event]]:
+        """Shuffle with ``seed`` (the deck's number), deal, turn the trump and start the first bout."""
+        players = options.players
+        deck = rules.shuffle(seed, options.shuffle)
+        hands, stock = rules.deal(deck, players, options.deal)
+        trump_card, stock_left = rules.turn_trump(stock)
+        trump = SUIT[trump_card]
+        state = DurakState()
+        state.players, state.capped, state.bout_limit = players, options.attack_cap == "defender_hand", \
+            options.bout_limit
+        state.trump, state.trump_card, state.deck = trump, trump_card, stock_left
+        state.hands = tuple(rules.sort_hand(h, trump) for h in hands)
+        state.bout, state.bout_number, state.discards = (), 1, 0
+        state.left, state.over, state.fool = (0,) * players, False, None
+        state.takes = state.defences = (0,) * players
+        first = rules.lowest_trump_holder(hands, trump) if options.first_attacker == "lowest_trump" else None
+        state.attacker = 0 if first is None else first
+        state.defender = next_in_game(state, state.attacker)
+        events: list[Event] = []
+        for seat, hand in enumerate(state.hands):
+            events += [Dealt(seat, len(hand)), DealtHand(seat, hand)]
+        events += [TrumpTurned(trump_card), BoutStarted(1, state.attacker, state.defender)]
+        return state, events
+
+    # Flow.
+
+    def to_act(self, state: DurakState) -> Seat | None:
+        """The attacker while every attack is beaten, else the defender; ``None`` at the end."""
+        if state.over:
+            return None
+        return state.defender if len(state.bout) & 1 else state.attacker
+
+    def legal_actions(self, state: DurakState, seat: Seat) -> list[DurakAction]:
+        """Attacker: any card to lead, then cards of the bout's ranks or stop; defender: beating cards or take."""
+        if state.over or seat != self.to_act(state):
+            return []
+        hand = state.hands[seat]
+        bout = state.bout
+        if len(bout) & 1:
+            last, trump = bout[-1], state.trump
+            actions: list[DurakAction] = [BEATS[c] for c in hand if rules.beats(last, c, trump)]
+            actions.append(TAKE)
+            return actions
+        if not bout:
+            return [ATTACKS[c] for c in hand]
+        if state.capped and not state.hands[state.defender]:
+            return [STOP]
+        ranks = {RANK[c] for c in bout}
+        actions = [ATTACKS[c] for c in hand if RANK[c] in ranks]
+        actions.append(STOP)
+        return actions
+
+    def why_illegal(self, state: DurakState, seat: Seat, action: DurakAction) -> str | None:
+        """The base check (turn, then membership in ``legal_actions``) with a reason in Durak's words."""
+        reason = super().why_illegal(state, seat, action)
+        if reason is None or reason != "not among the legal actions now":
+            return reason
+        return self._reason(state, seat, action)
+
+    def _reason(self, state: DurakState, seat: Seat, action: DurakAction) -> str:
+        """Why a turn-correct action is not legal."""
+        defending = bool(len(state.bout) & 1)
+        if isinstance(action, (Beat, Take)) and not defending:
+            return "only the defender may beat or take, and every attack card is beaten"
+        if isinstance(action, (Attack, Stop)) and defending:
+            return "the defender must beat or take the last attack card first"
+        if isinstance(action, Stop):
+            return "the attacker must lead a card to start the bout"
+        card = action.card if isinstance(action, (Attack, Beat)) else -1
+        if card not in state.hands[seat]:
+            return f"{rules.DECK.text(card)} is not in seat {seat}'s hand" if 0 <= card < 36 else "no such card"
+        if isinstance(action, Beat):
+            return f"{rules.DECK.text(card)} does not beat {rules.DECK.text(state.bout[-1])}"
+        if state.capped and not state.hands[state.defender]:
+            return "the defender has no cards left (attack cap: defender_hand)"
+        return f"{rules.DECK.text(card)} is not of a rank already in the bout"
+
+    def apply_unchecked(self, state: DurakState, seat: Seat,
+                        action: DurakAction) -> tuple[DurakState, list[Event]]:
+        """Play a card, or end the bout (stop or take) and refill, check who left, start the next bout."""
+        new = state.copy()
+        if isinstance(action, (Attack, Beat)):
+            card = action.card
+            hands = list(state.hands)
+            hands[seat] = tuple(c for c in hands[seat] if c != card)
+            new.hands = tuple(hands)
+            new.bout = state.bout + (card,)
+            return new, [Attacked(seat, card) if isinstance(action, Attack) else Covered(seat, card)]
+        events: list[Event]
+        if isinstance(action, Take):
+            events = self._take(new)
+        else:
+            events = [Stopped(seat, state.bout)]
+            new.discards = state.discards + len(state.bout)
+        self._end_bout(new, taken=isinstance(action, Take), events=events)
+        return new, events
+
+    # End of a bout.
+
+    def _take(self, new: DurakState) -> list[Event]:
+        """Hand over the attacker's non-trump cards of the bout's ranks; the defender takes it all."""
+        attacker, defender, trump = new.attacker, new.defender, new.trump
+        ranks = {RANK[c] for c in new.bout}
+        hands = list(new.hands)
+        handed = tuple(c for c in hands[attacker] if RANK[c] in ranks and SUIT[c] != trump)
+        events: list[Event] = []
+        if handed:
+            hands[attacker] = tuple(c for c in hands[attacker] if c not in handed)
+            events.append(HandedOver(attacker, handed))
+        taken = new.bout + handed
+        hands[defender] = rules.sort_hand(hands[defender] + taken, trump)
+        new.hands = tuple(hands)
+        events.append(Took(defender, taken))
+        new.takes = _bump(new.takes, defender)
+        return events
+
+    def _end_bout(self, new: DurakState, *, taken: bool, events: list[Event]) -> None:
+        """Refill, remove players without cards, then end the game or start the next bout."""
+        new.defences = _bump(new.defences, new.defender)
+        new.bout = ()
+        self._refill(new, events)
+        # Leaving: only once the deck is empty, checked after the refill.
+        if not new.deck:
+            left = list(new.left)
+            for seat in range(new.players):
+                if not left[seat] and not new.hands[seat]:
+                    left[seat] = new.bout_number
+                    events.append(LeftGame(seat))
+            new.left = tuple(left)
+        playing = [s for s in range(new.players) if not new.left[s]]
+        if len(playing) <= 1:
+            self._finish(new, playing[0] if playing else None, "one player holds cards" if playing
+                         else "nobody holds cards", events)
+            return
+        if new.bout_number >= new.bout_limit:
+            self._finish(new, None, f"bout limit {new.bout_limit} reached", events)
+            return
+        # Next bout: the taker misses his turn; a successful defender attacks (if still playing).
+        defender = new.defender
+        if taken or new.left[defender]:
+            new.attacker = next_in_game(new, defender)
+        else:
+            new.attacker = defender
+        new.defender = next_in_game(new, new.attacker)
+        new.bout_number += 1
+        events.append(BoutStarted(new.bout_number, new.attacker, new.defender))
+
+    def _refill(self, new: DurakState, events: list[Event]) -> None:
+        """Draw up to six from the top: attacker, defender, then the others starting after the defender."""
+        order = [new.attacker, new.defender]
+        order += [(new.defender + k) % new.players for k in range(1, new.players)]
+        hands = list(new.hands)
+        deck = new.deck
+        for seat in dict.fromkeys(order):
+            need = HAND_SIZE - len(hands[seat])
+            if need <= 0 or not deck or new.left[seat]:
+                continue
+            drawn, deck = deck[:need], deck[need:]
+            hands[seat] = rules.sort_hand(hands[seat] + drawn, new.trump)
+            events += [Drew(seat, len(drawn)), DrewCards(seat, drawn)]
+        new.hands, new.deck = tuple(hands), deck
+
+    def _finish(self, new: DurakState, fool: Seat | None, reason: str, events: list[Event]) -> None:
+        """End the game with ``fool`` (``None``: a draw)."""
+        new.over, new.fool = True, fool
+        events.append(GameOver(fool, winner_of(new.left), reason))
+
+    # What leaves the engine.
+
+    def observe(self, state: DurakState, seat: Seat | None) -> DurakObservation:
+        """Own hand, the trump, the bout, and counts of hands, deck and discards."""
+        over = state.over
+        return DurakObservation(
+            seat=seat, players=state.players, hand=() if seat is None else state.hands[seat],
+            trump_card=state.trump_card, trump_suit=rules.SUIT_WORDS[state.trump], deck_count=len(state.deck),
+            hand_counts=tuple(len(h) for h in state.hands), in_game=tuple(not b for b in state.left),
+            attacker=None if over else state.attacker, defender=None if over else state.defender,
+            to_act=self.to_act(state), bout=state.bout, bout_number=state.bout_number, discards=state.discards,
+            attack_cap="defender_hand" if state.capped else "none", fool=state.fool,
+            winner=winner_of(state.left) if over else None, finished=over,
+        )
+
+    def outcome(self, state: DurakState) -> Outcome | None:
+        """Winners: the first to leave (several: a tie); scores 1 for them, -1 for the fool, else 0."""
+        if not state.over:
+            return None
+        winners = first_leavers(state.left)
+        scores = tuple(1.0 if s in winners else -1.0 if s == state.fool else 0.0 for s in range(state.players))
+        reason = "draw: nobody holds cards" if state.fool is None else f"seat {state.fool} is the fool"
+        if state.fool is None and any(not b for b in state.left):
+            reason = f"draw: bout limit {state.bout_limit} reached"
+        return Outcome(scores, winners, reason)
+
+    def hidden_cards(self, state: DurakState, seat: Seat | None) -> frozenset[CardId]:
+        """Other players' hands and the deck, except the turned-up trump card (public all game)."""
+        hidden = set(state.deck)
+        for other, hand in enumerate(state.hands):
+            if other != seat:
+                hidden.update(hand)
+        hidden.discard(state.trump_card)
+        return frozenset(hidden)
+
+    def players(self, state: DurakState) -> int:
+        """The number of seats."""
+        return state.players
+
+    def max_actions(self, options: DurakOptions) -> int:
+        """At most 37 actions per bout, and at most ``bout_limit`` bouts."""
+        return options.bout_limit * _ACTIONS_PER_BOUT
+
+    # Words, bots, statistics.
+
+    def describe_action(self, action: DurakAction) -> str:
+        """The action in words ("Attack with the six of clubs", "Take the cards")."""
+        return describe(action)
+
+    def bots(self) -> Mapping[str, BotFactory]:
+        """``scripted``: the 2020 program's player; ``heuristic``: the same, a little more careful with trumps."""
+        from cardtable.games.durak.bots import HeuristicBot, ScriptedBot
+
+        return {"scripted": ScriptedBot, "heuristic": HeuristicBot}
+
+    def seat_stats(self, state: DurakState) -> Sequence[Mapping[str, float]]:
+        """Per seat: games, fool, won (first to leave), bouts defended and takes."""
+        winners = first_leavers(state.left) if state.over else ()
+        return [{"games": 1.0, "fool": float(state.fool == s), "won": float(s in winners),
+                 "defences": float(state.defences[s]), "takes": float(state.takes[s])}
+                for s in range(state.players)]
+
+
+def _bump(counts: tuple[int, ...], seat: Seat) -> tuple[int, ...]:
+    """``counts`` with one more for ``seat``."""
+    return counts[:seat] + (counts[seat] + 1,) + counts[seat + 1:]
+
+
+__all__ = ["DurakGame", "DurakObservation", "DurakState", "Stop", "Take"]

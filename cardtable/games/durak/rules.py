@@ -1,0 +1,130 @@
+"""Stateless Durak helpers: card tables, hand order, what beats what, the shuffle and the deal.
+
+Cards are ``RUSSIAN_36`` ids: ``suit * 9 + rank`` with suits ♠ ♥ ♣ ♦ (0–3) and ranks
+6 → A (0–8), so id 0 is 6♠ and id 35 is A♦ — the initial order of the deck.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from cardtable.cards import RUSSIAN_36
+from cardtable.core.rng import rng_state, thaw
+from cardtable.core.types import CardId
+
+DECK = RUSSIAN_36
+DECK_SIZE = 36
+HAND_SIZE = 6
+SHUFFLE_ITERATIONS = 1000
+
+#: Suit (0 ♠, 1 ♥, 2 ♣, 3 ♦) and rank (0 = six … 8 = ace) of every card id.
+SUIT: tuple[int, ...] = tuple(c // 9 for c in range(DECK_SIZE))
+RANK: tuple[int, ...] = tuple(c % 9 for c in range(DECK_SIZE))
+SUIT_SYMBOLS = "♠♥♣♦"
+SUIT_WORDS = ("spades", "hearts", "clubs", "diamonds")
+#: Ranks as the 2020 program prints them: 6–10, В (валет), Д (дама), К (король), Т (туз).
+RU_RANKS = ("6", "7", "8", "9", "10", "В", "Д", "К", "Т")
+_RU_TO_LATIN = {"В": "J", "Д": "Q", "К": "K", "Т": "A"}
+
+# Equal non-trump ranks sort ♠, ♣, ♦, ♥ (the 2020 text's "пика, крест, бубен, червей").
+_TIE_ORDER = (0, 3, 1, 2)
+
+
+def _sort_keys(trump: int) -> tuple[int, ...]:
+    """Every card's position key in a sorted hand when ``trump`` is the trump suit."""
+    return tuple(
+        (100 if SUIT[c] == trump else 0) + RANK[c] * 4 + _TIE_ORDER[SUIT[c]] for c in range(DECK_SIZE)
+    )
+
+
+#: SORT_KEY[trump][card]: non-trumps by rank (ties ♠ ♣ ♦ ♥), then trumps by rank.
+SORT_KEY: tuple[tuple[int, ...], ...] = tuple(_sort_keys(t) for t in range(4))
+
+
+def sort_hand(cards: Sequence[CardId], trump: int) -> tuple[CardId, ...]:
+    """The cards in hand order for the trump suit ``trump``."""
+    return tuple(sorted(cards, key=SORT_KEY[trump].__getitem__))
+
+
+def beats(attack: CardId, card: CardId, trump: int) -> bool:
+    """Whether ``card`` beats ``attack``: a higher card of its suit, or any trump on a non-trump."""
+    if SUIT[card] == SUIT[attack]:
+        return RANK[card] > RANK[attack]
+    return SUIT[card] == trump
+
+
+def ranks_in(cards: Sequence[CardId]) -> frozenset[int]:
+    """The ranks among ``cards``."""
+    return frozenset(RANK[c] for c in cards)
+
+
+def ru_text(card: CardId) -> str:
+    """The card as the 2020 program prints it: ``"10♣"``, ``"В♥"``, ``"Т♦"``."""
+    return RU_RANKS[RANK[card]] + SUIT_SYMBOLS[SUIT[card]]
+
+
+def ru_join(cards: Sequence[CardId]) -> str:
+    """Cards in the program's notation, joined by commas."""
+    return ",".join(ru_text(c) for c in cards)
+
+
+def parse_card(text: str) -> CardId | None:
+    """A card written ``6♣``, ``J♥``, ``10S`` or with a Russian rank letter (``В♥``); ``None`` if not a card."""
+    key = text.strip()
+    if key[:1] in _RU_TO_LATIN:
+        key = _RU_TO_LATIN[key[0]] + key[1:]
+    try:
+        return DECK.parse(key)
+    except ValueError:
+        return None
+
+
+def card_words(card: CardId) -> str:
+    """The card in words ("ten of clubs")."""
+    return DECK.card(card).words()
+
+
+# Shuffle and deal.
+
+
+def shuffle(number: int, method: Literal["random", "reference"]) -> list[CardId]:
+    """The deck after the 1000-move shuffle; index 0 is the top.
+
+    Each move takes the card at position ``n`` (0-based from the top) and puts it on top:
+    ``n = (number + 2 i) mod 36`` for ``reference``, ``Random(number).randrange(36)`` for ``random``.
+    """
+    deck = list(range(DECK_SIZE))
+    if method == "reference":
+        positions = [(number + i * 2) % DECK_SIZE for i in range(SHUFFLE_ITERATIONS)]
+    else:
+        rng = thaw(rng_state(number))
+        positions = [rng.randrange(DECK_SIZE) for _ in range(SHUFFLE_ITERATIONS)]
+    for n in positions:
+        deck.insert(0, deck.pop(n))
+    return deck
+
+
+def deal(deck: Sequence[CardId], players: int,
+         method: Literal["round", "blocks"]) -> tuple[list[list[CardId]], list[CardId]]:
+    """Six cards each from the top (``blocks``: six in a row per player; ``round``: one at a time), the rest."""
+    if method == "blocks":
+        hands = [list(deck[p * HAND_SIZE:(p + 1) * HAND_SIZE]) for p in range(players)]
+    else:
+        hands = [list(deck[p:players * HAND_SIZE:players]) for p in range(players)]
+    return hands, list(deck[players * HAND_SIZE:])
+
+
+def turn_trump(stock: Sequence[CardId]) -> tuple[CardId, tuple[CardId, ...]]:
+    """Turn up the top card as trump and put it at the bottom, to be drawn last."""
+    return stock[0], tuple(stock[1:]) + (stock[0],)
+
+
+def lowest_trump_holder(hands: Sequence[Sequence[CardId]], trump: int) -> int | None:
+    """The seat holding the lowest trump, or ``None`` if nobody holds one."""
+    best: tuple[int, int] | None = None
+    for seat, hand in enumerate(hands):
+        for card in hand:
+            if SUIT[card] == trump and (best is None or RANK[card] < best[0]):
+                best = (RANK[card], seat)
+    return None if best is None else best[1]
