@@ -1,0 +1,327 @@
+"""The Wizard engine: dealing, trump, bidding, tricks and scoring as a state machine."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from cardtable.cards import WIZARD_60, CardId
+from cardtable.core import Event, Game, GameInfo, InvalidOptions, Outcome, Seat
+from cardtable.core.bot import BotFactory
+from cardtable.core.rng import freeze, rng_state, thaw
+from cardtable.games.wizard import events as ev
+from cardtable.games.wizard import rules
+from cardtable.games.wizard.actions import Bid, ChooseTrump, Play, WizardAction
+from cardtable.games.wizard.observation import PlayedCard, RoundResult, WizardObservation
+from cardtable.games.wizard.options import PRESETS, WizardOptions
+from cardtable.games.wizard.state import BIDDING, CHOOSING_TRUMP, FINISHED, PLAYING, WizardState
+
+_PLAY = tuple(Play(c) for c in range(rules.DECK_SIZE))
+_BID = tuple(Bid(k) for k in range(rules.DECK_SIZE // rules.MIN_PLAYERS + 1))
+_CHOOSE = tuple(ChooseTrump(name) for name in rules.SUITS)  # type: ignore[arg-type]
+_ALL_CARDS = tuple(range(rules.DECK_SIZE))
+
+INFO = GameInfo(
+    name="wizard",
+    title="Wizard",
+    description="60 cards, one more each round until the pack runs out; bid your tricks exactly.",
+    min_players=rules.MIN_PLAYERS,
+    max_players=rules.MAX_PLAYERS,
+    options_type=WizardOptions,
+    action_types=(Bid, ChooseTrump, Play),
+    event_types=ev.EVENT_TYPES,
+    observation_type=WizardObservation,
+    deck=WIZARD_60,
+    hidden_information=True,
+    has_teams=False,
+    presets=PRESETS,
+)
+
+
+class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOptions]):
+    """Wizard for 3–6 players, official rules by default, house rules as toggles."""
+
+    info = INFO
+    stat_rates = {"exact_bid_rate": ("exact_bids", "rounds")}
+
+    # Setup.
+
+    def check_options(self, options: WizardOptions) -> None:
+        """Players 3–6 and a first dealer that is a seat (or -1)."""
+        super().check_options(options)
+        if not -1 <= options.first_dealer < options.players:
+            raise InvalidOptions(f"first_dealer must be -1 or a seat 0–{options.players - 1}, "
+                                 f"not {options.first_dealer}")
+
+    def new(self, options: WizardOptions, seed: int) -> tuple[WizardState, list[Event]]:
+        """Draw the first dealer (unless fixed by the options) and deal round 1."""
+        return self.new_with_decks(options, seed, ())
+
+    def new_with_decks(self, options: WizardOptions, seed: int,
+                       decks: Sequence[Sequence[CardId]]) -> tuple[WizardState, list[Event]]:
+        """Testing aid: like ``new``, but round i is dealt from ``decks[i]`` (60 ids, top first) when given.
+
+        Rounds beyond ``decks`` are shuffled from the seed as usual. See ``testing.stack_deck``.
+        """
+        self.check_options(options)
+        for deck in decks:
+            if sorted(deck) != list(_ALL_CARDS):
+                raise ValueError("a scripted deck must hold each of the 60 card ids once")
+        rng = thaw(rng_state(seed))
+        dealer = options.first_dealer if options.first_dealer >= 0 else rng.randrange(options.players)
+        s = WizardState.__new__(WizardState)
+        s.options, s.rng, s.decks = options, freeze(rng), tuple(tuple(d) for d in decks)
+        s.round, s.rounds, s.dealer = 0, options.game_rounds(), (dealer - 1) % options.players
+        s.totals = s.exact = (0,) * options.players
+        s.sheet = ()
+        events: list[Event] = []
+        self._start_round(s, events)
+        return s, events
+
+    def _start_round(self, s: WizardState, events: list[Event]) -> None:
+        """Move the deal one seat left and deal the next round into ``s`` (a fresh copy)."""
+        p = s.options.players
+        s.round += 1
+        s.dealer = (s.dealer + 1) % p
+        n = s.round
+        # Shuffle, or take the scripted deck.
+        if s.decks:
+            deck, s.decks = list(s.decks[0]), s.decks[1:]
+        else:
+            rng = thaw(s.rng)
+            deck = list(_ALL_CARDS)
+            rng.shuffle(deck)
+            s.rng = freeze(rng)
+        # Deal one at a time from the top, starting left of the dealer.
+        hands = [0] * p
+        for i in range(n * p):
+            hands[(s.dealer + 1 + i) % p] |= 1 << deck[i]
+        s.hands = tuple(hands)
+        s.trump_card = deck[n * p] if n * p < rules.DECK_SIZE else None
+        s.stack = tuple(deck[n * p + 1:])
+        events.append(ev.RoundStarted(n, s.dealer, n))
+        events.extend(ev.HandDealt(seat, tuple(rules.cards_of(h))) for seat, h in enumerate(hands))
+        self._turn_trump(s, events)
+        # Reset the round's table.
+        s.bids, s.tricks = (-1,) * p, (0,) * p
+        s.leader, s.lead, s.trick, s.played = (s.dealer + 1) % p, rules.NO_LEAD_YET, (), ()
+        s.last_trick, s.last_leader, s.last_winner = (), 0, None
+
+    def _turn_trump(self, s: WizardState, events: list[Event]) -> None:
+        """Set trump from the turned card; a wizard under ``dealer_chooses`` asks the dealer first."""
+        card = s.trump_card
+        s.trump = -1 if (suit := rules.trump_suit(card)) is None else suit
+        chooses = card is not None and rules.is_wizard(card) and s.options.wizard_trump == "dealer_chooses"
+        if chooses:
+            s.phase, s.to_act = CHOOSING_TRUMP, s.dealer
+        else:
+            s.phase, s.to_act = BIDDING, (s.dealer + 1) % s.options.players
+        events.append(ev.TrumpTurned(card, rules.suit_name(suit), chooses))
+
+    # Flow.
+
+    def to_act(self, state: WizardState) -> Seat | None:
+        """The seat that must act now; None once the game is over."""
+        return state.to_act
+
+    def players(self, state: WizardState) -> int:
+        """The number of seats."""
+        return state.options.players
+
+    def allowed_bids(self, state: WizardState) -> list[int]:
+        """The bids the seat to act may make now (the sum rule can remove one for the last bidder)."""
+        n = state.round
+        bids = list(range(n + 1))
+        if state.options.bids_may_not_equal_tricks and state.to_act == state.dealer:
+            forbidden = self.forbidden_bid(state)
+            if forbidden is not None:
+                bids.remove(forbidden)
+        return bids
+
+    def forbidden_bid(self, state: WizardState) -> int | None:
+        """Under the sum rule, the one bid the last bidder may not make now (None if none)."""
+        if (state.phase != BIDDING or not state.options.bids_may_not_equal_tricks
+                or state.to_act != state.dealer):
+            return None
+        value = state.round - sum(b for b in state.bids if b >= 0)
+        return value if 0 <= value <= state.round else None
+
+    def legal_actions(self, state: WizardState, seat: Seat) -> list[WizardAction]:
+        """Every legal action of ``seat``: bids ascending, suits in deck order, cards by id."""
+        if seat != state.to_act:
+            return []
+        if state.phase == PLAYING:
+            mask = rules.legal_mask(state.hands[seat], state.lead)
+            out: list[WizardAction] = []
+            while mask:
+                low = mask & -mask
+                out.append(_PLAY[low.bit_length() - 1])
+                mask ^= low
+            return out
+        if state.phase == BIDDING:
+            return [_BID[k] for k in self.allowed_bids(state)]
+        return list(_CHOOSE)
+
+    def why_illegal(self, state: WizardState, seat: Seat, action: WizardAction) -> str | None:
+        """Why the action is illegal now, in words, or None; ``apply`` and ``is_legal`` both use this."""
+        if state.to_act is None:
+            return "the game is over"
+        if seat != state.to_act:
+            return f"it is seat {state.to_act}'s turn, not seat {seat}'s"
+        if isinstance(action, Play):
+            return self._why_illegal_play(state, seat, action.card)
+        if isinstance(action, Bid):
+            if state.phase != BIDDING:
+                return f"this is not the time to bid ({state.phase.replace('_', ' ')})"
+            if action.tricks not in self.allowed_bids(state):
+                if action.tricks == self.forbidden_bid(state):
+                    return f"the bids may not add up to {state.round}: the last bidder may not bid {action.tricks}"
+                return f"a bid must be 0 to {state.round}"
+            return None
+        if isinstance(action, ChooseTrump):
+            return None if state.phase == CHOOSING_TRUMP else "only the dealer names trump, after a wizard is turned"
+        return f"{action!r} is not a Wizard action"
+
+    def _why_illegal_play(self, state: WizardState, seat: Seat, card: CardId) -> str | None:
+        """Why playing ``card`` is illegal, or None."""
+        if state.phase != PLAYING:
+            return f"this is not the time to play a card ({state.phase.replace('_', ' ')})"
+        if not 0 <= card < rules.DECK_SIZE or not state.hands[seat] >> card & 1:
+            return "that card is not in your hand"
+        if not rules.legal_mask(state.hands[seat], state.lead) >> card & 1:
+            return f"you must follow {rules.SUITS[state.lead]} (or play a wizard or jester)"
+        return None
+
+    def apply_unchecked(self, state: WizardState, seat: Seat,
+                        action: WizardAction) -> tuple[WizardState, list[Event]]:
+        """Apply a legal action to a copy of the state."""
+        s = state.copy()
+        events: list[Event] = []
+        if isinstance(action, Play):
+            self._play(s, seat, action.card, events)
+        elif isinstance(action, Bid):
+            self._bid(s, seat, action.tricks, events)
+        else:
+            s.trump, s.phase, s.to_act = action.suit_index, BIDDING, (s.dealer + 1) % s.options.players
+            events.append(ev.TrumpChosen(seat, action.suit))
+        return s, events
+
+    def _bid(self, s: WizardState, seat: Seat, tricks: int, events: list[Event]) -> None:
+        """Record a bid; after the dealer's (last) bid, reveal hidden bids and start play."""
+        bids = list(s.bids)
+        bids[seat] = tricks
+        s.bids = tuple(bids)
+        if s.options.hidden_bids:
+            events.extend((ev.HiddenBidPlaced(seat), ev.OwnBid(seat, tricks)))
+        else:
+            events.append(ev.BidPlaced(seat, tricks))
+        if seat == s.dealer:
+            if s.options.hidden_bids:
+                events.append(ev.BidsRevealed(s.bids))
+            s.phase, s.to_act = PLAYING, s.leader
+        else:
+            s.to_act = (seat + 1) % s.options.players
+
+    def _play(self, s: WizardState, seat: Seat, card: CardId, events: list[Event]) -> None:
+        """Play a card; complete the trick when everyone has played, and the round after the last trick."""
+        hands = list(s.hands)
+        hands[seat] &= ~(1 << card)
+        s.hands = tuple(hands)
+        s.trick += (card,)
+        s.lead = rules.next_lead(s.lead, card)
+        events.append(ev.CardPlayed(seat, card))
+        p = s.options.players
+        if len(s.trick) < p:
+            s.to_act = (seat + 1) % p
+            return
+        # The trick is complete.
+        winner = (s.leader + rules.trick_winner(s.trick, None if s.trump < 0 else s.trump)) % p
+        tricks = list(s.tricks)
+        tricks[winner] += 1
+        s.tricks = tuple(tricks)
+        events.append(ev.TrickWon(winner, s.leader, s.trick))
+        s.last_trick, s.last_leader, s.last_winner = s.trick, s.leader, winner
+        s.played += s.trick
+        s.trick, s.lead, s.leader, s.to_act = (), rules.NO_LEAD_YET, winner, winner
+        if not s.hands[winner]:
+            self._end_round(s, events)
+
+    def _end_round(self, s: WizardState, events: list[Event]) -> None:
+        """Score the round, then deal the next one or finish the game."""
+        points = tuple(rules.round_score(b, t) for b, t in zip(s.bids, s.tricks))
+        s.totals = tuple(a + b for a, b in zip(s.totals, points))
+        s.exact = tuple(e + (b == t) for e, b, t in zip(s.exact, s.bids, s.tricks))
+        s.sheet += (RoundResult(s.round, s.dealer, s.bids, s.tricks, points, s.totals),)
+        events.append(ev.RoundScored(s.round, s.bids, s.tricks, points, s.totals))
+        if s.round < s.rounds:
+            self._start_round(s, events)
+            return
+        s.phase, s.to_act = FINISHED, None
+        events.append(ev.GameEnded(s.totals, self._winners(s.totals)))
+
+    @staticmethod
+    def _winners(totals: Sequence[int]) -> tuple[Seat, ...]:
+        """Every seat with the highest total."""
+        best = max(totals)
+        return tuple(seat for seat, t in enumerate(totals) if t == best)
+
+    # What leaves the engine.
+
+    def outcome(self, state: WizardState) -> Outcome | None:
+        """Final totals and the winners (ties possible) once the last round is scored."""
+        if state.phase != FINISHED:
+            return None
+        return Outcome(tuple(float(t) for t in state.totals), self._winners(state.totals),
+                       f"highest total after {state.rounds} rounds")
+
+    def hidden_cards(self, state: WizardState, seat: Seat | None) -> frozenset[CardId]:
+        """Other seats' hands and the undealt cards under the trump card."""
+        mask = 0
+        for other, hand in enumerate(state.hands):
+            if other != seat:
+                mask |= hand
+        return frozenset(rules.cards_of(mask)) | frozenset(state.stack)
+
+    def max_actions(self, options: WizardOptions) -> int:
+        """Per round: at most one trump choice, one bid per seat, one card per card dealt."""
+        r, p = options.game_rounds(), options.players
+        return r * (p + 1) + p * r * (r + 1) // 2
+
+    def observe(self, state: WizardState, seat: Seat | None) -> WizardObservation:
+        """What ``seat`` may know; bids of others stay hidden during hidden bidding."""
+        s, p = state, state.options.players
+        hidden = s.options.hidden_bids and s.phase in (BIDDING, CHOOSING_TRUMP)
+        bids = tuple(None if b < 0 or (hidden and i != seat) else b for i, b in enumerate(s.bids))
+        trump = None if s.trump < 0 else s.trump
+        pending = s.phase == CHOOSING_TRUMP
+        return WizardObservation(
+            seat=seat, players=p, round=s.round, rounds=s.rounds, dealer=s.dealer, phase=s.phase,  # type: ignore[arg-type]
+            to_act=s.to_act,
+            hand=tuple(rules.cards_of(s.hands[seat])) if seat is not None else (),
+            hand_sizes=tuple(h.bit_count() for h in s.hands),
+            trump_card=s.trump_card, trump_suit=trump,
+            trump_text="to be named by the dealer" if pending else rules.suit_name(trump),
+            bids=bids, has_bid=tuple(b >= 0 for b in s.bids), bids_hidden=hidden,
+            forbidden_bid=self.forbidden_bid(s), tricks=s.tricks,
+            leader=s.leader if s.phase == PLAYING else None,
+            lead_suit=s.lead if 0 <= s.lead < 4 else None,
+            trick=tuple(PlayedCard((s.leader + i) % p, c) for i, c in enumerate(s.trick)),
+            last_trick=tuple(PlayedCard((s.last_leader + i) % p, c) for i, c in enumerate(s.last_trick)),
+            last_trick_winner=s.last_winner, played_cards=s.played, score_sheet=s.sheet, totals=s.totals,
+        )
+
+    # Words, bots and statistics.
+
+    def describe_action(self, action: WizardAction) -> str:
+        """"Bid 2", "Name yellow as trump", "Play 7 of yellow"."""
+        return action.words()
+
+    def bots(self) -> Mapping[str, BotFactory]:
+        """The heuristic bidder and trick player."""
+        from cardtable.games.wizard.bots import HeuristicBot
+
+        return {"heuristic": HeuristicBot}
+
+    def seat_stats(self, state: WizardState) -> Sequence[Mapping[str, float]]:
+        """Per seat: rounds where the bid was exact, and rounds played."""
+        played = len(state.sheet)
+        return [{"exact_bids": e, "rounds": played} for e in state.exact]
