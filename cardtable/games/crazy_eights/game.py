@@ -1,0 +1,400 @@
+"""Crazy Eights: the flow of a game (deal, play, draw, pass, round end, scoring)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from cardtable.core.bot import BotFactory
+from cardtable.core.errors import InvalidOptions
+from cardtable.core.events import Event
+from cardtable.core.game import Game, GameInfo
+from cardtable.core.outcome import Outcome
+from cardtable.core.rng import freeze, rng_state, thaw
+from cardtable.core.types import CardId, Seat
+from cardtable.games.crazy_eights.actions import (
+    ACTION_TYPES,
+    DRAW,
+    PASS,
+    PLAYS_OF_CARD,
+    Action,
+    Draw,
+    Pass,
+    Play,
+    PlayEight,
+    describe,
+)
+from cardtable.games.crazy_eights.events import (
+    EVENT_TYPES,
+    CardDrawn,
+    CardPlayed,
+    DrewCard,
+    EightPlayed,
+    GameEnded,
+    HandDealt,
+    Passed,
+    RoundDealt,
+    RoundEnd,
+    RoundEnded,
+    StockRebuilt,
+    seat_name,
+)
+from cardtable.games.crazy_eights.observation import CrazyEightsObservation, RoundScore
+from cardtable.games.crazy_eights.options import CrazyEightsOptions
+from cardtable.games.crazy_eights.rules import (
+    BIT,
+    DECK,
+    DECK_SIZE,
+    EIGHTS,
+    RANK_MASK,
+    RANK_OF,
+    SUIT_INDEX,
+    SUIT_MASK,
+    SUIT_NAMES,
+    SUIT_OF,
+    card_text,
+    card_words,
+    cards_of,
+    is_eight,
+    penalty,
+)
+from cardtable.games.crazy_eights.state import CrazyEightsState
+
+#: A round that reaches this many actions ends as if blocked. Legal play can in principle cycle
+#: forever (cards drawn and played back); this bound never binds in ordinary games.
+ROUND_ACTION_LIMIT: Final = 2000
+
+#: MATCH[top * 4 + suit]: the mask of cards playable on ``top`` with ``suit`` in force.
+MATCH: Final = tuple(SUIT_MASK[s] | RANK_MASK[RANK_OF[t]] | EIGHTS for t in range(DECK_SIZE) for s in range(4))
+
+State = CrazyEightsState
+Obs = CrazyEightsObservation
+Options = CrazyEightsOptions
+
+
+def playable_mask(state: State) -> int:
+    """The cards of the seat to act that may be played now."""
+    return state.hands[state.turn] & MATCH[state.top * 4 + state.suit]
+
+
+def can_draw(state: State) -> bool:
+    """Whether the seat to act has something to draw and the drawing rule lets it draw now."""
+    return bool(state.stock or state.discards) and (state.draw_until or state.drawn == 0)
+
+
+# Dealing.
+
+
+def deal_round(state: State, order: Sequence[CardId]) -> list[Event]:
+    """Deal ``state.round`` from ``order`` (top of the pack first) into ``state``, which is fresh and ours.
+
+    One card at a time from the dealer's left, then the starter is turned; the rest is the
+    stock, ``order``'s next card being drawn first. A turned eight's own suit is in force.
+    """
+    n, size = state.players, state.options.cards_each
+    leader = (state.dealer + 1) % n
+    hands = [0] * n
+    for i in range(n * size):
+        hands[(leader + i) % n] |= BIT[order[i]]
+    starter = order[n * size]
+    state.hands = tuple(hands)
+    state.stock = tuple(reversed(order[n * size + 1:]))
+    state.discards = 0
+    state.top = starter
+    state.suit = SUIT_OF[starter]
+    state.turn = leader
+    state.drawn = state.passes = state.round_actions = 0
+    state.last_drawn = None
+    events: list[Event] = [RoundDealt(state.round, state.dealer, size, starter, SUIT_NAMES[state.suit], leader)]
+    events.extend(HandDealt(s, tuple(cards_of(hands[s]))) for s in range(n))
+    return events
+
+
+def new_state(options: Options, seed: int) -> State:
+    """A state before the first deal: empty sheet, RNG from ``seed`` (the dealer is drawn by the caller)."""
+    state = CrazyEightsState.__new__(CrazyEightsState)
+    state.options = options
+    state.players = options.players
+    state.draw_until = options.draw_until_playable
+    state.round = 1
+    state.dealer = 0
+    state.sheet = ()
+    state.totals = (0,) * options.players
+    state.rng = rng_state(seed)
+    state.over = False
+    return state
+
+
+def _shuffled_deal(state: State) -> list[Event]:
+    rng = thaw(state.rng)
+    order = list(range(DECK_SIZE))
+    rng.shuffle(order)
+    state.rng = freeze(rng)
+    return deal_round(state, order)
+
+
+# Playing.
+
+
+def _play(state: State, card: CardId, suit: int, events: list[Event]) -> None:
+    seat = state.turn
+    hand = state.hands[seat] ^ BIT[card]
+    hands = list(state.hands)
+    hands[seat] = hand
+    state.hands = tuple(hands)
+    state.discards |= BIT[state.top]
+    state.top = card
+    state.suit = suit
+    state.drawn = state.passes = 0
+    state.last_drawn = None
+    if not hand:
+        _end_round(state, "out", seat, events)
+    else:
+        state.turn = (seat + 1) % state.players
+
+
+def _draw(state: State, events: list[Event]) -> None:
+    seat = state.turn
+    if not state.stock:
+        # Rebuild from the discards under the top card; their order is irrelevant, so sort then shuffle.
+        pile = cards_of(state.discards)
+        rng = thaw(state.rng)
+        rng.shuffle(pile)
+        state.rng = freeze(rng)
+        state.stock = tuple(pile)
+        state.discards = 0
+        events.append(StockRebuilt(len(pile)))
+    card = state.stock[-1]
+    state.stock = state.stock[:-1]
+    hands = list(state.hands)
+    hands[seat] |= BIT[card]
+    state.hands = tuple(hands)
+    state.drawn += 1
+    state.last_drawn = card
+    state.passes = 0
+    events.append(CardDrawn(seat))
+    events.append(DrewCard(seat, card))
+
+
+def _pass(state: State, events: list[Event]) -> None:
+    state.passes += 1
+    events.append(Passed(state.turn, state.passes))
+    state.drawn = 0
+    state.last_drawn = None
+    if state.passes >= state.players:
+        _end_round(state, "blocked", None, events)
+    else:
+        state.turn = (state.turn + 1) % state.players
+
+
+# Scoring.
+
+
+def _end_round(state: State, end: RoundEnd, went_out: Seat | None, events: list[Event]) -> None:
+    penalties = tuple(penalty(h) for h in state.hands)
+    state.totals = tuple(t + p for t, p in zip(state.totals, penalties))
+    state.sheet = state.sheet + (RoundScore(state.round, state.dealer, end, went_out, penalties),)
+    hands = tuple(tuple(cards_of(h)) for h in state.hands)
+    events.append(RoundEnded(state.round, end, went_out, hands, penalties, state.totals))
+    if state.round >= state.options.rounds:
+        state.over = True
+        events.append(GameEnded(state.totals, winners(state.totals)))
+        return
+    state.round += 1
+    state.dealer = (state.dealer + 1) % state.players
+    events.extend(_shuffled_deal(state))
+
+
+def winners(totals: tuple[int, ...]) -> tuple[Seat, ...]:
+    """Every seat with the lowest total (a tie shares the win)."""
+    low = min(totals)
+    return tuple(s for s, t in enumerate(totals) if t == low)
+
+
+def suit_text(state: State) -> str:
+    """The suit in force in words, and why (an eight's named suit is not visible on the pile)."""
+    name = SUIT_NAMES[state.suit].capitalize()
+    top = card_words(state.top)
+    if not is_eight(state.top):
+        return f"{name} are in force: the suit of the {top}"
+    if SUIT_OF[state.top] != state.suit:
+        return f"{name} are in force, named with the {top}"
+    return f"{name} are in force, set by the {top}"
+
+
+class CrazyEightsGame(Game[CrazyEightsState, Action, CrazyEightsObservation, CrazyEightsOptions]):
+    """Crazy Eights for 2–6 players: shed your cards; eights are wild and name the suit."""
+
+    info = GameInfo(
+        name="crazy_eights",
+        title="Crazy Eights",
+        description="Shed your hand by matching the suit in force or the rank of the top card; eights are wild "
+                    "and name the suit. Penalty points for cards held; lowest total wins.",
+        min_players=2,
+        max_players=6,
+        options_type=CrazyEightsOptions,
+        action_types=ACTION_TYPES,
+        event_types=EVENT_TYPES,
+        observation_type=CrazyEightsObservation,
+        deck=DECK,
+        hidden_information=True,
+    )
+
+    def check_options(self, options: Options) -> None:
+        """The seat range, and the deal must leave a starter card: 6 players × 9 cards does not fit."""
+        super().check_options(options)
+        needed = options.players * options.cards_each + 1
+        if needed > DECK_SIZE:
+            raise InvalidOptions(
+                f"{options.players} players × {options.cards_each} cards plus the starter need {needed} cards; "
+                f"the deck has {DECK_SIZE}")
+
+    def new(self, options: Options, seed: int) -> tuple[State, list[Event]]:
+        """Draw the first dealer at random, shuffle and deal round 1."""
+        state = new_state(options, seed)
+        rng = thaw(state.rng)
+        state.dealer = rng.randrange(options.players)
+        state.rng = freeze(rng)
+        return state, _shuffled_deal(state)
+
+    # Flow.
+
+    def to_act(self, state: State) -> Seat | None:
+        """The seat to act; ``None`` once the last round is scored."""
+        return None if state.over else state.turn
+
+    def legal_actions(self, state: State, seat: Seat) -> list[Action]:
+        """Playable cards (an eight once per suit it may name); else Draw if allowed; else Pass."""
+        if state.over or seat != state.turn:
+            return []
+        playable = state.hands[seat] & MATCH[state.top * 4 + state.suit]
+        if playable:
+            out: list[Action] = []
+            while playable:
+                low = playable & -playable
+                out.extend(PLAYS_OF_CARD[low.bit_length() - 1])
+                playable ^= low
+            return out
+        if (state.stock or state.discards) and (state.draw_until or not state.drawn):
+            return [DRAW]
+        return [PASS]
+
+    def why_illegal(self, state: State, seat: Seat, action: Action) -> str | None:
+        """Why ``action`` is illegal now (the same test ``legal_actions`` makes), or ``None``."""
+        if state.over:
+            return "the game is over"
+        if seat != state.turn:
+            return f"it is {seat_name(state.turn)}'s turn, not {seat_name(seat)}'s"
+        if isinstance(action, (Play, PlayEight)):
+            return self._why_play_illegal(state, action)
+        playable = playable_mask(state)
+        if isinstance(action, Draw):
+            if playable:
+                return f"you can play ({card_text(cards_of(playable)[0])}), so you may not draw"
+            if not (state.stock or state.discards):
+                return "there is nothing left to draw"
+            return None if can_draw(state) else "you have already drawn your one card this turn"
+        if isinstance(action, Pass):
+            if playable:
+                return f"you can play {card_text(cards_of(playable)[0])}, so you may not pass"
+            return "you can still draw a card, so you may not pass" if can_draw(state) else None
+        return f"{action!r} is not a Crazy Eights action"
+
+    def _why_play_illegal(self, state: State, action: Play | PlayEight) -> str | None:
+        card = action.card
+        if not 0 <= card < DECK_SIZE:
+            return f"there is no card {card}"
+        if not state.hands[state.turn] & BIT[card]:
+            return f"you do not hold {card_text(card)}"
+        if is_eight(card) != (type(action) is PlayEight):
+            return ("an eight must name a suit, e.g. 'play 8♠ name hearts'" if is_eight(card)
+                    else "only an eight names a suit")
+        if not BIT[card] & MATCH[state.top * 4 + state.suit]:
+            return (f"{card_text(card)} matches neither {SUIT_NAMES[state.suit]} (the suit in force) "
+                    f"nor the rank of {card_text(state.top)}")
+        return None
+
+    def apply_unchecked(self, state: State, seat: Seat, action: Action) -> tuple[State, list[Event]]:
+        """Play, draw or pass for the seat to act; a round ending deals the next one."""
+        new = state.copy()
+        new.round_actions += 1
+        events: list[Event] = []
+        if type(action) is Play:
+            events.append(CardPlayed(seat, action.card))
+            _play(new, action.card, SUIT_OF[action.card], events)
+        elif type(action) is PlayEight:
+            events.append(EightPlayed(seat, action.card, action.suit))
+            _play(new, action.card, SUIT_INDEX[action.suit], events)
+        elif type(action) is Draw:
+            _draw(new, events)
+        else:
+            _pass(new, events)
+        if new.round == state.round and not new.over and new.round_actions >= ROUND_ACTION_LIMIT:
+            _end_round(new, "limit", None, events)
+        return new, events
+
+    # What leaves the engine.
+
+    def observe(self, state: State, seat: Seat | None) -> Obs:
+        """Own hand (sorted), the pile, the suit in force in words, counts, the score sheet."""
+        own = seat is not None and 0 <= seat < state.players
+        hand = tuple(cards_of(state.hands[seat])) if own else ()  # type: ignore[index]
+        last = state.last_drawn if own and seat == state.turn and not state.over else None
+        return CrazyEightsObservation(
+            seat=seat, players=state.players, round=state.round, rounds=state.options.rounds,
+            dealer=state.dealer, to_act=self.to_act(state), hand=hand, top=state.top,
+            suit=SUIT_NAMES[state.suit], suit_text=suit_text(state), stock_count=len(state.stock),
+            discard_count=state.discards.bit_count() + 1, hand_counts=tuple(h.bit_count() for h in state.hands),
+            drawn_this_turn=state.drawn, last_drawn=last, passes_in_row=state.passes,
+            draw_until_playable=state.draw_until, sheet=state.sheet, totals=state.totals, over=state.over,
+            winners=winners(state.totals) if state.over else (),
+        )
+
+    def outcome(self, state: State) -> Outcome | None:
+        """Penalty totals (lower is better); every seat with the lowest total wins."""
+        if not state.over:
+            return None
+        best = winners(state.totals)
+        names = " and ".join(seat_name(s) for s in best)
+        return Outcome(
+            scores=tuple(float(t) for t in state.totals), winners=best,
+            reason=f"lowest penalty total wins (scores are penalty points, lower is better): {names} "
+                   f"with {min(state.totals)} after {len(state.sheet)} round(s)")
+
+    def hidden_cards(self, state: State, seat: Seat | None) -> frozenset[CardId]:
+        """Other seats' hands and the stock; the discards under the top card were seen when played."""
+        mask = 0
+        for s, hand in enumerate(state.hands):
+            if s != seat:
+                mask |= hand
+        for card in state.stock:
+            mask |= BIT[card]
+        return frozenset(cards_of(mask))
+
+    def players(self, state: State) -> int:
+        """The number of seats."""
+        return state.players
+
+    def max_actions(self, options: Options) -> int:
+        """Each round ends by its action limit at the latest."""
+        return options.rounds * ROUND_ACTION_LIMIT
+
+    def describe_action(self, action: Action) -> str:
+        """"Play seven of spades", "Play eight of spades, name hearts", "Draw a card", "Pass"."""
+        return describe(action)
+
+    # Bots and statistics.
+
+    def bots(self) -> Mapping[str, BotFactory]:
+        """The heuristic computer opponent."""
+        from cardtable.games.crazy_eights.bots import HeuristicBot
+
+        return {"heuristic": HeuristicBot}
+
+    def seat_stats(self, state: State) -> Sequence[Mapping[str, float]]:
+        """Per seat: rounds played, rounds won by going out, penalty points."""
+        return [{"rounds": float(len(state.sheet)),
+                 "went_out": float(sum(1 for r in state.sheet if r.went_out == s)),
+                 "penalty": float(state.totals[s])} for s in range(state.players)]
+
+    stat_rates = {"out_rate": ("went_out", "rounds"), "penalty_per_round": ("penalty", "rounds")}
