@@ -11,11 +11,14 @@ from cardtable.core.registry import registered
 
 __version__ = "0.1.0"
 
+# The games package is imported before ``games()`` is defined so that the function, not the
+# package, is what ``cardtable.games`` names; ``from cardtable.games.wizard import ...`` still works.
+_GAMES_PACKAGE = importlib.import_module("cardtable.games")
+
 
 def _discover() -> None:
     """Import every package under ``cardtable.games``; each registers its game."""
-    import cardtable.games as package
-
+    package = _GAMES_PACKAGE
     for module in pkgutil.iter_modules(package.__path__):
         if module.ispkg:
             importlib.import_module(f"{package.__name__}.{module.name}")

@@ -90,14 +90,14 @@ def _tally(game: Game[Any, Any, Any, Any], state: Any, outcome: Any, seating: li
 
 
 def _summary(game: Game[Any, Any, Any, Any], t: BotTally) -> dict[str, Any]:
-    out: dict[str, Any] = {
+    out: dict[str, Any] = {k: round(v, 6) for k, v in t.counters.items()}
+    out.update({
         "seats": t.seats,
         "games": t.games,
         "wins": round(t.wins, 6),
         "win_share": round(t.wins / t.games, 6) if t.games else 0.0,
         "mean_score": round(t.score_sum / t.seat_games, 6) if t.seat_games else 0.0,
-    }
-    out.update({k: round(v, 6) for k, v in t.counters.items()})
+    })
     for rate, (num, den) in game.stat_rates.items():
         denominator = t.counters.get(den, 0.0)
         out[rate] = round(t.counters.get(num, 0.0) / denominator, 6) if denominator else 0.0

@@ -93,7 +93,7 @@ def selfplay_command(
     except InvalidOptions as exc:
         raise fail(str(exc)) from None
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err, disable=not sys.stderr.isatty() and as_json, transient=as_json) as progress:
+                  console=err, disable=not sys.stderr.isatty(), transient=True) as progress:
         task = progress.add_task(f"{game_name} self-play", total=games)
         result = selfplay(game, names, games=games, seed=seed, options=values, preset=preset,
                           on_game=lambda _: progress.advance(task))
@@ -101,7 +101,7 @@ def selfplay_command(
         typer.echo(json.dumps(result, ensure_ascii=False))
         return
     table = Table(title=f"{game.info.title}: {games} games, {len(names)} players, seed {seed}")
-    extra = sorted({k for b in result["bots"].values() for k in b} - {"seats", "games", "wins", "mean_score"})
+    extra = ["win_share", *game.stat_rates]
     for column in ["bot", "seats", "games", "wins", "mean_score", *extra]:
         table.add_column(column)
     for name, row in result["bots"].items():
