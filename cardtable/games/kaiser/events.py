@@ -135,7 +135,7 @@ class HandScored(Event):
         side = self.bidder & 1
         verdict = "make" if self.made else "go down on"
         return (f"Hand {self.hand}: {_side_words(side)} {verdict} {self.bid}{' no trump' if self.no_trump else ''}"
-                f" taking {self.taken[side]}; score {self.change[0]:+d} / {self.change[1]:+d},"
+                f" taking {self.taken[side]}; seats 0 and 2 {self.change[0]:+d}, seats 1 and 3 {self.change[1]:+d};"
                 f" totals {self.totals[0]} to {self.totals[1]}")
 
 
