@@ -200,9 +200,12 @@ def test_rule_9_computer_opponent_sheds_costly_cards_saves_eights_names_its_long
     # Nothing else plays: the eight, naming the suit held most of (clubs: 2 of them).
     state = state_from_hands(options, ["8♠ 2♣ 5♣ 3♦", "2♠ 3♠ 4♠", "5♠ 6♠ 7♠"], starter="9♥")
     assert choice(state) == PlayEight(c("8♠"), "clubs")
-    # Endgame (an opponent down to two cards): unload the eight first, though 3♥ plays.
-    state = state_from_hands(options, ["3♥ 8♠ 2♦ 5♦", "2♠ 3♠", "5♠ 6♠ 7♠"], starter="9♥")
+    # Endgame (an opponent down to one card): unload the eight first, though 3♥ plays.
+    state = state_from_hands(options, ["3♥ 8♠ 2♦ 5♦", "2♠", "5♠ 6♠ 7♠"], starter="9♥")
     assert choice(state) == PlayEight(c("8♠"), "diamonds")
+    # Not yet the endgame with two cards left: the eight is kept.
+    state = state_from_hands(options, ["3♥ 8♠ 2♦ 5♦", "2♠ 3♠", "5♠ 6♠ 7♠"], starter="9♥")
+    assert choice(state) == Play(c("3♥"))
     # Draw and pass when they are the only choice.
     state = state_from_hands(options, ["2♠", "3♠", "4♠"], starter="9♥", stock="5♣")
     assert choice(state) == Draw()

@@ -15,8 +15,9 @@ from cardtable.games.crazy_eights.actions import Play, PlayEight
 from cardtable.games.crazy_eights.observation import CrazyEightsObservation
 from cardtable.games.crazy_eights.rules import PENALTY, SUIT_NAMES, SUIT_OF, is_eight
 
-#: An opponent holding this many cards or fewer may go out soon: time to unload the eights.
-ENDGAME_CARDS = 2
+#: An opponent holding this many cards or fewer may go out on his next turn: time to unload the eights.
+#: (Self-play against random bots: 1 or 0 beat 2 and more; saving eights longer pays.)
+ENDGAME_CARDS = 1
 
 
 def best_suit(hand: Sequence[CardId], without: CardId) -> int:

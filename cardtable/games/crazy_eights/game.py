@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Final
 
@@ -10,7 +12,7 @@ from cardtable.core.errors import InvalidOptions
 from cardtable.core.events import Event
 from cardtable.core.game import Game, GameInfo
 from cardtable.core.outcome import Outcome
-from cardtable.core.rng import freeze, rng_state, thaw
+from cardtable.core.rng import RngState, freeze, rng_state
 from cardtable.core.types import CardId, Seat
 from cardtable.games.crazy_eights.actions import (
     ACTION_TYPES,
@@ -66,6 +68,17 @@ ROUND_ACTION_LIMIT: Final = 2000
 
 #: MATCH[top * 4 + suit]: the mask of cards playable on ``top`` with ``suit`` in force.
 MATCH: Final = tuple(SUIT_MASK[s] | RANK_MASK[RANK_OF[t]] | EIGHTS for t in range(DECK_SIZE) for s in range(4))
+
+# Events are immutable, so the common ones are built once and shared (event creation was a third
+# of the cost of a random-play step).
+_SEATS = range(6)
+_CARD_DRAWN: Final = tuple(CardDrawn(s) for s in _SEATS)
+_DREW_CARD: Final = tuple(tuple(DrewCard(s, c) for c in range(DECK_SIZE)) for s in _SEATS)
+_CARD_PLAYED: Final = tuple(tuple(CardPlayed(s, c) for c in range(DECK_SIZE)) for s in _SEATS)
+_EIGHT_PLAYED: Final = {(s, c, name): EightPlayed(s, c, name) for s in _SEATS for c in range(DECK_SIZE)
+                        if is_eight(c) for name in SUIT_NAMES}
+_PASSED: Final = tuple(tuple(Passed(s, p) for p in range(7)) for s in _SEATS)
+_LOCAL = threading.local()
 
 State = CrazyEightsState
 Obs = CrazyEightsObservation
@@ -125,8 +138,19 @@ def new_state(options: Options, seed: int) -> State:
     return state
 
 
-def _shuffled_deal(state: State) -> list[Event]:
-    rng = thaw(state.rng)
+def _thaw(snapshot: RngState) -> random.Random:
+    """Like ``core.rng.thaw`` but reusing one generator per thread: a new ``Random()`` seeds itself from
+    os.urandom before ``setstate`` throws that away, which cost more than the shuffle."""
+    rng: random.Random | None = getattr(_LOCAL, "rng", None)
+    if rng is None:
+        rng = _LOCAL.rng = random.Random(0)
+    rng.setstate(snapshot)
+    return rng
+
+
+def _shuffled_deal(state: State, rng: random.Random | None = None) -> list[Event]:
+    """Shuffle a full deck from the state's RNG and deal the round."""
+    rng = rng or _thaw(state.rng)
     order = list(range(DECK_SIZE))
     rng.shuffle(order)
     state.rng = freeze(rng)
@@ -158,7 +182,7 @@ def _draw(state: State, events: list[Event]) -> None:
     if not state.stock:
         # Rebuild from the discards under the top card; their order is irrelevant, so sort then shuffle.
         pile = cards_of(state.discards)
-        rng = thaw(state.rng)
+        rng = _thaw(state.rng)
         rng.shuffle(pile)
         state.rng = freeze(rng)
         state.stock = tuple(pile)
@@ -172,13 +196,13 @@ def _draw(state: State, events: list[Event]) -> None:
     state.drawn += 1
     state.last_drawn = card
     state.passes = 0
-    events.append(CardDrawn(seat))
-    events.append(DrewCard(seat, card))
+    events.append(_CARD_DRAWN[seat])
+    events.append(_DREW_CARD[seat][card])
 
 
 def _pass(state: State, events: list[Event]) -> None:
     state.passes += 1
-    events.append(Passed(state.turn, state.passes))
+    events.append(_PASSED[state.turn][state.passes])
     state.drawn = 0
     state.last_drawn = None
     if state.passes >= state.players:
@@ -252,10 +276,9 @@ class CrazyEightsGame(Game[CrazyEightsState, Action, CrazyEightsObservation, Cra
     def new(self, options: Options, seed: int) -> tuple[State, list[Event]]:
         """Draw the first dealer at random, shuffle and deal round 1."""
         state = new_state(options, seed)
-        rng = thaw(state.rng)
+        rng = _thaw(state.rng)
         state.dealer = rng.randrange(options.players)
-        state.rng = freeze(rng)
-        return state, _shuffled_deal(state)
+        return state, _shuffled_deal(state, rng)
 
     # Flow.
 
@@ -320,10 +343,10 @@ class CrazyEightsGame(Game[CrazyEightsState, Action, CrazyEightsObservation, Cra
         new.round_actions += 1
         events: list[Event] = []
         if type(action) is Play:
-            events.append(CardPlayed(seat, action.card))
+            events.append(_CARD_PLAYED[seat][action.card])
             _play(new, action.card, SUIT_OF[action.card], events)
         elif type(action) is PlayEight:
-            events.append(EightPlayed(seat, action.card, action.suit))
+            events.append(_EIGHT_PLAYED[seat, action.card, action.suit])
             _play(new, action.card, SUIT_INDEX[action.suit], events)
         elif type(action) is Draw:
             _draw(new, events)
