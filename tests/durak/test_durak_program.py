@@ -94,10 +94,11 @@ def test_json_describes_the_reference_game() -> None:
     result = CliRunner().invoke(command_app(), [*ARGS, "--json"])
     assert result.exit_code == 0
     data = json.loads(result.stdout)
-    assert list(data) == ["rules", "seed", "players", "trump", "hands", "bouts", "fool", "winner", "draw"]
+    assert list(data) == ["rules", "seed", "players", "trump", "hands", "bouts", "fool", "winner", "draw", "reason"]
     assert (data["rules"], data["seed"], data["players"], data["trump"]) == ("reference", 60493, NAMES, "6♦")
     assert data["hands"]["Rick"] == ["6♣", "6♥", "8♥", "10♣", "В♥", "Т♣"]
     assert (data["fool"], data["winner"], data["draw"]) == ("Rick", "Summer", False)
+    assert data["reason"] == "one player holds cards"
     assert len(data["bouts"]) == 14
     first = data["bouts"][0]
     assert (first["attacker"], first["defender"], first["taken"]) == ("Rick", "Morty", True)
@@ -141,3 +142,22 @@ def test_program_functions_raise_program_error() -> None:
         play("reference", 1, ["A"])
     with pytest.raises(ProgramError):
         run("default", "seven", ["A", "B"])
+
+
+def test_an_endless_scripted_game_is_stopped_by_the_bout_limit_as_a_draw() -> None:
+    from cardtable.games.durak.bots import ScriptedBot
+    from cardtable.games.durak.game import DurakGame
+
+    game, bot = DurakGame(), ScriptedBot(0)
+    state, _ = game.new(game.options(preset="default", players=3), 271)
+    seen: set[object] = set()
+    while (seat := game.to_act(state)) is not None and state.bout_number < 100:
+        if not state.bout:
+            key = (state.hands, state.deck, state.attacker, state.defender)
+            assert key not in seen or state.bout_number > 15  # the cycle starts at bout 15
+            seen.add(key)
+        state, _ = game.apply(state, seat, bot.act(game.observe(state, seat), game.legal_actions(state, seat)))
+    assert len(seen) < 99  # positions repeat: the 2020 program would never end this game
+    data = json.loads(run("default", "271", ["a", "b", "c"], as_json=True))
+    assert (data["draw"], data["fool"], data["reason"]) == (True, None, "bout limit 1000 reached")
+    assert len(data["bouts"]) == 1000

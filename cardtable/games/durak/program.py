@@ -170,12 +170,12 @@ def _result_lines(event: GameOver, names: Sequence[str], rules: str) -> list[str
 
 
 def log_json(result: Play) -> dict[str, Any]:
-    """The game as one JSON-ready object: rules, seed, players, trump, hands, bouts, fool, winner, draw."""
+    """The game as one JSON-ready object: rules, seed, players, trump, hands, bouts, fool, winner, draw, reason."""
     names = result.names
     hands = _Hands(len(names))
     out: dict[str, Any] = {"rules": result.rules, "seed": result.seed, "players": list(names)}
     bouts: list[dict[str, Any]] = []
-    out.update(trump=None, hands={}, bouts=bouts, fool=None, winner=None, draw=False)
+    out.update(trump=None, hands={}, bouts=bouts, fool=None, winner=None, draw=False, reason="")
     for event in result.events:
         _json_event(event, names, hands, out, bouts)
         hands.update(event)
@@ -208,6 +208,7 @@ def _json_event(event: Event, names: Sequence[str], hands: _Hands, out: dict[str
         out["fool"] = None if event.fool is None else names[event.fool]
         out["winner"] = None if event.winner is None else names[event.winner]
         out["draw"] = event.fool is None
+        out["reason"] = event.reason
 
 
 def run(rules: str, seed: str | None, names: Sequence[str], *, as_json: bool = False) -> str:
