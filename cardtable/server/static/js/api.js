@@ -1,0 +1,72 @@
+// The REST side of the server protocol (docs/server-protocol.md) and the seat tokens kept in localStorage.
+
+/** Fetch JSON; on an HTTP error throw an Error carrying the server's one-line `detail`. */
+export async function request(method, url, body) {
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(url, init);
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  if (!response.ok) {
+    const detail = data && data.detail;
+    const message = typeof detail === "string" ? detail : detail ? JSON.stringify(detail) : `${response.status} ${response.statusText}`;
+    throw new Error(message);
+  }
+  return data;
+}
+
+let gamesPromise = null;
+
+/** The game catalogue (`GET /api/games`), fetched once per page. */
+export function games() {
+  gamesPromise ??= request("GET", "/api/games");
+  return gamesPromise;
+}
+
+/** One game's catalogue entry by short name. */
+export async function game(name) {
+  const list = await games();
+  const found = list.find((g) => g.name === name);
+  if (!found) throw new Error(`unknown game ${name}`);
+  return found;
+}
+
+export const listTables = () => request("GET", "/api/tables");
+export const getTable = (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`);
+export const createTable = (body) => request("POST", "/api/tables", body);
+export const joinTable = (id, seat, name) => request("POST", `/api/tables/${encodeURIComponent(id)}/join`, { seat, name });
+export const startTable = (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/start`, { token });
+export const leaveTable = (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/leave`, { token });
+
+// Seat tokens: one key per table (`cardtable.token.<table_id>`), so a reload or a new tab keeps the seat.
+
+const key = (id) => `cardtable.token.${id}`;
+
+/** The stored seat token for this table, or null. */
+export function loadToken(id) {
+  return localStorage.getItem(key(id));
+}
+
+/** Remember this browser's seat token at a table. */
+export function saveToken(id, token) {
+  localStorage.setItem(key(id), token);
+}
+
+/** Forget this browser's seat at a table (after leaving it). */
+export function forgetToken(id) {
+  localStorage.removeItem(key(id));
+}
+
+/** The name this browser used last, to fill name fields. */
+export function lastName() {
+  return localStorage.getItem("cardtable.name") || "";
+}
+
+/** Remember the name typed for the next form. */
+export function rememberName(name) {
+  if (name) localStorage.setItem("cardtable.name", name);
+}

@@ -1,0 +1,109 @@
+"""Driving the lobby and table pages the way a person does: by labels, buttons and clicks."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+# The page is idle and it is this browser's turn, or the game is over.
+READY = """() => {
+  const root = document.getElementById('table');
+  const result = document.getElementById('result');
+  if (!root) return false;
+  if (root.dataset.status === 'finished' && result && !result.hidden) return true;
+  return root.dataset.myTurn === 'true' && root.dataset.pending === 'false';
+}"""
+
+
+def create_table(page: Page, base_url: str, *, game: str, name: str, players: int | None = None,
+                 options: Mapping[str, object] | None = None, seats: Sequence[str] = (),
+                 preset: str | None = None) -> str:
+    """Fill the lobby's create form and submit it; returns the new table's id.
+
+    ``options`` maps an option's visible label to a value (bool: tick, str: choose or type);
+    ``seats`` gives the visible choice for seats 2, 3, ... (e.g. "A person (invite a friend)").
+    """
+    page.goto(base_url + "/")
+    page.get_by_label("Your name").fill(name)
+    page.get_by_label("Game", exact=True).select_option(label=game)
+    if players is not None:
+        page.get_by_label("Number of players").select_option(str(players))
+    if preset is not None:
+        page.get_by_label("Preset").select_option(label=preset)
+    for label, value in (options or {}).items():
+        set_option(page, label, value)
+    for i, choice in enumerate(seats):
+        page.get_by_label(f"Seat {i + 2}", exact=True).select_option(label=choice)
+    page.get_by_role("button", name="Create table").click()
+    page.wait_for_url(re.compile(r".*/table/[^/]+$"))
+    return page.url.rsplit("/", 1)[1]
+
+
+def set_option(page: Page, label: str, value: object) -> None:
+    """Set one rule toggle on the create form by its label."""
+    field = page.get_by_label(label, exact=True)
+    if isinstance(value, bool):
+        field.set_checked(value)
+    elif field.evaluate("el => el.tagName") == "SELECT":
+        field.select_option(label=str(value))
+    else:
+        field.fill(str(value))
+
+
+def start_game(page: Page) -> None:
+    """Press the host's "Start game" and wait for the board."""
+    page.get_by_role("button", name="Start game").click()
+    expect(page.locator("#board")).to_be_visible()
+
+
+def wait_ready(page: Page, timeout: float = 30_000) -> None:
+    """Wait until it is this page's turn (and no action is on its way) or the result screen shows."""
+    page.wait_for_function(READY, timeout=timeout)
+
+
+def is_finished(page: Page) -> bool:
+    """Whether the result screen is showing."""
+    return page.locator("#result").is_visible()
+
+
+def take_turn(page: Page) -> str:
+    """One click of the simple policy; returns what was clicked (its accessible name).
+
+    Confirm a chosen selection or a card's choice first, else the first legal card not yet selected,
+    else the first enabled action button.
+    """
+    for selector in ("#actions button[data-kind=submit]:enabled", "#actions button[data-kind=choice]:enabled",
+                     "#hand button.card.legal:enabled:not(.selected)", "#actions button[data-kind=button]:enabled"):
+        target = page.locator(selector)
+        if target.count():
+            first = target.first
+            name = first.get_attribute("aria-label") or first.inner_text()
+            first.click()
+            return name
+    return ""
+
+
+def play_to_end(page: Page, *, max_clicks: int = 1500, on_click: object = None) -> list[str]:
+    """Click the simple policy until the result screen shows; returns every click's accessible name."""
+    clicks: list[str] = []
+    while len(clicks) < max_clicks:
+        wait_ready(page)
+        if is_finished(page):
+            return clicks
+        clicked = take_turn(page)
+        if not clicked:
+            page.wait_for_timeout(50)
+            continue
+        clicks.append(clicked)
+        if callable(on_click):
+            on_click(len(clicks))
+    raise AssertionError(f"no result after {max_clicks} clicks; last: {clicks[-5:]}")
+
+
+def screenshot(page: Page, path: Path, *, full_page: bool = False) -> None:
+    """Save a PNG under docs/screenshots/."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path), full_page=full_page)
