@@ -52,6 +52,10 @@ HAND_CAP = 200
 FIRST_DEALER: Seat = 3
 """Seat 3 deals the first hand, so seat 0 bids first; the deal then moves left (to the next seat)."""
 ACTIONS_PER_HAND = 4 + 1 + 32
+#: SUIT_PLAYS[suit][byte]: the Play actions for one suit's 8-bit slice of a hand, lowest first.
+SUIT_PLAYS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
+    tuple(tuple(PLAYS[c] for c in cards) for cards in suit) for suit in rules.SUIT_CARDS
+)
 ALL_BIDS: tuple[Bid, ...] = tuple(Bid(p, nt) for p in range(5, rules.MAX_BID + 1) for nt in (False, True))
 
 
@@ -114,8 +118,14 @@ class KaiserGame(Game[KaiserState, KaiserAction, KaiserObservation, KaiserOption
         if state.phase == OVER or seat != state.turn:
             return []
         if state.phase == PLAY:
-            led = state.trick[0][1] >> 3 if state.trick else None
-            return [PLAYS[c] for c in rules.cards_of(rules.playable(state.hands[seat], led))]
+            hand = state.hands[seat]
+            if state.trick:
+                led = state.trick[0][1] >> 3
+                follow = hand >> (8 * led) & 0xFF
+                if follow:
+                    return list(SUIT_PLAYS[led][follow])
+            return [*SUIT_PLAYS[0][hand & 0xFF], *SUIT_PLAYS[1][hand >> 8 & 0xFF],
+                    *SUIT_PLAYS[2][hand >> 16 & 0xFF], *SUIT_PLAYS[3][hand >> 24 & 0xFF]]
         if state.phase == TRUMP:
             return list(NAME_TRUMPS)
         return _legal_calls(state, seat)

@@ -43,15 +43,16 @@ def side_of(seat: Seat) -> int:
     return seat & 1
 
 
+#: SUIT_CARDS[suit][byte]: the card ids of one suit's 8-bit slice of a hand, lowest first.
+SUIT_CARDS: tuple[tuple[tuple[CardId, ...], ...], ...] = tuple(
+    tuple(tuple(8 * suit + b for b in bits) for bits in _BYTE_BITS) for suit in range(4)
+)
+
+
 def cards_of(mask: int) -> list[CardId]:
     """The card ids in a bitmask, lowest id first."""
-    out: list[CardId] = []
-    for suit in range(4):
-        byte = mask >> (8 * suit) & 0xFF
-        if byte:
-            base = 8 * suit
-            out.extend(base + b for b in _BYTE_BITS[byte])
-    return out
+    return [*SUIT_CARDS[0][mask & 0xFF], *SUIT_CARDS[1][mask >> 8 & 0xFF],
+            *SUIT_CARDS[2][mask >> 16 & 0xFF], *SUIT_CARDS[3][mask >> 24 & 0xFF]]
 
 
 def mask_of(cards: Iterable[CardId]) -> int:
@@ -120,7 +121,7 @@ def sort_hand(hand: int, trump: int) -> tuple[CardId, ...]:
     out: list[CardId] = []
     for suit in order:
         byte = hand >> (8 * suit) & 0xFF
-        out.extend(8 * suit + b for b in _BYTE_BITS[byte])
+        out.extend(SUIT_CARDS[suit][byte])
     return tuple(out)
 
 
