@@ -35,7 +35,7 @@ def state_from_hands(hands: Sequence[str | Sequence[int]], *, options: MusGameOp
     used = [c for h in dealt for c in h]
     if len(dealt) != 4 or any(len(h) != 4 for h in dealt) or len(set(used)) != 16:
         raise ValueError("give four hands of four distinct cards")
-    top = list(cards(deck)) if deck is not None else []
+    top = (SPANISH_40.parse_many(deck) if isinstance(deck, str) else list(deck)) if deck is not None else []
     rest, rng = shuffled(rng_state(seed), [c for c in range(40) if c not in used and c not in top])
     s = MusState(opts, rng, dealer)
     s.hands = tuple(dealt)
