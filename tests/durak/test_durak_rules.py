@@ -57,21 +57,23 @@ def test_rule_02_reference_shuffle_reproduces_the_published_deal_and_draws() -> 
     assert deck[19:] + [trump] == drawn  # every remaining card, drawn top first, the trump last
 
 
-def test_rule_02_reference_shuffle_takes_position_number_plus_2i_mod_36() -> None:
+@pytest.mark.parametrize("number", [7, 43, 60493, 65535])
+def test_rule_02_reference_shuffle_takes_position_number_plus_2i_mod_36(number: int) -> None:
     deck = list(range(36))
     for i in range(1000):
-        n = (7 + 2 * i) % 36
+        n = (number + 2 * i) % 36
         deck = [deck[n]] + deck[:n] + deck[n + 1:]
-    assert rules.shuffle(7, "reference") == deck
+    assert rules.shuffle(number, "reference") == deck
 
 
-def test_rule_02_default_shuffle_takes_random_cards_from_random_of_the_number() -> None:
-    deck, rng = list(range(36)), random.Random(4242)
+@pytest.mark.parametrize("number", [0, 1, 4242, 60493, -17, 2**70])
+def test_rule_02_default_shuffle_takes_random_cards_from_random_of_the_number(number: int) -> None:
+    deck, rng = list(range(36)), random.Random(number)
     for _ in range(1000):
         n = rng.randrange(36)
         deck = [deck[n]] + deck[:n] + deck[n + 1:]
-    assert rules.shuffle(4242, "random") == deck
-    assert rules.shuffle(4242, "random") != rules.shuffle(4243, "random")
+    assert rules.shuffle(number, "random") == deck
+    assert rules.shuffle(number, "random") != rules.shuffle(number + 1, "random")
 
 
 # Rule 3: six cards each from the top.

@@ -7,6 +7,7 @@ Cards are ``RUSSIAN_36`` ids: ``suit * 9 + rank`` with suits ♠ ♥ ♣ ♦ (0�
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Literal
 
 from cardtable.cards import RUSSIAN_36
@@ -94,12 +95,32 @@ def shuffle(number: int, method: Literal["random", "reference"]) -> list[CardId]
     Each move takes the card at position ``n`` (0-based from the top) and puts it on top:
     ``n = (number + 2 i) mod 36`` for ``reference``, ``Random(number).randrange(36)`` for ``random``.
     """
-    deck = list(range(DECK_SIZE))
     if method == "reference":
-        positions = [(number + i * 2) % DECK_SIZE for i in range(SHUFFLE_ITERATIONS)]
-    else:
-        rng = thaw(rng_state(number))
-        positions = [rng.randrange(DECK_SIZE) for _ in range(SHUFFLE_ITERATIONS)]
+        return list(_reference_deck(number % DECK_SIZE))
+    return _moved_to_top(_random_positions(number))
+
+
+@cache
+def _reference_deck(residue: int) -> tuple[CardId, ...]:
+    """The reference shuffle depends on the number only modulo 36: 36 decks, each computed once."""
+    return tuple(_moved_to_top([(residue + i * 2) % DECK_SIZE for i in range(SHUFFLE_ITERATIONS)]))
+
+
+def _random_positions(number: int) -> list[int]:
+    """``Random(number).randrange(36)`` 1000 times, inlined as ``randrange`` does it (6 bits, reject ≥ 36)."""
+    getrandbits = thaw(rng_state(number)).getrandbits
+    positions = []
+    for _ in range(SHUFFLE_ITERATIONS):
+        n = getrandbits(6)
+        while n >= DECK_SIZE:
+            n = getrandbits(6)
+        positions.append(n)
+    return positions
+
+
+def _moved_to_top(positions: Sequence[int]) -> list[CardId]:
+    """The initial deck after moving the card at each position, in turn, to the top."""
+    deck = list(range(DECK_SIZE))
     for n in positions:
         deck.insert(0, deck.pop(n))
     return deck
