@@ -69,8 +69,8 @@ ROUND_ACTION_LIMIT: Final = 2000
 #: MATCH[top * 4 + suit]: the mask of cards playable on ``top`` with ``suit`` in force.
 MATCH: Final = tuple(SUIT_MASK[s] | RANK_MASK[RANK_OF[t]] | EIGHTS for t in range(DECK_SIZE) for s in range(4))
 
-# Events are immutable, so the common ones are built once and shared (event creation was a third
-# of the cost of a random-play step).
+# Events are immutable, so the per-step ones are built once and shared: building frozen dataclasses
+# was a large share of a random-play step.
 _SEATS = range(6)
 _CARD_DRAWN: Final = tuple(CardDrawn(s) for s in _SEATS)
 _DREW_CARD: Final = tuple(tuple(DrewCard(s, c) for c in range(DECK_SIZE)) for s in _SEATS)
@@ -161,6 +161,7 @@ def _shuffled_deal(state: State, rng: random.Random | None = None) -> list[Event
 
 
 def _play(state: State, card: CardId, suit: int, events: list[Event]) -> None:
+    """The seat to act puts ``card`` on the pile with ``suit`` in force; its last card ends the round."""
     seat = state.turn
     hand = state.hands[seat] ^ BIT[card]
     hands = list(state.hands)
@@ -178,6 +179,7 @@ def _play(state: State, card: CardId, suit: int, events: list[Event]) -> None:
 
 
 def _draw(state: State, events: list[Event]) -> None:
+    """The seat to act draws the stock's top card, rebuilding an empty stock from the discards first."""
     seat = state.turn
     if not state.stock:
         # Rebuild from the discards under the top card; their order is irrelevant, so sort then shuffle.
@@ -201,6 +203,7 @@ def _draw(state: State, events: list[Event]) -> None:
 
 
 def _pass(state: State, events: list[Event]) -> None:
+    """The seat to act passes; the n-th pass in a row blocks the round."""
     state.passes += 1
     events.append(_PASSED[state.turn][state.passes])
     state.drawn = 0
@@ -215,6 +218,7 @@ def _pass(state: State, events: list[Event]) -> None:
 
 
 def _end_round(state: State, end: RoundEnd, went_out: Seat | None, events: list[Event]) -> None:
+    """Score the hands held, then end the game or rotate the deal and deal the next round."""
     penalties = tuple(penalty(h) for h in state.hands)
     state.totals = tuple(t + p for t, p in zip(state.totals, penalties))
     state.sheet = state.sheet + (RoundScore(state.round, state.dealer, end, went_out, penalties),)
