@@ -99,3 +99,17 @@ def test_same_seed_same_game_different_seed_different_deal() -> None:
     options = GAME.options(players=4)
     first, second, other = GAME.new(options, 5), GAME.new(options, 5), GAME.new(options, 6)
     assert first[1] == second[1] and first[1] != other[1]
+
+
+def test_every_card_is_in_exactly_one_place_throughout_random_games() -> None:
+    rng = random.Random(8)
+    for players, draw_until in ((2, True), (4, False), (6, True)):
+        state, _ = GAME.new(GAME.options(players=players, draw_until_playable=draw_until), seed=players)
+        while (seat := GAME.to_act(state)) is not None:
+            places = [*state.hands, state.discards, 1 << state.top, sum(1 << x for x in state.stock)]
+            assert sum(p.bit_count() for p in places) == 52
+            union = 0
+            for p in places:
+                union |= p
+            assert union == (1 << 52) - 1
+            state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
