@@ -1,0 +1,36 @@
+"""``cardtable serve``: the web lobby and tables (FastAPI on uvicorn)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from cardtable.store import DATABASE_URL_ENV, DEFAULT_DATABASE_URL
+
+
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Interface to listen on (0.0.0.0: every interface).")]
+    = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="TCP port.", min=1, max=65535)] = 8000,
+    database_url: Annotated[str | None, typer.Option(
+        "--database-url", envvar=DATABASE_URL_ENV,
+        help=f"SQLAlchemy database URL (default {DEFAULT_DATABASE_URL}, in the working directory).")] = None,
+    bot_delay: Annotated[float, typer.Option(
+        "--bot-delay", min=0.0, help="Seconds a computer player waits before acting, so people can follow.")]
+    = 0.6,
+    takeover_after: Annotated[float, typer.Option(
+        "--takeover-after", min=0.0,
+        help="Seconds after a person disconnects before the computer plays for them.")] = 30.0,
+) -> None:
+    """Serve the lobby and tables on http://HOST:PORT; unfinished tables in the database resume."""
+    import uvicorn
+
+    from cardtable.server import create_app
+
+    from sqlalchemy.engine import make_url
+
+    app = create_app(database_url, bot_delay=bot_delay, takeover_after=takeover_after)
+    shown = make_url(app.state.manager.store.url).render_as_string(hide_password=True)
+    typer.echo(f"cardtable: http://{host}:{port}/ (database {shown})")
+    uvicorn.run(app, host=host, port=port, log_level="info", ws_max_size=1024 * 1024)

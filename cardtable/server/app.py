@@ -1,0 +1,198 @@
+"""The FastAPI app: pages, the REST lobby API and one WebSocket per table.
+
+Endpoints stay thin: parse, call the table manager (which calls the engine), answer. The manager queues
+each connection its own view; a writer task per WebSocket sends them in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from cardtable.server.live import AnyGame, Connection, LiveTable, TableError
+from cardtable.server.manager import TableManager
+from cardtable.server.schemas import CreateTable, JoinTable, TokenBody
+from cardtable.server.views import game_entry, summary
+from cardtable.store import Store
+
+STATIC_DIR = Path(__file__).parent / "static"
+log = logging.getLogger("cardtable.server")
+
+
+def create_app(database_url: str | None = None, *, bot_delay: float = 0.6, takeover_after: float = 30.0,
+               games: Mapping[str, AnyGame] | None = None) -> FastAPI:
+    """The web app on ``database_url`` (default: ``$CARDTABLE_DATABASE_URL`` or ``sqlite:///cardtable.db``).
+
+    Unfinished tables in the database are rebuilt now; their computer players resume when the app starts.
+    ``games`` replaces the registered games (for tests).
+    """
+    manager = TableManager(Store(database_url), bot_delay=bot_delay, takeover_after=takeover_after, games=games)
+    manager.load_open_tables()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        manager.resume()
+        try:
+            yield
+        finally:
+            await manager.shutdown()
+            manager.store.close()
+
+    app = FastAPI(title="cardtable", lifespan=lifespan)
+    app.state.manager = manager
+    _errors(app)
+    _pages(app)
+    _api(app, manager)
+    _websocket(app, manager)
+    return app
+
+
+def _errors(app: FastAPI) -> None:
+    """Every refusal is a 4xx with a one-line ``detail``."""
+
+    @app.exception_handler(TableError)
+    async def table_error(_request: Request, exc: TableError) -> JSONResponse:
+        return JSONResponse({"detail": exc.message}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_body(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"detail": _one_line(exc.errors())}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse({"detail": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
+
+
+def _one_line(errors: Any) -> str:
+    """The first validation error as ``where: what``."""
+    if not errors:
+        return "invalid request"
+    first = errors[0]
+    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "body"
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{where}: {first.get('msg', 'invalid')}{more}"
+
+
+def _pages(app: FastAPI) -> None:
+    """The lobby, the table page and the static files (HTML, CSS, JavaScript modules)."""
+    app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> FileResponse:
+        return _page("index.html")
+
+    @app.get("/table/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return _page("table.html")
+
+
+def _page(name: str) -> FileResponse:
+    path = STATIC_DIR / name
+    if not path.is_file():
+        raise TableError(404, f"page {name} is missing from {STATIC_DIR}")
+    return FileResponse(path, media_type="text/html")
+
+
+def _api(app: FastAPI, manager: TableManager) -> None:
+    """The lobby API; see docs/server-protocol.md."""
+
+    @app.get("/api/games")
+    async def list_games() -> list[dict[str, Any]]:
+        return _catalogue(manager)
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(body: CreateTable) -> dict[str, Any]:
+        table, seat, token = manager.create(body)
+        return {"table_id": table.id, "seat": seat, "token": token}
+
+    @app.get("/api/tables")
+    async def list_tables() -> list[dict[str, Any]]:
+        return [summary(table) for table in manager.open_tables()]
+
+    @app.get("/api/tables/{table_id}")
+    async def get_table(table_id: str) -> dict[str, Any]:
+        return summary(manager.find(table_id))
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join(table_id: str, body: JoinTable) -> dict[str, Any]:
+        token = manager.join(manager.find(table_id), body.seat, body.name)
+        return {"table_id": table_id, "seat": body.seat, "token": token}
+
+    @app.post("/api/tables/{table_id}/leave")
+    async def leave(table_id: str, body: TokenBody) -> dict[str, Any]:
+        table = manager.find(table_id)
+        manager.leave(table, body.token)
+        return summary(table)
+
+    @app.post("/api/tables/{table_id}/start")
+    async def start(table_id: str, body: TokenBody) -> dict[str, Any]:
+        table = manager.find(table_id)
+        manager.start(table, body.token)
+        return summary(table)
+
+    @app.get("/api/tables/{table_id}/record")
+    async def record(table_id: str) -> dict[str, Any]:
+        return manager.record(manager.find(table_id))
+
+
+def _catalogue(manager: TableManager) -> list[dict[str, Any]]:
+    """Every game's entry; a game whose metadata cannot be read is left out (and logged), not a 500."""
+    entries = []
+    for name, game in manager.games.items():
+        try:
+            entries.append(game_entry(game))
+        except Exception:
+            log.exception("game %s cannot describe itself; left out of the catalogue", name)
+    return entries
+
+
+def _websocket(app: FastAPI, manager: TableManager) -> None:
+    """``/ws/tables/{id}?token=…``: views out, actions and pings in."""
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
+        await websocket.accept()
+        try:
+            table = manager.find(table_id)
+        except TableError as exc:
+            await websocket.send_json({"type": "error", "message": exc.message})
+            await websocket.close(code=4404)
+            return
+        connection = manager.connect(table, token)
+        writer = asyncio.create_task(_write(websocket, connection))
+        try:
+            await _read(websocket, manager, table, connection)
+        finally:
+            manager.disconnect(table, connection)
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await writer
+
+
+async def _read(websocket: WebSocket, manager: TableManager, table: LiveTable, connection: Connection) -> None:
+    """Hand each incoming message to the manager until the client goes away."""
+    with contextlib.suppress(WebSocketDisconnect):
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            manager.handle(table, connection, text if text is not None else message.get("bytes"))
+
+
+async def _write(websocket: WebSocket, connection: Connection) -> None:
+    """Send the connection's queued messages in order; ``None`` closes the socket."""
+    while (message := await connection.outbox.get()) is not None:
+        await websocket.send_json(message)
+    with contextlib.suppress(Exception):
+        await websocket.close(code=1001)

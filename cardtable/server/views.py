@@ -1,0 +1,122 @@
+"""JSON built for clients: the game catalogue, table summaries and each connection's own view.
+
+Everything about a game in a view comes from ``observe(state, seat)`` and ``events_for(events, seat)``;
+the seat list and status are table metadata that every visitor may see.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from cardtable.bots import bot_names
+from cardtable.core import events_for, to_json
+from cardtable.core.types import Seat
+from cardtable.server.live import AnyGame, Connection, LiveTable
+
+
+def default_bot(game: AnyGame) -> str:
+    """The computer player used when none is named: the game's own first bot, else ``random``."""
+    own = list(game.bots())
+    return own[0] if own else "random"
+
+
+def game_entry(game: AnyGame) -> dict[str, Any]:
+    """One game of the catalogue, from its metadata."""
+    info = game.info
+    return {
+        "name": info.name, "title": info.title, "description": info.description,
+        "min_players": info.min_players, "max_players": info.max_players, "has_teams": info.has_teams,
+        "hidden_information": info.hidden_information,
+        "options": [{"name": s.name, "kind": s.kind, "default": to_json(s.default),
+                     "choices": None if s.choices is None else list(s.choices), "help": s.help}
+                    for s in info.option_specs],
+        "presets": {name: {k: to_json(v) for k, v in values.items()} for name, values in info.presets.items()},
+        "bots": bot_names(game), "default_bot": default_bot(game),
+        "cards": _cards(game),
+    }
+
+
+def _cards(game: AnyGame) -> list[dict[str, Any]]:
+    deck = game.info.deck
+    if deck is None:
+        return []
+    return [{"id": i, "text": card.text(), "words": card.words(),
+             "suit": None if card.suit is None else card.suit.word, "rank": card.rank.word}
+            for i, card in enumerate(deck.cards)]
+
+
+def outcome_json(table: LiveTable) -> dict[str, Any] | None:
+    """The outcome once the game is over: ``{"type": "outcome", "scores", "winners", "reason"}``."""
+    outcome = None if table.state is None else table.game.outcome(table.state)
+    if outcome is None:
+        return None
+    return {"type": "outcome", "scores": list(outcome.scores), "winners": list(outcome.winners),
+            "reason": outcome.reason}
+
+
+def seats_json(table: LiveTable) -> list[dict[str, Any]]:
+    """The public seat list: who sits where, person or computer, connected or not."""
+    connected = table.connected_seats()
+    host = table.stored.host_seat
+    return [{"seat": s.index, "kind": s.kind, "bot": s.bot, "name": s.name, "taken": s.taken,
+             "connected": s.kind == "bot" or s.index in connected, "host": s.index == host}
+            for s in table.stored.seats]
+
+
+def summary(table: LiveTable) -> dict[str, Any]:
+    """A table's public state (lobby list, ``GET /api/tables/{id}``)."""
+    return {
+        "table_id": table.id, "game": table.game.info.name, "title": table.game.info.title,
+        "status": table.status, "options": dict(table.stored.options), "preset": table.stored.preset,
+        "seats": seats_json(table), "version": table.version, "to_act": table.to_act,
+        "outcome": outcome_json(table),
+        "computer_playing_for": sorted(table.covering),
+        "created": _iso(table.stored.created_at), "updated": _iso(table.stored.updated_at),
+    }
+
+
+class ViewBuilder:
+    """Builds each connection's view after one change, observing each seat once."""
+
+    def __init__(self, table: LiveTable) -> None:
+        self.table = table
+        self.seats = seats_json(table)
+        self._observations: dict[Seat | None, Any] = {}
+        self.outcome = outcome_json(table)
+
+    def view(self, connection: Connection) -> dict[str, Any]:
+        """The view for this connection; marks the events it carries as sent."""
+        table, seat = self.table, connection.seat
+        events = events_for(table.events[connection.event_index:], seat)
+        connection.event_index = len(table.events)
+        connection.has_view = True
+        return {
+            "type": "view", "table_id": table.id, "game": table.game.info.name, "version": table.version,
+            "seat": seat, "status": table.status, "to_act": table.to_act, "seats": self.seats,
+            "observation": self._observation(seat), "legal_actions": self._legal(seat),
+            "events": [{"event": to_json(e), "text": e.text()} for e in events],
+            "outcome": self.outcome, "computer_playing_for": sorted(table.covering),
+        }
+
+    def _observation(self, seat: Seat | None) -> Any:
+        if self.table.state is None:
+            return None
+        if seat not in self._observations:
+            self._observations[seat] = to_json(self.table.game.observe(self.table.state, seat))
+        return self._observations[seat]
+
+    def _legal(self, seat: Seat | None) -> list[dict[str, Any]]:
+        table = self.table
+        if seat is None or table.status != "playing" or seat != table.to_act or seat in table.covering:
+            return []
+        game = table.game
+        return [{"action": to_json(a), "text": a.text(), "label": game.describe_action(a)}
+                for a in game.legal_actions(table.state, seat)]
+
+
+def _iso(moment: datetime) -> str:
+    """ISO 8601 in UTC with a ``Z``; SQLite hands back naive datetimes, which are UTC here."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
