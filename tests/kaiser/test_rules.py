@@ -159,7 +159,7 @@ def test_rule_07_five_of_hearts_and_three_of_spades() -> None:
             state, events = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
             for e in events:
                 if isinstance(e, HandScored):
-                    assert sum(e.taken) == 10
+                    assert sum(e.taken) == rules.HAND_POINTS == 10
 
 
 def test_rule_08_scoring_made_down_no_trump_and_defenders() -> None:

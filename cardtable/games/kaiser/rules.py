@@ -18,7 +18,6 @@ NO_TRUMP = 4
 """The trump index meaning "no trump" (suits are 0–3: spades, hearts, diamonds, clubs)."""
 SUIT_WORDS: tuple[str, ...] = tuple(s.word for s in FRENCH_SUITS)
 SUIT_SYMBOLS: tuple[str, ...] = tuple(s.symbol for s in FRENCH_SUITS)
-SUIT_MASKS: tuple[int, ...] = tuple(0xFF << (8 * s) for s in range(4))
 FULL_DECK = (1 << 32) - 1
 MAX_BID = 10
 HAND_POINTS = 10
@@ -31,16 +30,6 @@ TEAMS: tuple[tuple[Seat, Seat], tuple[Seat, Seat]] = ((0, 2), (1, 3))
 _BYTE_BITS: tuple[tuple[int, ...], ...] = tuple(
     tuple(b for b in range(8) if m >> b & 1) for m in range(256)
 )
-
-
-def suit_of(card: CardId) -> int:
-    """The suit index (0 spades, 1 hearts, 2 diamonds, 3 clubs) of a card."""
-    return card >> 3
-
-
-def side_of(seat: Seat) -> int:
-    """The partnership of a seat: 0 for seats 0 and 2, 1 for seats 1 and 3."""
-    return seat & 1
 
 
 #: SUIT_CARDS[suit][byte]: the card ids of one suit's 8-bit slice of a hand, lowest first.
@@ -61,14 +50,6 @@ def mask_of(cards: Iterable[CardId]) -> int:
     for card in cards:
         mask |= 1 << card
     return mask
-
-
-def playable(hand: int, led_suit: int | None) -> int:
-    """The cards of ``hand`` that may be played: the led suit if held, otherwise anything."""
-    if led_suit is None:
-        return hand
-    follow = hand & SUIT_MASKS[led_suit]
-    return follow if follow else hand
 
 
 def card_power(card: CardId, led_suit: int, trump: int) -> int:
