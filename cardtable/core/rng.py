@@ -20,7 +20,8 @@ def rng_state(seed: int) -> RngState:
 
 def thaw(state: RngState) -> random.Random:
     """A generator positioned at ``state``; draw from it, then :func:`freeze` it back."""
-    rng = random.Random()
+    # Random() would first seed itself from os.urandom, only for setstate to overwrite it.
+    rng = random.Random.__new__(random.Random)
     rng.setstate(state)
     return rng
 
