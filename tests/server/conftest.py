@@ -1,0 +1,102 @@
+"""Fixtures for the server tests: an app on a temporary SQLite file, table helpers, a game driver."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+import cardtable
+from cardtable.server import create_app
+
+#: Option values that keep a whole game short, by game; options a game does not have are left out.
+SHORT_OPTIONS: dict[str, Any] = {"rounds": 1, "target": 32, "scoring.target": 15}
+GAMES = sorted(cardtable.games())
+
+
+def short_options(game_name: str) -> dict[str, Any]:
+    """Options of ``game_name`` that make a quick game (the smallest choice of rounds or target)."""
+    specs = {s.name: s for s in cardtable.load_game(game_name).info.option_specs}
+    out: dict[str, Any] = {}
+    for name, value in SHORT_OPTIONS.items():
+        spec = specs.get(name)
+        if spec is None:
+            continue
+        if spec.choices is not None:
+            numbers = [c for c in spec.choices if isinstance(c, int) and not isinstance(c, bool)]
+            if numbers:
+                out[name] = min(numbers)
+        else:
+            out[name] = value
+    return out
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    """A fresh SQLite database file."""
+    return f"sqlite:///{tmp_path / 'cardtable.db'}"
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    """A running app (lifespan started) whose computer players act at once."""
+    with TestClient(create_app(db_url, bot_delay=0)) as test_client:
+        yield test_client
+
+
+def create(client: TestClient, game: str, kinds: list[str], *, name: str = "Host", seed: int = 7,
+           **extra: Any) -> dict[str, Any]:
+    """Create a table with seats of these kinds ("human" / "bot"); the 201 response."""
+    body = {"game": game, "options": short_options(game), "seats": [{"kind": k} for k in kinds],
+            "name": name, "seed": seed, **extra}
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    return dict(response.json())
+
+
+def human_table(client: TestClient, game: str, players: int, *, seed: int = 7) -> tuple[str, list[str]]:
+    """A waiting table whose seats are all people; returns its id and every seat's token."""
+    created = create(client, game, ["human"] * players, seed=seed)
+    tokens = [created["token"]]
+    for seat in range(1, players):
+        joined = client.post(f"/api/tables/{created['table_id']}/join", json={"seat": seat, "name": f"P{seat}"})
+        assert joined.status_code == 200, joined.text
+        tokens.append(joined.json()["token"])
+    return created["table_id"], tokens
+
+
+def start(client: TestClient, table_id: str, token: str) -> dict[str, Any]:
+    """Start a table as its host."""
+    response = client.post(f"/api/tables/{table_id}/start", json={"token": token})
+    assert response.status_code == 200, response.text
+    return dict(response.json())
+
+
+def receive(ws: WebSocketTestSession) -> dict[str, Any]:
+    """The next message on a socket, as JSON."""
+    message = ws.receive_json()
+    assert isinstance(message, dict)
+    return message
+
+
+def play_alone(ws: WebSocketTestSession, *, seed: int = 0) -> list[dict[str, Any]]:
+    """Play this socket's seat (random legal actions) until the game ends; every message received."""
+    rng = random.Random(seed)
+    messages: list[dict[str, Any]] = []
+    acted_on = -1
+    while True:
+        message = receive(ws)
+        messages.append(message)
+        if message["type"] != "view":
+            continue
+        if message["status"] == "finished":
+            return messages
+        if message["legal_actions"] and message["version"] != acted_on:
+            acted_on = message["version"]
+            choice = rng.choice(message["legal_actions"])
+            ws.send_json({"type": "action", "version": message["version"], "action": choice["action"]})
