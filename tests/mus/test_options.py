@@ -39,7 +39,8 @@ def test_options_load_from_a_toml_path_and_from_toml_text(tmp_path: Path) -> Non
     assert GAME.options_from_toml(DEFAULT_TOML) == MusGameOptions()
     text = '[scoring]\ntarget = 30\nnegada_ends_game = false\n[signals]\nenabled = true\n'
     from_text = GAME.options_from_toml(text)
-    assert (from_text.scoring.target, from_text.scoring.negada_ends_game, from_text.signals.enabled) == (30, False, True)
+    sc = from_text.scoring
+    assert (sc.target, sc.negada_ends_game, from_text.signals.enabled) == (30, False, True)
     path = tmp_path / "casa.toml"
     path.write_text(text, encoding="utf-8")
     assert GAME.options_from_toml(str(path)) == from_text
