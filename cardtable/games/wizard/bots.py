@@ -1,0 +1,251 @@
+"""The Wizard ``heuristic`` bot: count expected tricks to bid, then chase or duck to land the bid exactly.
+
+Bidding: a wizard counts one trick, a jester none, every other card a fraction that falls with the
+number of unseen cards that beat it (higher cards of its suit, higher trumps, wizards) and with how
+many of them the opponents hold; off-suit cards also risk being trumped. The bid is the allowed
+number nearest that sum. Play: while short of the bid, win tricks as cheaply as possible (the cheapest
+card likely to hold the trick); once the bid is made, duck (the highest card that still loses, a
+jester when leading). The dealer who must name trump names the suit that gives the largest count.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from cardtable.cards import CardId
+from cardtable.core.observation import Observation
+from cardtable.games.wizard import bid_table, rules
+from cardtable.games.wizard.actions import Bid, ChooseTrump, Play, WizardAction
+from cardtable.games.wizard.observation import WizardObservation
+
+# Tuning knobs (measured by self-play; see docs/rules/wizard.md for the figures).
+HOLD_THRESHOLD = 0.6
+DUCKING_OVERTAKE = 0.3
+VOID_CHANCE = 0.25
+TRY_THRESHOLD = 0.3
+LOOKAHEAD = True
+
+
+def _unseen_mask(obs: WizardObservation) -> int:
+    """Cards neither in the bot's hand, nor played this round, nor turned for trump."""
+    seen = rules.mask_of(obs.hand) | rules.mask_of(obs.played_cards) | rules.mask_of(p.card for p in obs.trick)
+    if obs.trump_card is not None:
+        seen |= 1 << obs.trump_card
+    return rules.ALL_MASK & ~seen
+
+
+def _higher_in_suit(card: CardId, suit: int) -> int:
+    """The mask of cards of ``suit`` ranked above ``card`` (all of them if ``card`` is of another suit)."""
+    mask = rules.SUIT_MASK[suit]
+    if rules.SUIT_OF[card] == suit:
+        mask &= ~((1 << (card + 1)) - 1)
+    return mask
+
+
+def cost(card: CardId, trump: int | None) -> int:
+    """How much a card is worth keeping: wizards most, then trumps, then by rank; jesters nothing."""
+    if rules.is_wizard(card):
+        return 100
+    if rules.is_jester(card):
+        return 0
+    return rules.RANK_OF[card] + (40 if rules.SUIT_OF[card] == trump else 0)
+
+
+# Bidding.
+
+CATEGORIES = 2 + 13 * 3
+
+
+def category(card: CardId, trump: int | None) -> int:
+    """A card's category: 0 wizard, 1 jester, 2–14 trump, 15–27 side card, 28–40 card in a no-trump round."""
+    if rules.is_wizard(card):
+        return 0
+    if rules.is_jester(card):
+        return 1
+    rank = rules.RANK_OF[card] - 1
+    if trump is None:
+        return 28 + rank
+    return (2 if rules.SUIT_OF[card] == trump else 15) + rank
+
+
+def features(hand: Sequence[CardId], trump: int | None) -> list[int]:
+    """How many cards of each category a hand holds."""
+    counts = [0] * CATEGORIES
+    for card in hand:
+        counts[category(card, trump)] += 1
+    return counts
+
+
+def expected_tricks(hand: Sequence[CardId], trump: int | None, players: int) -> float:
+    """The sum of the fitted values of the hand's cards (see ``calibrate.py``)."""
+    n = len(hand)
+    return sum(bid_table.value(players, n, category(card, trump)) for card in hand)
+
+
+# Playing.
+
+
+def _wins_now(trick: Sequence[CardId], card: CardId, trump: int | None) -> bool:
+    """Whether ``card`` would be winning the trick if played now."""
+    return rules.trick_winner([*trick, card], trump) == len(trick)
+
+
+def _survival(obs: WizardObservation, card: CardId, trump: int | None, unseen: int) -> float:
+    """The chance a card that wins now still wins after the seats still to play."""
+    p = obs.players
+    me = obs.seat if obs.seat is not None else 0
+    later = [(me + k) % p for k in range(1, p - len(obs.trick))]
+    if not later or rules.is_wizard(card):
+        return 1.0
+    pool = max(1, unseen.bit_count())
+    # Later players who still need tricks overtake readily; those who have made their bid rarely do.
+    share = 0.0
+    for seat in later:
+        bid = obs.bids[seat]
+        keen = bid is None or obs.tricks[seat] < bid
+        share += obs.hand_sizes[seat] / pool * (1.0 if keen else DUCKING_OVERTAKE)
+    share = min(share, 1.0)
+    lead = rules.lead_state([*(pc.card for pc in obs.trick), card])
+    strong = unseen & rules.WIZARD_MASK
+    suit = rules.SUIT_OF[card]
+    ruffers = 0
+    if trump is not None:
+        strong |= unseen & _higher_in_suit(card, trump)
+        if suit != trump:
+            ruffers = (unseen & rules.SUIT_MASK[trump] & ~strong).bit_count()
+    if 0 <= lead < 4 and suit == lead:
+        strong |= unseen & _higher_in_suit(card, lead)
+    return float((1 - share) ** strong.bit_count() * (1 - share * VOID_CHANCE) ** ruffers)
+
+
+def _chase(obs: WizardObservation, legal: list[CardId], trump: int | None, unseen: int) -> CardId:
+    """Short of the bid: the cheapest card likely to hold the trick, else the best try, else a discard."""
+    trick = [pc.card for pc in obs.trick]
+    winners = [(c, _survival(obs, c, trump, unseen)) for c in legal if _wins_now(trick, c, trump)]
+    safe = [c for c, chance in winners if chance >= HOLD_THRESHOLD]
+    if safe:
+        return min(safe, key=lambda c: cost(c, trump))
+    need = (obs.bids[obs.seat or 0] or 0) - obs.tricks[obs.seat or 0]
+    if winners and (need >= len(obs.hand) or max(ch for _, ch in winners) >= TRY_THRESHOLD):
+        return max(winners, key=lambda w: (w[1], -cost(w[0], trump)))[0]
+    return _discard(legal, trump)
+
+
+def _discard(legal: list[CardId], trump: int | None) -> CardId:
+    """The card least useful later: the lowest non-jester (jesters are kept to duck with later)."""
+    plain = [c for c in legal if not rules.is_jester(c)]
+    return min(plain or legal, key=lambda c: cost(c, trump))
+
+
+def _duck(obs: WizardObservation, legal: list[CardId], trump: int | None, unseen: int) -> CardId:
+    """Bid made (or passed): lose the trick, shedding the most dangerous card that still loses."""
+    trick = [pc.card for pc in obs.trick]
+    if not trick:
+        jesters = [c for c in legal if rules.is_jester(c)]
+        if jesters:
+            return jesters[0]
+        return min(legal, key=lambda c: (_survival(obs, c, trump, unseen), cost(c, trump)))
+    losers = [c for c in legal if not _wins_now(trick, c, trump)]
+    if losers:
+        return max(losers, key=lambda c: cost(c, trump))
+    if len(trick) == obs.players - 1:
+        return max(legal, key=lambda c: cost(c, trump))
+    return min(legal, key=lambda c: (_survival(obs, c, trump, unseen), cost(c, trump)))
+
+
+# One-step lookahead: the chance of landing the bid exactly after each candidate card.
+
+
+def _future_value(card: CardId, trump: int | None, unseen: int, players: int, size: int) -> float:
+    """The chance a card still in hand takes a trick later: its fitted value, or 1 once nothing unseen beats it."""
+    if rules.is_wizard(card):
+        return 1.0
+    if rules.is_jester(card):
+        return 0.0
+    suit = rules.SUIT_OF[card]
+    beaters = unseen & (rules.WIZARD_MASK | _higher_in_suit(card, suit))
+    if suit == trump and not beaters:
+        return 1.0
+    return bid_table.value(players, size, category(card, trump))
+
+
+def _poisson_binomial(chances: Sequence[float]) -> list[float]:
+    """The distribution of the number of successes of independent events with these chances."""
+    dist = [1.0]
+    for p in chances:
+        nxt = [0.0] * (len(dist) + 1)
+        for k, q in enumerate(dist):
+            nxt[k] += q * (1 - p)
+            nxt[k + 1] += q * p
+        dist = nxt
+    return dist
+
+
+def _exact_chances(obs: WizardObservation, legal: list[CardId], trump: int | None,
+                   unseen: int) -> list[tuple[float, CardId]]:
+    """For each legal card: the estimated chance of taking exactly the bid if it is played now."""
+    seat = obs.seat if obs.seat is not None else 0
+    need = (obs.bids[seat] or 0) - obs.tricks[seat]
+    trick = [pc.card for pc in obs.trick]
+    hand = list(obs.hand)
+    values = [_future_value(c, trump, unseen, obs.players, len(hand)) for c in hand]
+    out = []
+    for card in legal:
+        now = 0.0
+        if _wins_now(trick, card, trump) and not (rules.is_jester(card) and not trick):
+            now = _survival(obs, card, trump, unseen)
+        rest = _poisson_binomial([v for c, v in zip(hand, values) if c != card])
+        hit = (now * rest[need - 1] if 1 <= need <= len(rest) else 0.0)
+        hit += (1 - now) * rest[need] if 0 <= need < len(rest) else 0.0
+        out.append((hit, card))
+    return out
+
+
+def _lookahead(obs: WizardObservation, legal: list[CardId], trump: int | None, unseen: int) -> CardId:
+    """The card with the best chance of an exact bid; ties keep the cheaper card when chasing."""
+    scored = _exact_chances(obs, legal, trump, unseen)
+    best = max(hit for hit, _ in scored)
+    tied = [card for hit, card in scored if hit >= best - 1e-9]
+    return min(tied, key=lambda c: cost(c, trump))
+
+
+class HeuristicBot:
+    """Bids its expected tricks, then chases or ducks to make the bid exactly."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, observation: Observation, legal_actions: Sequence[WizardAction]) -> WizardAction:
+        """One of ``legal_actions``."""
+        assert isinstance(observation, WizardObservation)
+        first = legal_actions[0]
+        if isinstance(first, Play):
+            return self._play(observation, [a.card for a in legal_actions if isinstance(a, Play)])
+        if isinstance(first, Bid):
+            return self._bid(observation, [a for a in legal_actions if isinstance(a, Bid)])
+        return self._choose_trump(observation)
+
+    def _bid(self, obs: WizardObservation, bids: list[Bid]) -> Bid:
+        """The allowed bid nearest the expected number of tricks."""
+        estimate = expected_tricks(obs.hand, obs.trump_suit, obs.players)
+        return min(bids, key=lambda b: (abs(b.tricks - estimate), b.tricks))
+
+    def _choose_trump(self, obs: WizardObservation) -> ChooseTrump:
+        """The suit that makes the hand's expected tricks largest."""
+        best = max(range(4), key=lambda s: (expected_tricks(obs.hand, s, obs.players), -s))
+        return ChooseTrump(rules.SUITS[best])  # type: ignore[arg-type]
+
+    def _play(self, obs: WizardObservation, legal: list[CardId]) -> Play:
+        """Chase while short of the bid, duck once it is made."""
+        seat = obs.seat if obs.seat is not None else 0
+        bid = obs.bids[seat] or 0
+        unseen = _unseen_mask(obs)
+        trump = obs.trump_suit
+        if LOOKAHEAD:
+            return Play(_lookahead(obs, legal, trump, unseen))
+        if obs.tricks[seat] < bid:
+            return Play(_chase(obs, legal, trump, unseen))
+        return Play(_duck(obs, legal, trump, unseen))
