@@ -5,6 +5,7 @@ from __future__ import annotations
 from cardtable.games.mus import GAME
 from cardtable.games.mus.actions import Accept, AcceptNoLose, Bet, Ordago, Raise, Reject
 from cardtable.games.mus.fsm import BetStatus, Phase
+from cardtable.games.mus.state import MusState
 from tests.mus.helpers import all_pass_to_pares, of_type, opts, play, scored, table
 
 # Seat 0 has 31 (postre 3 has 33); both pairs hold pares, so pares is played (0, 2, 3 speak).
@@ -13,9 +14,9 @@ H33 = ["Ro Rc Co 1o", "4o 5o 6e 1c", "Sb Cb 1e 2e", "Sc Se 7c 6c"]
 H_B_GRANDE = ["Co Sc 4o 5o", "Ro Rc 6o 7o", "1c 4c 5c 6c", "Se Sb 7c 6e"]
 
 
-def to_juego(hands: list[str], **kwargs: object) -> object:
+def to_juego(hands: list[str]) -> MusState:
     """Cut, pass grande, chica and pares (three holders) in H33."""
-    state, _ = play(table(hands, **kwargs), "cut", *["pass"] * 8, *["pass"] * 3)  # type: ignore[arg-type]
+    state, _ = play(table(hands), "cut", *["pass"] * 8, *["pass"] * 3)
     assert state.phase is Phase.JUEGO
     return state
 
@@ -110,8 +111,8 @@ def test_fem_vii_12_accepted_ordago_cancels_earlier_accepted_envites() -> None:
 def test_fem_vi_9_postre_with_33_may_only_accept_no_lose() -> None:
     """Órdago a juego against the postre holding 33: only "quiero y no pierdo" or "no quiero"."""
     state = to_juego(H33)
-    assert state.betting.speakers == (0, 3)  # type: ignore[attr-defined]
-    state, _ = play(state, "ordago")  # type: ignore[arg-type]
+    assert state.betting is not None and state.betting.speakers == (0, 3)
+    state, _ = play(state, "ordago")
     assert GAME.to_act(state) == 3 == state.postre
     assert GAME.legal_actions(state, 3) == [AcceptNoLose(), Reject()]
     reason = GAME.validate(state, 3, Accept())
@@ -123,7 +124,7 @@ def test_fem_vi_9_postre_with_33_may_only_accept_no_lose() -> None:
 
 def test_fem_vi_10_accept_no_lose_is_only_for_the_postre_with_33() -> None:
     """An ordinary envite a juego is accepted normally; "quiero y no pierdo" is illegal elsewhere."""
-    state, _ = play(to_juego(H33), "bet 2")  # type: ignore[arg-type]
+    state, _ = play(to_juego(H33), "bet 2")
     assert Accept() in GAME.legal_actions(state, 3)
     assert "VI.10" in (GAME.validate(state, 3, AcceptNoLose()) or "")
     state, _ = play(table(), "cut", "ordago")

@@ -11,13 +11,14 @@ from cardtable.games.mus import GAME
 from cardtable.games.mus.actions import CutMus, Discard, Mus
 from cardtable.games.mus.fsm import Phase
 from cardtable.games.mus.rules import evaluate, holds
+from cardtable.games.mus.state import MusState
 from cardtable.games.mus.testing import cards
 from tests.mus.helpers import all_pass_to_pares, of_type, opts, play, scored, table
 
 
-def discard_all(state: object, seat: int) -> str:
+def discard_all(state: MusState, seat: int) -> str:
     """The text of discarding a seat's whole hand."""
-    return "discard " + SPANISH_40.format(state.hands[seat])  # type: ignore[attr-defined]
+    return "discard " + SPANISH_40.format(state.hands[seat])
 
 
 def test_fem_iii_1_first_dealer_is_drawn_by_lot_from_the_seed() -> None:
