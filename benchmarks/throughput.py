@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
     results: dict[str, Any] = {}
-    for name, game in cardtable.games().items():
+    for name, game in cardtable.all_games().items():
         if args.game and name not in args.game:
             continue
         options = game.options(BENCH_OPTIONS.get(name, {}))

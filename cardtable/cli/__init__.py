@@ -52,7 +52,7 @@ def parse_option_pairs(pairs: list[str]) -> dict[str, str]:
 def games_command() -> None:
     """List the games, their seats, options and bots."""
     table = Table("name", "title", "players", "options", "bots")
-    for name, game in cardtable.games().items():
+    for name, game in cardtable.all_games().items():
         info = game.info
         opts = ", ".join(f"{s.name}={s.default}" for s in info.option_specs if s.name != "players")
         table.add_row(name, info.title, f"{info.min_players}–{info.max_players}", opts, ", ".join(bot_names(game)))

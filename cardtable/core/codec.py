@@ -13,7 +13,7 @@ import enum
 import json
 import types
 import typing
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from typing import Any, TypeVar
 
@@ -27,8 +27,8 @@ def to_json(value: object) -> JSON:
     """Encode a dataclass (or a value inside one) into JSON-ready Python data."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         out: dict[str, JSON] = {"type": type(value).TYPE}  # type: ignore[attr-defined]
-        for f in _fields(type(value)):
-            out[f.name] = to_json(getattr(value, f.name))
+        for name in _field_names(type(value)):
+            out[name] = to_json(getattr(value, name))
         return out
     if isinstance(value, enum.Enum):
         return value.name
@@ -37,6 +37,11 @@ def to_json(value: object) -> JSON:
     if isinstance(value, Mapping):
         return {str(k): to_json(v) for k, v in value.items()}
     return value
+
+
+@cache
+def _field_names(cls: type[Any]) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls) if f.init)
 
 
 def dumps(value: object) -> str:
@@ -83,96 +88,196 @@ def decode_as(cls: type[T], data: JSON) -> T:
     return _decode_dataclass(cls, data, cls.__name__)
 
 
-@cache
-def _fields(cls: type[Any]) -> tuple[dataclasses.Field[Any], ...]:
-    return tuple(f for f in dataclasses.fields(cls) if f.init)
+class _Mismatch(Exception):
+    """A value that does not fit its annotation; ``path`` grows as the error rises."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.path: list[str] = []
+
+    def at(self, part: str) -> _Mismatch:
+        self.path.insert(0, part)
+        return self
 
 
-@cache
-def _hints(cls: type[Any]) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+Decoder = Callable[[JSON], Any]
 
 
 def _decode_dataclass(cls: type[T], data: dict[str, JSON], where: str) -> T:
-    hints = _hints(cls)  # type: ignore[arg-type]
-    fields = _fields(cls)  # type: ignore[arg-type]
-    known = {f.name for f in fields} | {"type"}
-    extra = set(data) - known
-    if extra:
-        raise DecodeError(f"{where}: unknown field(s) {', '.join(sorted(extra))}")
-    kwargs: dict[str, Any] = {}
-    for f in fields:
-        if f.name not in data:
-            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-                raise DecodeError(f"{where}: missing field {f.name!r}")
-            continue
-        kwargs[f.name] = _decode_value(hints[f.name], data[f.name], f"{where}.{f.name}")
     try:
-        return cls(**kwargs)
-    except (TypeError, ValueError) as exc:
-        raise DecodeError(f"{where}: {exc}") from None
+        return _dataclass_decoder(cls)(data)  # type: ignore[no-any-return, arg-type]
+    except _Mismatch as exc:
+        raise DecodeError(f"{where}{''.join(exc.path)}: {exc.reason}") from None
 
 
-def _decode_value(hint: Any, value: JSON, where: str) -> Any:
+@cache
+def _dataclass_decoder(cls: type[Any]) -> Decoder:
+    """A decoder for one dataclass, built once from its annotations."""
+    hints = typing.get_type_hints(cls)
+    fields = [(f.name, _decoder(hints[f.name]),
+               f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
+              for f in dataclasses.fields(cls) if f.init]
+    known = {name for name, _, _ in fields} | {"type"}
+
+    def decode(data: JSON) -> Any:
+        if not isinstance(data, dict):
+            raise _Mismatch(f"expected an object, got {_kind(data)}")
+        extra = data.keys() - known
+        if extra:
+            raise _Mismatch(f"unknown field(s) {', '.join(sorted(extra))}")
+        kwargs: dict[str, Any] = {}
+        for name, field_decoder, required in fields:
+            if name not in data:
+                if required:
+                    raise _Mismatch(f"missing field {name!r}")
+                continue
+            try:
+                kwargs[name] = field_decoder(data[name])
+            except _Mismatch as exc:
+                raise exc.at(f".{name}") from None
+        try:
+            return cls(**kwargs)
+        except (TypeError, ValueError) as exc:
+            raise _Mismatch(str(exc)) from None
+
+    return decode
+
+
+@cache
+def _decoder(hint: Any) -> Decoder:
+    """A decoder for one annotation, built once and reused for every value."""
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
     if hint is Any:
-        return value
+        return lambda value: value
     if origin in (typing.Union, types.UnionType):
-        for option in args:
-            try:
-                return _decode_value(option, value, where)
-            except DecodeError:
-                continue
-        raise DecodeError(f"{where}: {value!r} fits none of {hint}")
+        return _union_decoder(hint, tuple(_decoder(a) for a in args))
     if origin is typing.Literal:
-        if value in args and type(value) in {type(a) for a in args}:
-            return value
-        raise DecodeError(f"{where}: {value!r} is not one of {args}")
+        return _literal_decoder(args)
     if hint is type(None):
-        if value is None:
-            return None
-        raise DecodeError(f"{where}: expected null")
+        return _exact(lambda v: v is None, "expected null")
+    if origin is tuple and (len(args) != 2 or args[1] is not Ellipsis):
+        return _fixed_tuple_decoder(tuple(_decoder(a) for a in args))
     if origin in (tuple, frozenset):
-        if not isinstance(value, list):
-            raise DecodeError(f"{where}: expected a list, got {_kind(value)}")
-        if origin is tuple and (len(args) != 2 or args[1] is not Ellipsis):
-            if len(value) != len(args):
-                raise DecodeError(f"{where}: expected {len(args)} items, got {len(value)}")
-            return tuple(_decode_value(a, v, f"{where}[{i}]") for i, (a, v) in enumerate(zip(args, value)))
-        items = [_decode_value(args[0], v, f"{where}[{i}]") for i, v in enumerate(value)]
-        return tuple(items) if origin is tuple else frozenset(items)
+        return _sequence_decoder(_decoder(args[0]), tuple if origin is tuple else frozenset)
     if origin in (dict, Mapping):
-        if not isinstance(value, dict):
-            raise DecodeError(f"{where}: expected an object, got {_kind(value)}")
-        return {k: _decode_value(args[1], v, f"{where}.{k}") for k, v in value.items()}
+        return _mapping_decoder(_decoder(args[1]))
     if isinstance(hint, type):
-        return _decode_simple(hint, value, where)
-    raise DecodeError(f"{where}: cannot decode a value of type {hint}")
+        return _simple_decoder(hint)
+    raise TypeError(f"cannot decode a value of type {hint}")
 
 
-def _decode_simple(hint: type[Any], value: JSON, where: str) -> Any:
-    if dataclasses.is_dataclass(hint):
+def _union_decoder(hint: Any, options: tuple[Decoder, ...]) -> Decoder:
+    def decode(value: JSON) -> Any:
+        for option in options:
+            try:
+                return option(value)
+            except _Mismatch:
+                continue
+        raise _Mismatch(f"{value!r} fits none of {hint}")
+
+    return decode
+
+
+def _literal_decoder(choices: tuple[Any, ...]) -> Decoder:
+    allowed = {(type(c), c) for c in choices}
+
+    def decode(value: JSON) -> Any:
+        if (type(value), value) in allowed:
+            return value
+        raise _Mismatch(f"{value!r} is not one of {choices}")
+
+    return decode
+
+
+def _exact(test: Callable[[JSON], bool], reason: str) -> Decoder:
+    def decode(value: JSON) -> Any:
+        if test(value):
+            return value
+        raise _Mismatch(reason)
+
+    return decode
+
+
+def _sequence_decoder(item: Decoder, kind: type[Any]) -> Decoder:
+    def decode(value: JSON) -> Any:
+        if not isinstance(value, list):
+            raise _Mismatch(f"expected a list, got {_kind(value)}")
+        out = []
+        for i, v in enumerate(value):
+            try:
+                out.append(item(v))
+            except _Mismatch as exc:
+                raise exc.at(f"[{i}]") from None
+        return kind(out)
+
+    return decode
+
+
+def _fixed_tuple_decoder(items: tuple[Decoder, ...]) -> Decoder:
+    def decode(value: JSON) -> Any:
+        if not isinstance(value, list):
+            raise _Mismatch(f"expected a list, got {_kind(value)}")
+        if len(value) != len(items):
+            raise _Mismatch(f"expected {len(items)} items, got {len(value)}")
+        out = []
+        for i, (item, v) in enumerate(zip(items, value)):
+            try:
+                out.append(item(v))
+            except _Mismatch as exc:
+                raise exc.at(f"[{i}]") from None
+        return tuple(out)
+
+    return decode
+
+
+def _mapping_decoder(item: Decoder) -> Decoder:
+    def decode(value: JSON) -> Any:
         if not isinstance(value, dict):
-            raise DecodeError(f"{where}: expected an object, got {_kind(value)}")
-        return _decode_dataclass(hint, value, where)
+            raise _Mismatch(f"expected an object, got {_kind(value)}")
+        out = {}
+        for k, v in value.items():
+            try:
+                out[k] = item(v)
+            except _Mismatch as exc:
+                raise exc.at(f".{k}") from None
+        return out
+
+    return decode
+
+
+_SCALARS: dict[type[Any], Callable[[JSON], bool]] = {
+    bool: lambda v: isinstance(v, bool),
+    int: lambda v: isinstance(v, int) and not isinstance(v, bool),
+    float: lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    str: lambda v: isinstance(v, str),
+}
+
+
+def _simple_decoder(hint: type[Any]) -> Decoder:
+    if dataclasses.is_dataclass(hint):
+        return _dataclass_decoder(hint)
     if issubclass(hint, enum.Enum):
-        if isinstance(value, str) and value in hint.__members__:
-            return hint[value]
-        raise DecodeError(f"{where}: {value!r} is not one of {', '.join(hint.__members__)}")
-    if hint is bool:
-        if isinstance(value, bool):
-            return value
-    elif hint is int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-    elif hint is float:
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
-    elif hint is str:
-        if isinstance(value, str):
-            return value
-    raise DecodeError(f"{where}: expected {hint.__name__}, got {_kind(value)}")
+        members = hint.__members__
+
+        def decode_enum(value: JSON) -> Any:
+            if isinstance(value, str) and value in members:
+                return members[value]
+            raise _Mismatch(f"{value!r} is not one of {', '.join(members)}")
+
+        return decode_enum
+    if hint not in _SCALARS:
+        raise TypeError(f"cannot decode a value of type {hint}")
+    test = _SCALARS[hint]
+    convert = float if hint is float else None
+
+    def decode(value: JSON) -> Any:
+        if test(value):
+            return convert(value) if convert else value
+        raise _Mismatch(f"expected {hint.__name__}, got {_kind(value)}")
+
+    return decode
 
 
 def _kind(value: JSON) -> str:

@@ -39,7 +39,7 @@ class TableManager:
         self.store = store
         self.bot_delay = bot_delay
         self.takeover_after = takeover_after
-        self.games: dict[str, AnyGame] = dict(games) if games is not None else cardtable.games()
+        self.games: dict[str, AnyGame] = dict(games) if games is not None else cardtable.all_games()
         self.tables: dict[str, LiveTable] = {}
 
     # Start and stop.
