@@ -75,7 +75,7 @@ def playwright_instance() -> Iterator[Playwright]:
 def browser(playwright_instance: Playwright) -> Iterator[Browser]:
     """Headless Debian Chromium; a clear failure (never a skip) if it is not installed."""
     if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium is missing at {CHROMIUM}: install it with `apt-get install -y chromium` (make test does)")
+        pytest.fail(f"Chromium is missing at {CHROMIUM}: `apt-get install -y chromium` (make test installs it)")
     browser = playwright_instance.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
     yield browser
     browser.close()

@@ -36,20 +36,21 @@ class Setup:
     facts: tuple[str, ...] = field(default=())
 
 
+FRENCH = r"(spades|hearts|diamonds|clubs)"
+FACES = "jack|queen|king|ace"
 SETUPS = {
     "wizard": Setup("Wizard", 3, {"Rounds": "5"}, r"^Bid \d+$",
-                    r"^(\d+ of (red|yellow|green|blue)|wizard \d|jester \d)", ("Trump", "Round", "Dealer")),
+                    r"^(\d+ of (red|yellow|green|blue)|wizard \d|jester \d)$", ("Trump", "Round", "Dealer")),
     "kaiser": Setup("Kaiser", None, {"Target": "32"}, r"^(Pass|Bid \d+( no trump)?)$",
-                    r"^(three|five|seven|eight|nine|ten|jack|queen|king|ace) of (spades|hearts|diamonds|clubs)",
-                    ("Trump", "Contract", "Dealer")),
+                    rf"^(three|five|seven|eight|nine|ten|{FACES}) of {FRENCH}$", ("Trump", "Contract", "Dealer")),
     "crazy_eights": Setup("Crazy Eights", 3, {"Rounds": "1"}, r"^(Play .+|Draw a card|Pass)$",
-                          r"^(two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace) of (spades|hearts|diamonds|clubs)",
+                          rf"^(two|three|four|five|six|seven|eight|nine|ten|{FACES}) of {FRENCH}$",
                           ("Suit in force", "Stock")),
     "durak": Setup("Durak", 2, {}, r"^(Attack with the .+|Beat with the .+|Take the cards|Stop attacking.*)$",
-                   r"^(six|seven|eight|nine|ten|jack|queen|king|ace) of (spades|hearts|diamonds|clubs)",
-                   ("Trump", "Attacker", "Defender")),
-    "mus": Setup("Mus", None, {"Scoring · Target": "10"}, r"^(Mus|No hay mus|Paso|Envido \d+|Quiero|No quiero|Órdago|Discard)",
-                 r"^(\d|sota|caballo|rey|one|two|three|four|five|six|seven) de (oros|copas|espadas|bastos)",
+                   rf"^(six|seven|eight|nine|ten|{FACES}) of {FRENCH}$", ("Trump", "Attacker", "Defender")),
+    "mus": Setup("Mus", None, {"Scoring · Target": "10"},
+                 r"^(Mus|No hay mus|Paso|Envido \d+|Quiero|No quiero|Órdago|Discard)",
+                 r"^(one|two|three|four|five|six|seven|sota|caballo|rey) de (oros|copas|espadas|bastos)$",
                  ("Mano", "Phase")),
 }
 
