@@ -25,6 +25,7 @@ DUCKING_OVERTAKE = 0.3
 VOID_CHANCE = 0.25
 TRY_THRESHOLD = 0.3
 LOOKAHEAD = True
+BID_SHADE = 0.0
 
 
 def _unseen_mask(obs: WizardObservation) -> int:
@@ -55,6 +56,8 @@ def cost(card: CardId, trump: int | None) -> int:
 # Bidding.
 
 CATEGORIES = 2 + 13 * 3
+#: Index of the fitted weight of ``bid_pressure`` in a row of the bid table.
+PRESSURE = CATEGORIES
 
 
 def category(card: CardId, trump: int | None) -> int:
@@ -75,6 +78,14 @@ def features(hand: Sequence[CardId], trump: int | None) -> list[int]:
     for card in hand:
         counts[category(card, trump)] += 1
     return counts
+
+
+def bid_pressure(obs: WizardObservation) -> float:
+    """How far the bids heard so far exceed an even share of the tricks (0 while bids are hidden)."""
+    heard = [b for seat, b in enumerate(obs.bids) if b is not None and seat != obs.seat]
+    if obs.bids_hidden or not heard:
+        return 0.0
+    return sum(heard) - len(heard) * obs.round / obs.players
 
 
 def expected_tricks(hand: Sequence[CardId], trump: int | None, players: int) -> float:
@@ -231,6 +242,8 @@ class HeuristicBot:
     def _bid(self, obs: WizardObservation, bids: list[Bid]) -> Bid:
         """The allowed bid nearest the expected number of tricks."""
         estimate = expected_tricks(obs.hand, obs.trump_suit, obs.players)
+        estimate += bid_table.value(obs.players, obs.round, PRESSURE) * bid_pressure(obs)
+        estimate -= BID_SHADE * obs.round / 10
         return min(bids, key=lambda b: (abs(b.tricks - estimate), b.tricks))
 
     def _choose_trump(self, obs: WizardObservation) -> ChooseTrump:

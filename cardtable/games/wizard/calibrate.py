@@ -18,11 +18,12 @@ import random
 from pathlib import Path
 
 from cardtable.games.wizard import bid_table, rules
-from cardtable.games.wizard.bots import CATEGORIES, HeuristicBot, features
+from cardtable.games.wizard.bots import CATEGORIES, HeuristicBot, bid_pressure, features
 from cardtable.games.wizard.game import WizardGame
 from cardtable.games.wizard.options import WizardOptions
 
 RIDGE = 2.0
+WEIGHTS = CATEGORIES + 1
 
 
 def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
@@ -53,16 +54,16 @@ def collect(players: int, games: int, seed: int) -> dict[int, tuple[list[list[fl
         game_seed = rng.randrange(2**31)
         bots = [HeuristicBot(game_seed + s) for s in range(players)]
         state, _ = game.new(options, game_seed)
-        hands: dict[int, list[list[int]]] = {}
+        hands: dict[int, list[list[float]]] = {}
         while (seat := game.to_act(state)) is not None:
             obs = game.observe(state, seat)
             if obs.phase == "bidding":
-                hands.setdefault(obs.round, [[] for _ in range(players)])[seat] = features(obs.hand, obs.trump_suit)
+                row = [*features(obs.hand, obs.trump_suit), bid_pressure(obs)]
+                hands.setdefault(obs.round, [[] for _ in range(players)])[seat] = row
             action = bots[seat].act(obs, game.legal_actions(state, seat))
             state, _ = game.apply_unchecked(state, seat, action)
         for row in state.sheet:
-            xtx, xty = sums.setdefault(row.round, ([[0.0] * CATEGORIES for _ in range(CATEGORIES)],
-                                                   [0.0] * CATEGORIES))
+            xtx, xty = sums.setdefault(row.round, ([[0.0] * WEIGHTS for _ in range(WEIGHTS)], [0.0] * WEIGHTS))
             for seat, x in enumerate(hands[row.round]):
                 nonzero = [(i, v) for i, v in enumerate(x) if v]
                 for i, vi in nonzero:
@@ -76,11 +77,13 @@ def fit(players: int, games: int, seed: int) -> list[list[float]]:
     """Per round size (index n - 1), each category's expected tricks."""
     table = []
     for n, (xtx, xty) in sorted(collect(players, games, seed).items()):
-        prior = [bid_table.value(players, n, c) for c in range(CATEGORIES)]
+        prior = [bid_table.value(players, n, c) for c in range(WEIGHTS)]
         # Ridge towards the previous table keeps rare categories (a lone trump 1, say) sensible.
-        matrix = [[xtx[i][j] + (RIDGE if i == j else 0.0) for j in range(CATEGORIES)] for i in range(CATEGORIES)]
-        vector = [xty[i] + RIDGE * prior[i] for i in range(CATEGORIES)]
-        table.append([round(min(1.0, max(0.0, v)), 3) for v in _solve(matrix, vector)])
+        matrix = [[xtx[i][j] + (RIDGE if i == j else 0.0) for j in range(WEIGHTS)] for i in range(WEIGHTS)]
+        vector = [xty[i] + RIDGE * prior[i] for i in range(WEIGHTS)]
+        weights = _solve(matrix, vector)
+        # Card values are chances; the pressure weight may be negative.
+        table.append([round(min(1.0, max(0.0, v)), 3) for v in weights[:CATEGORIES]] + [round(weights[-1], 3)])
     return table
 
 
@@ -99,7 +102,9 @@ def write_table(tables: dict[int, list[list[float]]], path: Path) -> None:
     ]
     for players, rows in sorted(tables.items()):
         lines.append(f"    {players}: (")
-        lines.extend(f"        ({', '.join(repr(v) for v in row)},)," for row in rows)
+        for row in rows:
+            chunks = [", ".join(repr(v) for v in row[i:i + 12]) for i in range(0, len(row), 12)]
+            lines.append("        (" + ",\n         ".join(chunks) + "),")
         lines.append("    ),")
     lines += ["}", "", "", *_VALUE_FUNCTION]
     path.write_text("\n".join(lines) + "\n")
@@ -109,10 +114,10 @@ _VALUE_FUNCTION = [
     "def value(players: int, n: int, category: int) -> float:",
     '    """The fitted value, or a rough default (wizard 1, jester 0, high trumps most) before calibration."""',
     "    rows = VALUES.get(players)",
-    "    if rows is not None and n <= len(rows):",
+    "    if rows is not None and n <= len(rows) and category < len(rows[n - 1]):",
     "        return rows[n - 1][category]",
-    "    if category < 2:",
-    "        return 1.0 - category",
+    "    if category < 2 or category > 40:",
+    "        return float(category == 0)",
     "    rank = (category - 2) % 13 + 1",
     "    return max(0.0, (rank - 6) / 8) * (1.0 if category < 15 else 0.5)",
 ]
