@@ -33,8 +33,8 @@ def _free_port() -> int:
 class LiveServer:
     """uvicorn serving the real app in a background thread."""
 
-    def __init__(self, database: Path, port: int) -> None:
-        app = create_app(f"sqlite:///{database}", bot_delay=0.02, takeover_after=30.0)
+    def __init__(self, database: Path, port: int, *, takeover_after: float = 30.0) -> None:
+        app = create_app(f"sqlite:///{database}", bot_delay=0.02, takeover_after=takeover_after)
         config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
         self.server = uvicorn.Server(config)
         self.url = f"http://127.0.0.1:{port}"
@@ -59,6 +59,15 @@ class LiveServer:
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """The real app on a free port with a fresh SQLite file; computer players act after 20 ms."""
     server = LiveServer(tmp_path_factory.mktemp("db") / "cardtable.db", _free_port())
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture()
+def quick_takeover_server(tmp_path: Path) -> Iterator[LiveServer]:
+    """A second app whose computer takes over a disconnected person's seat after half a second."""
+    server = LiveServer(tmp_path / "takeover.db", _free_port(), takeover_after=0.5)
     server.start()
     yield server
     server.stop()

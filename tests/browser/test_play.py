@@ -213,3 +213,26 @@ def test_lobby_lists_open_table_with_join_buttons(browser: Browser, live_server:
     finally:
         host_ctx.close()
         other_ctx.close()
+
+
+def test_computer_covers_for_a_person_who_left(browser: Browser, quick_takeover_server: LiveServer) -> None:
+    """When the guest's page closes the host is told the computer plays for them; it stops when they return."""
+    host_ctx, guest_ctx = browser.new_context(), browser.new_context()
+    try:
+        host, guest = host_ctx.new_page(), guest_ctx.new_page()
+        create_table(host, quick_takeover_server.url, game="Durak", name="Rick", players=2, seats=[PERSON])
+        guest.goto(host.locator("#share-link").input_value())
+        guest.get_by_label("Your name").fill("Summer")
+        guest.get_by_role("button", name="Join seat 2").click()
+        expect(guest.locator("#table")).to_have_attribute("data-seat", "1")
+        start_game(host)
+        link = guest.url
+        guest.close()
+        expect(host.locator("#takeover")).to_have_text("The computer is playing for Summer.")
+        back = guest_ctx.new_page()
+        back.goto(link)
+        expect(back.locator("#table")).to_have_attribute("data-seat", "1")
+        expect(host.locator("#takeover")).to_be_hidden()
+    finally:
+        host_ctx.close()
+        guest_ctx.close()

@@ -17,12 +17,12 @@ export function viewModel(ctx) {
     ["Dealer", ctx.name(o.dealer)],
     ["Phase", PHASES[o.phase] || o.phase],
     ["Trump", o.trump || "not named yet"],
-    ["Contract", o.contract ? o.contract.words : o.high_bid ? `high bid: ${o.high_bid.words}` : "none yet"],
+    ["Contract", o.contract ? ctx.withNames(o.contract.words) : o.high_bid ? `high bid: ${o.high_bid.words} by ${ctx.plainName(o.high_bid.seat)}` : "none yet"],
     ["Game to", `${o.target} points`],
   ];
   const seatLines = {};
   const lastBid = {};
-  for (const b of o.bids) lastBid[b.seat] = b.words;
+  for (const b of o.bids) lastBid[b.seat] = b.points ? `Bid ${b.words}` : "Passed";
   addSeatLines(seatLines, o.hand_sizes, (_, s) => (lastBid[s] ? lastBid[s] : null));
   addSeatLines(seatLines, o.hand_sizes, (_, s) => (o.contract && o.contract.bidder === s ? "declarer" : s === o.dealer ? "dealer" : null));
   const teamOf = (s) => o.teams.findIndex((t) => t.includes(s));
@@ -32,7 +32,7 @@ export function viewModel(ctx) {
     title: "This hand",
     lines: o.teams.map((t, i) => `Team ${i + 1} (${teamName(ctx, t)}): ${o.tricks_taken[i]} tricks, ${o.points_taken[i]} points taken; game score ${o.totals[i]}`),
   }];
-  if (o.bids.length) panels.push({ title: "Bidding", lines: o.bids.map((b) => `${ctx.name(b.seat)}: ${b.words}`) });
+  if (o.bids.length) panels.push({ title: "Bidding", lines: o.bids.map((b) => `${ctx.name(b.seat)}: ${b.points ? `bid ${b.words}` : "pass"}`) });
   if (o.last_trick.length) {
     panels.push({ title: "Last trick", cards: playedPile(ctx, o.last_trick, o.last_trick_winner), caption: `Won by ${ctx.name(o.last_trick_winner)}` });
   }

@@ -107,7 +107,8 @@ export function cardFace(catalogue, id, opts = {}) {
   if (card.suit) inner.push(h("span", { class: "corner bottom", "aria-hidden": "true" }, h("span", { class: "rank" }, mark)));
   else inner.push(h("span", { class: "special-name", "aria-hidden": "true" }, card.rank));
   const label = opts.label || card.words;
-  const attrs = { class: classes.join(" "), "aria-label": label, title: label, dataset: { card: String(id) } };
+  // The name is the card in words; what clicking it does ("Play 7 of red") is its description.
+  const attrs = { class: classes.join(" "), "aria-label": label, "aria-description": opts.description, title: opts.description || label, dataset: { card: String(id) } };
   let el;
   if (opts.onclick || opts.button) {
     el = h("button", { ...attrs, type: "button", onclick: opts.onclick, disabled: opts.disabled || undefined, "aria-pressed": opts.selectable ? String(!!opts.selected) : undefined }, inner);

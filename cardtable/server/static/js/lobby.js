@@ -106,7 +106,7 @@ function optionRow(spec) {
   }
   if (spec.kind === "choice") {
     input = h("select", { id, "aria-describedby": described, dataset: { option: spec.name, kind: spec.kind } },
-      spec.choices.map((c) => h("option", { value: JSON.stringify(c), selected: c === spec.default || undefined }, String(c))));
+      spec.choices.map((c) => h("option", { value: JSON.stringify(c), selected: c === spec.default || undefined }, humanize(c))));
   } else {
     const numeric = spec.kind === "int" || spec.kind === "float";
     input = h("input", { id, type: numeric ? "number" : "text", step: spec.kind === "float" ? "any" : numeric ? "1" : undefined, "aria-describedby": described, dataset: { option: spec.name, kind: spec.kind } });

@@ -114,7 +114,7 @@ function onMessage(text) {
 function onView(view) {
   if (page.freshSocket) page.events = [];
   page.freshSocket = false;
-  for (const e of view.events || []) page.events.push(e.text);
+  for (const e of view.events || []) page.events.push(withNames(e.text, view));
   if (page.events.length > 400) page.events.splice(0, page.events.length - 400);
   if (page.pendingVersion !== null && (view.version > page.pendingVersion || view.to_act !== view.seat)) {
     page.pendingVersion = null;
@@ -147,6 +147,14 @@ function seatName(seat) {
   return view && seat === view.seat ? `${name} (you)` : name;
 }
 
+/** Engine texts number seats from 0 ("Seat 2 plays…", "Asiento 1: mus"); people read names instead. */
+function withNames(text, view = page.view) {
+  return String(text).replace(/\b(Seat|seat|Asiento|asiento) (\d+)\b/g, (whole, _word, n) => {
+    const info = view && view.seats ? view.seats[Number(n)] : null;
+    return info && info.name ? info.name : whole;
+  });
+}
+
 function context() {
   const view = page.view;
   return {
@@ -157,12 +165,34 @@ function context() {
     catalogue: page.catalogue,
     name: seatName,
     plainName: (seat) => (view.seats[seat] && view.seats[seat].name) || `Seat ${seat + 1}`,
+    withNames: (text) => withNames(text, view),
   };
 }
 
 // Rendering.
 
+/** Redraw the page, keeping the keyboard focus on the same card or button when it still exists. */
 function render() {
+  const key = focusKey(document.activeElement);
+  draw();
+  if (key) restoreFocus(key);
+}
+
+function focusKey(el) {
+  if (!el || el === document.body || !root.contains(el)) return null;
+  if (el.dataset.card) return `[data-card="${el.dataset.card}"]`;
+  if (el.id) return `#${CSS.escape(el.id)}`;
+  if (el.tagName === "BUTTON") return { text: el.textContent };
+  return null;
+}
+
+function restoreFocus(key) {
+  const el = typeof key === "string" ? root.querySelector(`#hand ${key}`) || root.querySelector(key)
+    : [...root.querySelectorAll("button")].find((b) => b.textContent === key.text);
+  if (el && !el.disabled) el.focus({ preventScroll: true });
+}
+
+function draw() {
   const view = page.view;
   root.dataset.status = view.status;
   root.dataset.version = String(view.version);
@@ -366,7 +396,8 @@ function handCard(id, byCard, selectable) {
     selectable: selectable.has(id),
     button: true,
     disabled: !playable || page.pendingVersion !== null,
-    label: label && label.toLowerCase().includes(words.toLowerCase()) ? label : playable && label ? `${words}: ${label}` : words,
+    label: words,
+    description: label,
     onclick: playable ? () => onCardClick(id, byCard, selectable) : undefined,
   });
 }
@@ -480,7 +511,7 @@ function renderResult(view, ctx) {
     h("h2", { id: "result-title" }, "Game over"),
     h("p", { class: "winners" }, headline),
     view.seat !== null ? h("p", {}, mine ? "Well played: you are among the winners." : "Better luck next time.") : null,
-    outcome.reason ? h("p", { class: "reason" }, capitalize(outcome.reason)) : null,
+    outcome.reason ? h("p", { class: "reason" }, capitalize(withNames(outcome.reason, view))) : null,
     h("table", { class: "result-scores" }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Score"))),
       h("tbody", {}, rows.map((r) => h("tr", {}, r.map((c) => h("td", {}, c)))))),
     h("div", { class: "result-buttons" },
