@@ -236,3 +236,17 @@ def test_computer_covers_for_a_person_who_left(browser: Browser, quick_takeover_
     finally:
         host_ctx.close()
         guest_ctx.close()
+
+
+@pytest.mark.parametrize("name", ["durak", "crazy_eights"])
+def test_generic_view_plays_a_whole_game(page: Page, live_server: LiveServer, name: str) -> None:
+    """The generic view alone (no game-specific module) still plays a whole game to the result screen."""
+    setup = SETUPS[name]
+    table_id = create_table(page, live_server.url, game=setup.title, name="Morty", players=2, options=setup.options)
+    start_game(page)
+    page.goto(f"{live_server.url}/table/{table_id}?view=generic")
+    expect(page.locator("#hand .card").first).to_be_visible()
+    check_cards(page, setup.card_words)
+    play_to_end(page)
+    check_result(page, live_server, table_id)
+    check_no_errors(page)

@@ -9,6 +9,8 @@
 import { humanize } from "../js/dom.js";
 
 const CARD_WORDS = /card|hand|trick|table|pile|discard|stock_top|upcard|top|attack|defen|shown|played/;
+// Fields that name a seat: shown as the player's name.
+const SEAT_KEYS = new Set(["dealer", "leader", "mano", "postre", "attacker", "defender", "bidder", "declarer", "winner", "fool", "starter", "last_trick_winner"]);
 const NOT_CARDS = /count|size|sizes|number|left|taken|points|score|winner|seat|leader|suit_index/;
 
 /** Card ids sorted by id: decks are ordered suit by suit, low to high, which reads well. */
@@ -51,6 +53,7 @@ export function cardsWord(n) {
 export function valueWords(ctx, key, value) {
   if (value === null || value === undefined) return "—";
   if (typeof value === "boolean") return value ? "yes" : "no";
+  if (Array.isArray(value) && value.length === 0) return "none";
   if (Array.isArray(value)) return value.map((v) => valueWords(ctx, key, v)).join(" / ");
   if (typeof value === "object") return value.words || value.text || JSON.stringify(value);
   if (Number.isInteger(value) && CARD_WORDS.test(key) && !NOT_CARDS.test(key) && ctx.catalogue.has(value)) return ctx.catalogue.words(value);
@@ -119,7 +122,7 @@ function genericFacts(ctx, vm, used) {
   const obs = ctx.obs;
   for (const [key, value] of Object.entries(obs)) {
     if (used.has(key)) continue;
-    if (key === "dealer" || key === "leader" || key.endsWith("_seat")) {
+    if (SEAT_KEYS.has(key) || key.endsWith("_seat")) {
       if (Number.isInteger(value)) vm.facts.push([humanize(key), ctx.name(value)]);
       continue;
     }

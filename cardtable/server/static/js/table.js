@@ -39,7 +39,9 @@ async function main() {
     page.catalogue = new Catalogue(page.game.cards);
     document.title = `${page.game.title} — cardtable`;
     document.getElementById("game-title").textContent = page.game.title;
-    page.module = await loadModule(summary.game);
+    // `?view=generic` draws the table with the generic view (how a game without its own view looks).
+    const forced = new URLSearchParams(location.search).get("view");
+    page.module = forced === "generic" ? generic : await loadModule(summary.game);
   } catch (err) {
     notify(`Cannot open table ${tableId}: ${err.message}`, "error");
     return;
@@ -379,8 +381,9 @@ function renderHand(view, vm, ctx) {
   const hand = vm.hand || [];
   const handBox = document.getElementById("hand");
   const cards = hand.map((id) => handCard(id, byCard, selectable));
-  replace(handBox, cards.length ? cards : h("p", { class: "empty" }, view.seat === null ? "You are watching: no hand." : "No cards in your hand."));
-  document.getElementById("hand-title").textContent = vm.handTitle || (hand.length ? `Your hand (${hand.length} card${hand.length === 1 ? "" : "s"})` : "Your hand");
+  replace(handBox, cards.length ? cards : h("p", { class: "empty" }, view.seat === null ? "Spectators see no hand: join a free seat from the lobby to play." : "No cards in your hand."));
+  const title = view.seat === null ? "You are watching" : hand.length ? `Your hand (${hand.length} card${hand.length === 1 ? "" : "s"})` : "Your hand";
+  document.getElementById("hand-title").textContent = vm.handTitle || title;
   renderControls(view, vm, byCard, selections, buttons);
 }
 
@@ -440,7 +443,8 @@ function renderControls(view, vm, byCard, selections, buttons) {
     const row = group.entries.map((e) => actionButton(e, busy, "button"));
     controls.push(group.title ? h("div", { class: "action-group", role: "group", "aria-label": group.title }, h("span", { class: "group-title" }, group.title), row) : row);
   }
-  const prompt = vm.prompt || defaultPrompt(view, byCard, selections, buttons);
+  const choosing = page.choiceCard !== null && byCard.has(page.choiceCard);
+  const prompt = choosing ? `Choose how to play the ${page.catalogue.words(page.choiceCard)}:` : vm.prompt || defaultPrompt(view, byCard, selections, buttons);
   replace(box, prompt ? h("p", { class: "prompt" }, prompt) : null, h("div", { class: "action-buttons" }, controls));
 }
 
