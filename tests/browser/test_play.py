@@ -87,6 +87,10 @@ def test_play_whole_game_against_computer(page: Page, live_server: LiveServer, n
     check_result(page, live_server, table_id)
     if name == "wizard":
         screenshot(page, SCREENSHOTS / "result.png")
+        page.get_by_role("button", name="Show the table").click()
+        expect(page.locator("#result")).to_be_hidden()
+        page.get_by_role("button", name="Show the result").click()
+        expect(page.get_by_role("heading", name="Game over")).to_be_visible()
     check_no_errors(page)
 
 

@@ -438,6 +438,9 @@ function renderControls(view, vm, byCard, selections, buttons) {
     controls.push(h("button", { type: "button", class: "action submit", disabled: !match || busy || undefined, "aria-label": match ? name : label, title: label, dataset: { kind: "submit" }, onclick: match ? () => send(match.action) : undefined },
       match && page.selected.size ? `${name}: ${page.catalogue.wordsList([...page.selected])}` : name));
   }
+  if (view.status === "finished" && page.resultDismissed) {
+    controls.push(h("button", { type: "button", class: "primary", onclick: () => { page.resultDismissed = false; render(); } }, "Show the result"));
+  }
   const groups = page.module.groupButtons ? page.module.groupButtons(buttons, context()) : [{ entries: buttons }];
   for (const group of groups) {
     const row = group.entries.map((e) => actionButton(e, busy, "button"));
@@ -520,7 +523,7 @@ function renderResult(view, ctx) {
       h("tbody", {}, rows.map((r) => h("tr", {}, r.map((c) => h("td", {}, c)))))),
     h("div", { class: "result-buttons" },
       h("a", { class: "button primary", href: "/" }, "Back to the lobby"),
-      h("button", { type: "button", onclick: () => { page.resultDismissed = true; box.hidden = true; } }, "Show the table"))));
+      h("button", { type: "button", onclick: () => { page.resultDismissed = true; render(); } }, "Show the table"))));
 }
 
 function fmt(x) {
