@@ -104,6 +104,7 @@ def play_to_end(page: Page, *, max_clicks: int = 1500, on_click: object = None) 
 
 
 def screenshot(page: Page, path: Path, *, full_page: bool = False) -> None:
-    """Save a PNG under docs/screenshots/."""
+    """Save a PNG (under docs/screenshots/ when CARDTABLE_SCREENSHOTS=docs) and check it was written."""
     path.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(path), full_page=full_page)
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
