@@ -25,10 +25,9 @@ def serve(
 ) -> None:
     """Serve the lobby and tables on http://HOST:PORT; unfinished tables in the database resume."""
     import uvicorn
+    from sqlalchemy.engine import make_url
 
     from cardtable.server import create_app
-
-    from sqlalchemy.engine import make_url
 
     app = create_app(database_url, bot_delay=bot_delay, takeover_after=takeover_after)
     shown = make_url(app.state.manager.store.url).render_as_string(hide_password=True)

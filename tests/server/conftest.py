@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
+from starlette.websockets import WebSocketDisconnect
 
 import cardtable
 from cardtable.server import create_app
@@ -77,10 +80,24 @@ def start(client: TestClient, table_id: str, token: str) -> dict[str, Any]:
     return dict(response.json())
 
 
+RECEIVE_TIMEOUT = 30.0
+
+
 def receive(ws: WebSocketTestSession) -> dict[str, Any]:
-    """The next message on a socket, as JSON."""
-    message = ws.receive_json()
-    assert isinstance(message, dict)
+    """The next message on a socket, as JSON; fails after a while instead of hanging the suite."""
+    stream = getattr(ws, "_send_rx", None)
+    if stream is None:  # another Starlette: no timeout, but the same message
+        message = ws.receive_json()
+    else:
+        async def get() -> Any:
+            with anyio.fail_after(RECEIVE_TIMEOUT):
+                return await stream.receive()
+
+        raw = ws.portal.call(get)
+        if raw["type"] == "websocket.close":
+            raise WebSocketDisconnect(raw.get("code", 1000), raw.get("reason", ""))
+        message = json.loads(raw["text"])
+    assert isinstance(message, dict), message
     return message
 
 

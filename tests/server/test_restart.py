@@ -1,0 +1,160 @@
+"""Restarts, storage and takeovers: nothing accepted is lost, tables resume, absent people are covered."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+import cardtable
+from cardtable.core import GameRecord, replay
+from cardtable.server import create_app
+from cardtable.store import DATABASE_URL_ENV, DEFAULT_DATABASE_URL, Store, hash_token, resolve_database_url
+from tests.server.conftest import create, human_table, play_alone, receive, start
+
+
+def _play_moves(client: TestClient, table_id: str, tokens: list[str], moves: int) -> list[dict[str, object]]:
+    """Play ``moves`` actions (each seat's first legal action) over two sockets; the actions sent."""
+    sent: list[dict[str, object]] = []
+    with client.websocket_connect(f"/ws/tables/{table_id}?token={tokens[0]}") as ws0:
+        views = {0: receive(ws0)}
+        with client.websocket_connect(f"/ws/tables/{table_id}?token={tokens[1]}") as ws1:
+            sockets = {0: ws0, 1: ws1}
+            views = {1: receive(ws1), 0: receive(ws0)}
+            for _ in range(moves):
+                actor = views[0]["to_act"]
+                action = views[actor]["legal_actions"][-1]["action"]
+                sockets[actor].send_json({"type": "action", "version": views[0]["version"], "action": action})
+                sent.append(action)
+                views = {seat: receive(ws) for seat, ws in sockets.items()}
+    return sent
+
+
+def test_a_restarted_server_finishes_the_game_with_the_same_record(db_url: str) -> None:
+    """Start a table, play some moves, stop; a new app on the same database resumes and finishes it."""
+    with TestClient(create_app(db_url, bot_delay=0)) as client:
+        table_id, tokens = human_table(client, "durak", 2, seed=21)
+        start(client, table_id, tokens[0])
+        before = _play_moves(client, table_id, tokens, 6)
+        with client.websocket_connect(f"/ws/tables/{table_id}?token={tokens[0]}") as ws:
+            last_view = receive(ws)
+    with TestClient(create_app(db_url, bot_delay=0)) as client:
+        table = client.get(f"/api/tables/{table_id}").json()
+        assert (table["status"], table["version"]) == ("playing", 6)
+        assert [t["table_id"] for t in client.get("/api/tables").json()] == [table_id]
+        with client.websocket_connect(f"/ws/tables/{table_id}?token={tokens[0]}") as ws:
+            resumed = receive(ws)
+            assert resumed["seat"] == 0
+            assert (resumed["observation"], resumed["events"]) == (last_view["observation"], last_view["events"])
+        _finish_both(client, table_id, tokens)
+        data = client.get(f"/api/tables/{table_id}/record").json()
+    game = cardtable.load_game("durak")
+    record = GameRecord.from_json(data, game)
+    assert [a["action"] for a in data["actions"][:6]] == before
+    assert record.seed == 21 and game.outcome(replay(game, record)[0]) is not None
+
+
+def _finish_both(client: TestClient, table_id: str, tokens: list[str]) -> None:
+    """Play both seats to the end (seat 1 by leaving it to the computer once seat 0 is connected)."""
+    client.post(f"/api/tables/{table_id}/leave", json={"token": tokens[1]})
+    with client.websocket_connect(f"/ws/tables/{table_id}?token={tokens[0]}") as ws:
+        assert play_alone(ws)[-1]["status"] == "finished"
+
+
+def test_computer_players_resume_after_a_restart(db_url: str) -> None:
+    """A table with a computer player resumes it: the stored prefix stays, the game ends."""
+    with TestClient(create_app(db_url, bot_delay=0)) as client:
+        created = create(client, "crazy_eights", ["human", "bot", "bot"], seed=4)
+        table_id = created["table_id"]
+        with client.websocket_connect(f"/ws/tables/{table_id}?token={created['token']}") as ws:
+            receive(ws)
+            start(client, table_id, created["token"])
+            acted_on = -1
+            while (view := receive(ws))["version"] < 3:
+                if view["legal_actions"] and view["version"] != acted_on:
+                    acted_on = view["version"]
+                    ws.send_json({"type": "action", "version": view["version"],
+                                  "action": view["legal_actions"][0]["action"]})
+    stored = Store(db_url).load(table_id)
+    assert stored is not None and stored.status == "playing" and len(stored.actions) >= 3
+    with TestClient(create_app(db_url, bot_delay=0)) as client:
+        with client.websocket_connect(f"/ws/tables/{table_id}?token={created['token']}") as ws:
+            assert play_alone(ws)[-1]["status"] == "finished"
+        data = client.get(f"/api/tables/{table_id}/record").json()
+    prefix = [{"seat": seat, "action": action} for seat, action in stored.actions]
+    assert data["actions"][:len(prefix)] == prefix
+    assert {a["seat"] for a in data["actions"][len(prefix):]} >= {1, 2}
+
+
+def test_a_finished_table_stays_readable_after_a_restart(db_url: str) -> None:
+    """Finished tables are not resumed but their summary and record are still served."""
+    with TestClient(create_app(db_url, bot_delay=0)) as client:
+        created = create(client, "durak", ["bot", "bot"])
+        table_id = created["table_id"]
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            receive(ws)
+            start(client, table_id, created["token"])
+            assert play_alone(ws)[-1]["status"] == "finished"
+        record = client.get(f"/api/tables/{table_id}/record").json()
+        summary = client.get(f"/api/tables/{table_id}").json()
+    with TestClient(create_app(db_url, bot_delay=0)) as client:
+        assert client.get("/api/tables").json() == []
+        assert client.get(f"/api/tables/{table_id}").json()["outcome"] == summary["outcome"]
+        assert client.get(f"/api/tables/{table_id}/record").json() == record
+
+
+def test_tokens_are_stored_only_as_hashes(db_url: str, tmp_path: Path) -> None:
+    """The database holds SHA-256 digests of the seat tokens, never the tokens."""
+    with TestClient(create_app(db_url, bot_delay=0)) as client:
+        created = create(client, "durak", ["human", "human"])
+    connection = sqlite3.connect(tmp_path / "cardtable.db")
+    hashes = [row[0] for row in connection.execute("SELECT token_hash FROM seats WHERE taken")]
+    host = connection.execute("SELECT host_token_hash FROM tables").fetchone()[0]
+    connection.close()
+    assert hashes == [hash_token(created["token"])] and host == hashes[0]
+    assert created["token"] not in (tmp_path / "cardtable.db").read_bytes().decode("latin-1")
+
+
+def test_the_database_url_comes_from_the_argument_then_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--database-url wins over CARDTABLE_DATABASE_URL, which wins over SQLite in the working directory."""
+    monkeypatch.delenv(DATABASE_URL_ENV, raising=False)
+    assert resolve_database_url(None) == DEFAULT_DATABASE_URL == "sqlite:///cardtable.db"
+    monkeypatch.setenv(DATABASE_URL_ENV, "sqlite:////tmp/elsewhere.db")
+    assert resolve_database_url(None) == "sqlite:////tmp/elsewhere.db"
+    assert resolve_database_url("sqlite:///given.db") == "sqlite:///given.db"
+
+
+# Takeover of absent people.
+
+
+def test_the_computer_plays_for_a_person_who_stays_away(db_url: str) -> None:
+    """A seat whose person never connects is covered after the takeover time, and the view says so."""
+    with TestClient(create_app(db_url, bot_delay=0, takeover_after=0.05)) as client:
+        table_id, tokens = human_table(client, "durak", 2, seed=3)
+        with client.websocket_connect(f"/ws/tables/{table_id}?token={tokens[0]}") as ws:
+            receive(ws)
+            start(client, table_id, tokens[0])
+            messages = play_alone(ws)
+        data = client.get(f"/api/tables/{table_id}/record").json()
+    assert any(m.get("computer_playing_for") == [1] for m in messages)
+    assert 1 in {a["seat"] for a in data["actions"]}
+    assert messages[-1]["status"] == "finished" and messages[-1]["computer_playing_for"] == []
+
+
+def test_a_returning_person_gets_the_seat_back(db_url: str) -> None:
+    """Once the person reconnects, the computer stops playing for them and they get their legal actions."""
+    with TestClient(create_app(db_url, bot_delay=0, takeover_after=0.05)) as client:
+        table_id, tokens = human_table(client, "durak", 2, seed=3)
+        with client.websocket_connect(f"/ws/tables/{table_id}?token={tokens[0]}") as ws0:
+            receive(ws0)
+            start(client, table_id, tokens[0])
+            while receive(ws0)["computer_playing_for"] != [1]:
+                pass
+            assert client.get(f"/api/tables/{table_id}").json()["computer_playing_for"] == [1]
+            with client.websocket_connect(f"/ws/tables/{table_id}?token={tokens[1]}") as ws1:
+                back = receive(ws1)
+                assert back["seat"] == 1 and back["computer_playing_for"] == []
+                assert client.get(f"/api/tables/{table_id}").json()["computer_playing_for"] == []
+                assert back["seats"][1]["connected"] is True
