@@ -90,8 +90,12 @@ class TableManager:
             return table
         stored = self.store.load(table_id) if len(table_id) <= 32 else None
         if stored is None or stored.status == "abandoned":
-            raise TableError(404, f"no table {table_id!r}")
-        table = self._rebuild(stored)
+            raise TableError(404, f"no table {table_id!r}"[:100])
+        try:
+            table = self._rebuild(stored)
+        except Exception as exc:  # stored by another version of a game, say: report, do not crash
+            log.exception("cannot rebuild table %s", table_id)
+            raise TableError(409, f"table {table_id} cannot be rebuilt: {exc}".splitlines()[0]) from None
         self.tables[table_id] = table
         return table
 
@@ -207,6 +211,10 @@ class TableManager:
                 self._act(table, connection, message)
         except TableError as exc:
             connection.send({"type": "error", "message": exc.message})
+        except Exception:  # a bug or a database failure: log it, tell the client, keep the socket
+            log.exception("message at table %s failed", table.id)
+            connection.send({"type": "error", "message": "the server failed to handle that message; "
+                                                         "nothing changed"})
 
     def broadcast(self, table: LiveTable) -> None:
         """Queue each connection's own view of the table as it is now."""
@@ -369,6 +377,7 @@ class TableManager:
         status = "abandoned" if seat == table.stored.host_seat else None
         if status:
             table.stored.status = status
+            self.tables.pop(table.id, None)  # gone from the lobby; its sockets get one last view
         self._save_seats(table, status)
 
     def _hand_to_computer(self, table: LiveTable, seat: Seat) -> None:

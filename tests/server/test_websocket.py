@@ -275,3 +275,22 @@ def test_a_reconnecting_seat_gets_its_seat_and_every_event_again(client: TestCli
     assert fresh["observation"] == after[seat]["observation"]
     assert fresh["legal_actions"] == after[seat]["legal_actions"] != []
 
+
+
+def test_an_action_the_database_cannot_store_is_not_accepted(client: TestClient, two_people: Any,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store commits before anyone hears of an action: if it fails, the action did not happen."""
+    table_id, sockets, views, _tokens = two_people
+    actor = views[0]["to_act"]
+    legal = views[actor]["legal_actions"][0]["action"]
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+
+    def broken(*_args: Any, **_kwargs: Any) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(manager.store, "append_action", broken)
+    message = _refused(client, sockets[actor], table_id, {"type": "action", "version": 0, "action": legal})
+    assert "nothing changed" in message
+    monkeypatch.undo()
+    sockets[actor].send_json({"type": "action", "version": 0, "action": legal})
+    assert receive(sockets[actor])["version"] == 1
