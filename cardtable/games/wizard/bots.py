@@ -1,11 +1,11 @@
 """The Wizard ``heuristic`` bot: count expected tricks to bid, then chase or duck to land the bid exactly.
 
-Bidding: a wizard counts one trick, a jester none, every other card a fraction that falls with the
-number of unseen cards that beat it (higher cards of its suit, higher trumps, wizards) and with how
-many of them the opponents hold; off-suit cards also risk being trumped. The bid is the allowed
-number nearest that sum. Play: while short of the bid, win tricks as cheaply as possible (the cheapest
-card likely to hold the trick); once the bid is made, duck (the highest card that still loses, a
-jester when leading). The dealer who must name trump names the suit that gives the largest count.
+Bidding: a wizard counts about one trick, a jester none, every other card a fraction by rank and by
+whether it is trump, fitted by self-play for each player count and round size (``calibrate.py``,
+``bid_table.py``); the bid is the allowed number nearest that count. Play: a one-step lookahead picks
+the card with the best chance of an exact bid: winning tricks as cheaply as possible while short of
+the bid, ducking (and shedding dangerous cards) once it is made. The dealer who must name trump names
+the suit that gives the largest count.
 """
 
 from __future__ import annotations
@@ -20,12 +20,9 @@ from cardtable.games.wizard.actions import Bid, ChooseTrump, Play, WizardAction
 from cardtable.games.wizard.observation import WizardObservation
 
 # Tuning knobs (measured by self-play; see docs/rules/wizard.md for the figures).
-HOLD_THRESHOLD = 0.6
-DUCKING_OVERTAKE = 0.3
-VOID_CHANCE = 0.25
-TRY_THRESHOLD = 0.3
-LOOKAHEAD = True
-BID_SHADE = 0.0
+DUCKING_OVERTAKE = 0.1
+VOID_CHANCE = 0.1
+BID_SHADE = 0.15
 
 
 def _unseen_mask(obs: WizardObservation) -> int:
@@ -121,48 +118,14 @@ def _survival(obs: WizardObservation, card: CardId, trump: int | None, unseen: i
     strong = unseen & rules.WIZARD_MASK
     suit = rules.SUIT_OF[card]
     ruffers = 0
-    if trump is not None:
+    if trump is not None and suit == trump:
         strong |= unseen & _higher_in_suit(card, trump)
-        if suit != trump:
-            ruffers = (unseen & rules.SUIT_MASK[trump] & ~strong).bit_count()
+    elif trump is not None:
+        # Any trump beats a side card, but only from a player void in the suit led.
+        ruffers = (unseen & rules.SUIT_MASK[trump]).bit_count()
     if 0 <= lead < 4 and suit == lead:
         strong |= unseen & _higher_in_suit(card, lead)
     return float((1 - share) ** strong.bit_count() * (1 - share * VOID_CHANCE) ** ruffers)
-
-
-def _chase(obs: WizardObservation, legal: list[CardId], trump: int | None, unseen: int) -> CardId:
-    """Short of the bid: the cheapest card likely to hold the trick, else the best try, else a discard."""
-    trick = [pc.card for pc in obs.trick]
-    winners = [(c, _survival(obs, c, trump, unseen)) for c in legal if _wins_now(trick, c, trump)]
-    safe = [c for c, chance in winners if chance >= HOLD_THRESHOLD]
-    if safe:
-        return min(safe, key=lambda c: cost(c, trump))
-    need = (obs.bids[obs.seat or 0] or 0) - obs.tricks[obs.seat or 0]
-    if winners and (need >= len(obs.hand) or max(ch for _, ch in winners) >= TRY_THRESHOLD):
-        return max(winners, key=lambda w: (w[1], -cost(w[0], trump)))[0]
-    return _discard(legal, trump)
-
-
-def _discard(legal: list[CardId], trump: int | None) -> CardId:
-    """The card least useful later: the lowest non-jester (jesters are kept to duck with later)."""
-    plain = [c for c in legal if not rules.is_jester(c)]
-    return min(plain or legal, key=lambda c: cost(c, trump))
-
-
-def _duck(obs: WizardObservation, legal: list[CardId], trump: int | None, unseen: int) -> CardId:
-    """Bid made (or passed): lose the trick, shedding the most dangerous card that still loses."""
-    trick = [pc.card for pc in obs.trick]
-    if not trick:
-        jesters = [c for c in legal if rules.is_jester(c)]
-        if jesters:
-            return jesters[0]
-        return min(legal, key=lambda c: (_survival(obs, c, trump, unseen), cost(c, trump)))
-    losers = [c for c in legal if not _wins_now(trick, c, trump)]
-    if losers:
-        return max(losers, key=lambda c: cost(c, trump))
-    if len(trick) == obs.players - 1:
-        return max(legal, key=lambda c: cost(c, trump))
-    return min(legal, key=lambda c: (_survival(obs, c, trump, unseen), cost(c, trump)))
 
 
 # One-step lookahead: the chance of landing the bid exactly after each candidate card.
@@ -252,13 +215,5 @@ class HeuristicBot:
         return ChooseTrump(rules.SUITS[best])  # type: ignore[arg-type]
 
     def _play(self, obs: WizardObservation, legal: list[CardId]) -> Play:
-        """Chase while short of the bid, duck once it is made."""
-        seat = obs.seat if obs.seat is not None else 0
-        bid = obs.bids[seat] or 0
-        unseen = _unseen_mask(obs)
-        trump = obs.trump_suit
-        if LOOKAHEAD:
-            return Play(_lookahead(obs, legal, trump, unseen))
-        if obs.tricks[seat] < bid:
-            return Play(_chase(obs, legal, trump, unseen))
-        return Play(_duck(obs, legal, trump, unseen))
+        """The card most likely to land the bid exactly: chasing while short of it, ducking once made."""
+        return Play(_lookahead(obs, legal, obs.trump_suit, _unseen_mask(obs)))

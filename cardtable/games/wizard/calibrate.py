@@ -58,8 +58,8 @@ def collect(players: int, games: int, seed: int) -> dict[int, tuple[list[list[fl
         while (seat := game.to_act(state)) is not None:
             obs = game.observe(state, seat)
             if obs.phase == "bidding":
-                row = [*features(obs.hand, obs.trump_suit), bid_pressure(obs)]
-                hands.setdefault(obs.round, [[] for _ in range(players)])[seat] = row
+                x = [*features(obs.hand, obs.trump_suit), bid_pressure(obs)]
+                hands.setdefault(obs.round, [[] for _ in range(players)])[seat] = x
             action = bots[seat].act(obs, game.legal_actions(state, seat))
             state, _ = game.apply_unchecked(state, seat, action)
         for row in state.sheet:
