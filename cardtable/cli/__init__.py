@@ -14,6 +14,8 @@ from rich.table import Table
 
 import cardtable
 from cardtable.bots import bot_names
+from cardtable.cli.durak import durak
+from cardtable.cli.serve import serve
 from cardtable.core.errors import DecodeError, InvalidOptions
 from cardtable.core.record import GameRecord, replay
 
@@ -136,23 +138,9 @@ def replay_command(
     typer.echo(f"Outcome: {outcome}" if outcome else f"Game in progress after {len(record.actions)} actions")
 
 
-def _register_optional() -> None:
-    """Commands that live in their own modules (durak program, web server)."""
-    try:
-        from cardtable.cli.durak import durak
-    except ImportError:
-        pass
-    else:
-        app.command("durak")(durak)
-    try:
-        from cardtable.cli.serve import serve
-    except ImportError:
-        pass
-    else:
-        app.command("serve")(serve)
-
-
-_register_optional()
+# Commands that live in their own modules.
+app.command("durak")(durak)
+app.command("serve")(serve)
 
 
 def main() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from cardtable.core.types import Seat
 
@@ -10,6 +11,8 @@ from cardtable.core.types import Seat
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a finished game ended. ``scores[i]`` is seat i's score; several winners mean a tie."""
+
+    TYPE: ClassVar[str] = "outcome"
 
     scores: tuple[float, ...]
     winners: tuple[Seat, ...]
