@@ -156,6 +156,11 @@ def _exact_rate(bots: list[str], games: int, seed: int) -> dict[str, float]:
 
 
 def test_heuristic_lands_bids_far_more_often_than_random() -> None:
-    """Over 8 short games the heuristic's exact-bid rate is well above random play's (about 1 in 6)."""
+    """Over 8 short games the heuristic's exact-bid rate is far above random play's (about 1 in 6).
+
+    The bar of the full measurement (0.50 over 400 self-play games) is in the report; a sample of 80
+    rounds only supports a wide margin.
+    """
     rates = _exact_rate(["heuristic", "random", "random", "random"], 8, 2024)
-    assert rates["heuristic"] > 0.45 and rates["random"] < 0.3
+    assert rates["heuristic"] > 0.35 and rates["random"] < 0.3
+    assert rates["heuristic"] - rates["random"] > 0.15
