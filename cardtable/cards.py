@@ -99,6 +99,11 @@ class Rank(enum.Enum):
         return self in (Rank.WIZARD, Rank.JESTER)
 
 
+_SPANISH_WORDS = {
+    Rank.ONE: "as", Rank.TWO: "dos", Rank.THREE: "tres", Rank.FOUR: "cuatro", Rank.FIVE: "cinco",
+    Rank.SIX: "seis", Rank.SEVEN: "siete", Rank.SOTA: "sota", Rank.CABALLO: "caballo", Rank.REY: "rey",
+}
+
 FRENCH_RANKS = (
     Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE, Rank.SIX, Rank.SEVEN, Rank.EIGHT,
     Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE,
@@ -130,12 +135,12 @@ class Card:
         return f"{self.rank.symbol}{self.suit.symbol}"
 
     def words(self) -> str:
-        """The card in words, as screen readers say it: ``"7 of red"``, ``"queen of hearts"``."""
+        """The card in words, as screen readers say it: ``"7 of red"``, ``"queen of hearts"``, ``"as de copas"``."""
         if self.suit is None:
             return f"{self.rank.word} {self.copy + 1}"
-        rank = str(self.rank.number) if self.suit in WIZARD_SUITS else self.rank.word
         if self.suit in SPANISH_SUITS:
-            return f"{rank} de {self.suit.word}"
+            return f"{_SPANISH_WORDS[self.rank]} de {self.suit.word}"
+        rank = str(self.rank.number) if self.suit in WIZARD_SUITS else self.rank.word
         return f"{rank} of {self.suit.word}"
 
     def __str__(self) -> str:

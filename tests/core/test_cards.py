@@ -61,6 +61,8 @@ def test_spanish_deck_has_sota_caballo_rey_and_no_eight_or_nine() -> None:
     assert {Rank.SOTA, Rank.CABALLO, Rank.REY} <= ranks
     assert not {Rank.EIGHT, Rank.NINE} & ranks
     assert SPANISH_40.card(SPANISH_40.parse("Ro")).words() == "rey de oros"
+    assert SPANISH_40.card(SPANISH_40.parse("1c")).words() == "as de copas"
+    assert SPANISH_40.card(SPANISH_40.parse("7e")).words() == "siete de espadas"
 
 
 def test_parsing_accepts_ascii_suits_and_rejects_nonsense() -> None:
