@@ -234,6 +234,24 @@ KAISER_32 = Deck(
 DECKS: dict[str, Deck] = {d.name: d for d in (RUSSIAN_36, STANDARD_52, WIZARD_60, SPANISH_40, KAISER_32)}
 
 
+def mask_of(card_ids: Iterable[CardId]) -> int:
+    """The bitmask of a collection of card ids (bit ``id`` set for each card)."""
+    mask = 0
+    for card_id in card_ids:
+        mask |= 1 << card_id
+    return mask
+
+
+def cards_of(mask: int) -> list[CardId]:
+    """The card ids in a bitmask, lowest id first."""
+    out: list[CardId] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 def parse_card(text: str) -> Card:
     """Parse a card in any deck's notation (``"10♠"``, ``"Y7"``, ``"W2"``, ``"Ro"``)."""
     for deck in DECKS.values():

@@ -72,3 +72,11 @@ def test_parsing_accepts_ascii_suits_and_rejects_nonsense() -> None:
         STANDARD_52.parse("11♠")
     with pytest.raises(ValueError):
         parse_card("zz")
+
+
+def test_bitmasks_round_trip_card_ids() -> None:
+    from cardtable.cards import cards_of, mask_of
+
+    assert mask_of([0, 5, 59]) == 1 | 1 << 5 | 1 << 59
+    assert cards_of(mask_of([59, 0, 5])) == [0, 5, 59]
+    assert cards_of(0) == [] and mask_of([]) == 0

@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Final, Literal
 
 from cardtable.cards import FRENCH_SUITS, STANDARD_52
+from cardtable.cards import cards_of as cards_of
+from cardtable.cards import mask_of as mask_of
 from cardtable.core.types import CardId
 
 DECK = STANDARD_52
@@ -54,24 +56,6 @@ def is_eight(card: CardId) -> bool:
 def matches(top: CardId, suit: int) -> int:
     """The mask of every card that may be played on ``top`` with ``suit`` in force."""
     return SUIT_MASK[suit] | RANK_MASK[RANK_OF[top]] | EIGHTS
-
-
-def cards_of(mask: int) -> list[CardId]:
-    """The card ids of a bitmask, ascending (which is the sorted hand order)."""
-    out: list[CardId] = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def mask_of(cards: list[CardId] | tuple[CardId, ...]) -> int:
-    """The bitmask of a collection of card ids."""
-    mask = 0
-    for card in cards:
-        mask |= 1 << card
-    return mask
 
 
 def penalty(mask: int) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from cardtable.cards import FRENCH_SUITS, KAISER_32, CardId
+from cardtable.cards import mask_of as mask_of
 from cardtable.core.types import Seat
 
 THREE_OF_SPADES: CardId = 0
@@ -42,14 +43,6 @@ def cards_of(mask: int) -> list[CardId]:
     """The card ids in a bitmask, lowest id first."""
     return [*SUIT_CARDS[0][mask & 0xFF], *SUIT_CARDS[1][mask >> 8 & 0xFF],
             *SUIT_CARDS[2][mask >> 16 & 0xFF], *SUIT_CARDS[3][mask >> 24 & 0xFF]]
-
-
-def mask_of(cards: Iterable[CardId]) -> int:
-    """The bitmask holding these card ids."""
-    mask = 0
-    for card in cards:
-        mask |= 1 << card
-    return mask
 
 
 def card_power(card: CardId, led_suit: int, trump: int) -> int:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from cardtable.cards import CardId
+from cardtable.cards import cards_of as cards_of
+from cardtable.cards import mask_of as mask_of
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6
@@ -95,24 +97,6 @@ def legal_mask(hand: int, lead: int) -> int:
         if follow:
             return follow | (hand & SPECIAL_MASK)
     return hand
-
-
-def mask_of(cards: Iterable[CardId]) -> int:
-    """The bitmask of a collection of card ids."""
-    mask = 0
-    for card in cards:
-        mask |= 1 << card
-    return mask
-
-
-def cards_of(mask: int) -> list[CardId]:
-    """The card ids in a bitmask, ascending."""
-    out: list[CardId] = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def legal_cards(hand: Iterable[CardId], trick: Sequence[CardId]) -> list[CardId]:
