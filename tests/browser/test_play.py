@@ -50,7 +50,7 @@ SETUPS = {
                    rf"^(six|seven|eight|nine|ten|{FACES}) of {FRENCH}$", ("Trump", "Attacker", "Defender")),
     "mus": Setup("Mus", None, {"Scoring · Target": "10"},
                  r"^(Mus|No hay mus|Paso|Envido \d+|Quiero|No quiero|Órdago|Discard)",
-                 r"^(one|two|three|four|five|six|seven|sota|caballo|rey) de (oros|copas|espadas|bastos)$",
+                 r"^(as|dos|tres|cuatro|cinco|seis|siete|sota|caballo|rey) de (oros|copas|espadas|bastos)$",
                  ("Mano", "Phase")),
 }
 
