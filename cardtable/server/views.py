@@ -49,10 +49,7 @@ def _cards(game: AnyGame) -> list[dict[str, Any]]:
 def outcome_json(table: LiveTable) -> dict[str, Any] | None:
     """The outcome once the game is over: ``{"type": "outcome", "scores", "winners", "reason"}``."""
     outcome = None if table.state is None else table.game.outcome(table.state)
-    if outcome is None:
-        return None
-    return {"type": "outcome", "scores": list(outcome.scores), "winners": list(outcome.winners),
-            "reason": outcome.reason}
+    return None if outcome is None else dict(to_json(outcome))
 
 
 def seats_json(table: LiveTable) -> list[dict[str, Any]]:
