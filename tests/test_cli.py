@@ -88,3 +88,14 @@ def test_the_installed_script_runs() -> None:
     out = subprocess.run([str(script), "games"], capture_output=True, text=True, timeout=60, check=True)
     for name in cardtable.games():
         assert name in out.stdout
+
+
+@pytest.mark.parametrize(("url", "message"), [
+    ("nonsense", "not a SQLAlchemy database URL"),
+    ("sqlite:////nonexistent-dir/cardtable.db", "cannot open the database"),
+])
+def test_serve_with_a_bad_database_url_exits_2_with_a_message(url: str, message: str) -> None:
+    result = runner.invoke(app, ["serve", "--database-url", url])
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
