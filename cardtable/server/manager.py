@@ -11,6 +11,7 @@ import contextlib
 import json
 import logging
 import random
+import re
 import secrets
 import zlib
 from collections.abc import Mapping, Sequence
@@ -29,6 +30,10 @@ from cardtable.store.models import utcnow
 
 log = logging.getLogger("cardtable.server")
 MAX_MESSAGE_BYTES = 64 * 1024
+
+
+#: What a table id looks like (``secrets.token_urlsafe``); anything else is not looked up at all.
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
 class TableManager:
@@ -88,7 +93,7 @@ class TableManager:
         table = self.tables.get(table_id)
         if table is not None and table.status != "abandoned":
             return table
-        stored = self.store.load(table_id) if len(table_id) <= 32 else None
+        stored = self.store.load(table_id) if TABLE_ID.fullmatch(table_id) else None
         if stored is None or stored.status == "abandoned":
             raise TableError(404, f"no table {table_id!r}"[:100])
         try:

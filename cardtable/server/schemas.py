@@ -6,8 +6,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-#: A display name: trimmed, 1–40 characters.
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+#: A display name: trimmed, 1–40 characters, no control characters (PostgreSQL refuses NUL in text).
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40,
+                                        pattern=r"^[^\x00-\x1f\x7f]+$")]
 #: A seat token as handed out by create and join.
 Token = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 MAX_SEATS = 16

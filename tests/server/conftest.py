@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -39,10 +41,31 @@ def short_options(game_name: str) -> dict[str, Any]:
     return out
 
 
+#: Set to a PostgreSQL server's admin URL (``postgresql+psycopg://postgres:pw@localhost/postgres``) to run
+#: the server tests against PostgreSQL instead of SQLite: each test gets a database of its own.
+POSTGRES_ENV = "CARDTABLE_TEST_POSTGRES_URL"
+
+
 @pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    """A fresh SQLite database file."""
-    return f"sqlite:///{tmp_path / 'cardtable.db'}"
+def db_url(tmp_path: Path) -> Iterator[str]:
+    """A fresh database: a SQLite file, or a new PostgreSQL database when CARDTABLE_TEST_POSTGRES_URL is set."""
+    admin = os.environ.get(POSTGRES_ENV)
+    if not admin:
+        yield f"sqlite:///{tmp_path / 'cardtable.db'}"
+        return
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    name = f"cardtable_test_{uuid.uuid4().hex[:12]}"
+    engine = create_engine(admin, isolation_level="AUTOCOMMIT")
+    with engine.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield make_url(admin).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with engine.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        engine.dispose()
 
 
 @pytest.fixture

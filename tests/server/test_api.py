@@ -173,6 +173,7 @@ def test_bad_joins_are_refused(client: TestClient, seat: int, status: int, words
 
 
 @pytest.mark.parametrize("body", [{"seat": 2}, {"seat": "two", "name": "M"}, {"seat": 2, "name": ""},
+                                  {"seat": 2, "name": "Mor\u0000ty"}, {"seat": 2, "name": "tab\there"},
                                   {"name": "M"}, {"seat": 2, "name": "M", "token": "x"}])
 def test_malformed_joins_are_422(client: TestClient, body: dict[str, Any]) -> None:
     """Join bodies must have an integer seat and a non-empty name."""

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
 
 import cardtable
 from cardtable.core import GameRecord, replay
@@ -109,12 +109,15 @@ def test_tokens_are_stored_only_as_hashes(db_url: str, tmp_path: Path) -> None:
     """The database holds SHA-256 digests of the seat tokens, never the tokens."""
     with TestClient(create_app(db_url, bot_delay=0)) as client:
         created = create(client, "durak", ["human", "human"])
-    connection = sqlite3.connect(tmp_path / "cardtable.db")
-    hashes = [row[0] for row in connection.execute("SELECT token_hash FROM seats WHERE taken")]
-    host = connection.execute("SELECT host_token_hash FROM tables").fetchone()[0]
-    connection.close()
+    engine = create_engine(db_url)
+    with engine.connect() as connection:
+        hashes = [row[0] for row in connection.execute(text("SELECT token_hash FROM seats WHERE taken"))]
+        host = connection.execute(text("SELECT host_token_hash FROM tables")).scalar_one()
+        every_text = [str(value) for table in ("seats", "tables")
+                      for row in connection.execute(text(f"SELECT * FROM {table}")) for value in row]
+    engine.dispose()
     assert hashes == [hash_token(created["token"])] and host == hashes[0]
-    assert created["token"] not in (tmp_path / "cardtable.db").read_bytes().decode("latin-1")
+    assert not any(created["token"] in value for value in every_text)
 
 
 def test_the_database_url_comes_from_the_argument_then_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
