@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint types pytest bench clean browser
+.PHONY: run test lint types pytest bench clean browser reference
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +16,9 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 run: $(STAMP)
 	$(BIN)/cardtable serve --host 127.0.0.1 --port 8000
+
+reference: $(STAMP)  ## the Durak reference game (the 2020 program's published log)
+	$(BIN)/cardtable durak --rules reference --seed 60493 Rick Morty Summer
 
 browser:
 	@command -v chromium >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1 || \
