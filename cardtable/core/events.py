@@ -7,11 +7,13 @@ the UI are built from events; :func:`events_for` is the only filter.
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import ClassVar
+from dataclasses import dataclass, fields
+from functools import cache
+from typing import Any, ClassVar
 
-from cardtable.core.types import Seat
+from cardtable.core.types import CARDS, CardId, Seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +21,9 @@ class Event:
     """Base of every event. Subclasses set ``TYPE`` (the JSON discriminator) and ``text()``."""
 
     TYPE: ClassVar[str] = "event"
+    #: True for an event the rules make public although it shows cards that stay hidden afterwards
+    #: (hands shown at a round's end, cards handed over in Durak). The leak test exempts only these.
+    REVEALS: ClassVar[bool] = False
 
     def audience(self) -> frozenset[Seat] | None:
         """The seats that may see this event; ``None`` means everyone, spectators included."""
@@ -32,6 +37,28 @@ class Event:
     def text(self) -> str:
         """A one-line description in words, for logs."""
         return self.TYPE
+
+    def cards_shown(self) -> frozenset[CardId]:
+        """Every card id in this event's fields marked as cards (``ShownCard``, ``ShownCards``, …)."""
+        out: set[CardId] = set()
+        for name in _card_fields(type(self)):  # type: ignore[arg-type]
+            _collect(getattr(self, name), out)
+        return frozenset(out)
+
+
+@cache
+def _card_fields(cls: type[Event]) -> tuple[str, ...]:
+    hints = typing.get_type_hints(cls, include_extras=True)
+    return tuple(f.name for f in fields(cls)
+                 if typing.get_origin(hints[f.name]) is typing.Annotated and CARDS in hints[f.name].__metadata__)
+
+
+def _collect(value: Any, out: set[CardId]) -> None:
+    if isinstance(value, int):
+        out.add(value)
+    elif isinstance(value, tuple):
+        for item in value:
+            _collect(item, out)
 
 
 def events_for(events: Iterable[Event], seat: Seat | None) -> list[Event]:

@@ -78,6 +78,7 @@ def test_random_playout_keeps_every_invariant(name: str, case: dict[str, Any], s
     record = new_record(game, options, seed)
     all_events = list(events)
     check_events(game, events)
+    check_event_leaks(game, None, state, None, events)
     seen_actions: list[Any] = []
     bound = game.max_actions(options)
     while game.to_act(state) is not None:
@@ -87,6 +88,7 @@ def test_random_playout_keeps_every_invariant(name: str, case: dict[str, Any], s
         new_state, events = game.apply(state, seat, action)
         assert pickle.dumps(state) == before, f"apply mutated its input state on {action!r}"
         check_events(game, events)
+        check_event_leaks(game, state, new_state, seat, events)
         all_events.extend(events)
         record = record.with_action(seat, action)
         state = new_state
@@ -156,6 +158,27 @@ def check_events(game: Any, events: list[Any]) -> None:
         assert isinstance(event.text(), str) and event.text()
         audience = event.audience()
         assert audience is None or isinstance(audience, frozenset)
+
+
+def check_event_leaks(game: Any, before: Any, after: Any, actor: int | None, events: list[Any]) -> None:
+    """No event shows its audience a card hidden from them both before and after it happened.
+
+    Exempt: cards the acting seat knew before acting (its own play reveals them), and events the
+    rules make public on purpose (``REVEALS``: a showdown, Durak's hand-over).
+    """
+    viewers = [*range(game.players(after)), None]
+    hidden_after = {v: game.hidden_cards(after, v) for v in viewers}
+    hidden_before = hidden_after if before is None else {v: game.hidden_cards(before, v) for v in viewers}
+    for event in events:
+        shown = event.cards_shown()
+        if event.REVEALS or not shown:
+            continue
+        if actor is not None:
+            shown &= hidden_before[actor]
+        for viewer in viewers:
+            if event.is_visible_to(viewer):
+                leaked = shown & hidden_before[viewer] & hidden_after[viewer]
+                assert not leaked, f"{event.text()!r} shows {viewer} hidden cards {sorted(leaked)}"
 
 
 def check_end(game: Any, options: Any, state: Any, seen: list[Any]) -> None:

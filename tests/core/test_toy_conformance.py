@@ -51,3 +51,21 @@ def test_out_of_turn_actions_are_caught() -> None:
     state, _ = game.new(game.options(), 1)
     with pytest.raises(AssertionError, match="out of turn"):
         suite.check_step(game, state, random.Random(1), [])
+
+
+def test_a_public_event_showing_a_hidden_card_is_caught() -> None:
+    from dataclasses import dataclass
+
+    from tests.core.toy import Secret
+
+    @dataclass(frozen=True, slots=True)
+    class Shouted(Secret):
+        def audience(self) -> frozenset[int] | None:
+            return None
+
+    game = ToyGame()
+    state, _ = game.new(game.options(), 1)
+    with pytest.raises(AssertionError, match="hidden cards"):
+        suite.check_event_leaks(game, None, state, None, [Shouted(0, state.cards[0])])
+    suite.check_event_leaks(game, None, state, None, [Secret(0, state.cards[0])])
+    assert Secret(0, state.cards[0]).cards_shown() == {state.cards[0]}

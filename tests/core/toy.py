@@ -11,6 +11,7 @@ from typing import ClassVar, Literal
 
 from cardtable.core import Event, Game, GameInfo, Observation, Outcome
 from cardtable.core.rng import rng_state, shuffled
+from cardtable.core.types import ShownCard
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class Added(Event):
 class Secret(Event):
     TYPE: ClassVar[str] = "secret"
     seat: int
-    card: int
+    card: ShownCard
 
     def audience(self) -> frozenset[int] | None:
         return frozenset({self.seat})

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 from cardtable.core.events import Event
-from cardtable.core.types import CardId, Seat
+from cardtable.core.types import CardId, Seat, ShownCard, ShownCards, ShownHands
 from cardtable.games.crazy_eights.rules import SuitName, card_text
 
 RoundEnd = Literal["out", "blocked", "limit"]
@@ -29,7 +29,7 @@ class RoundDealt(Event):
     round: int
     dealer: Seat
     hand_size: int
-    starter: CardId
+    starter: ShownCard
     suit: SuitName
     leader: Seat
 
@@ -45,7 +45,7 @@ class HandDealt(Event):
 
     TYPE: ClassVar[str] = "hand_dealt"
     seat: Seat
-    cards: tuple[CardId, ...]
+    cards: ShownCards
 
     def audience(self) -> frozenset[Seat]:
         """Only the seat dealt to."""
@@ -62,7 +62,7 @@ class CardPlayed(Event):
 
     TYPE: ClassVar[str] = "card_played"
     seat: Seat
-    card: CardId
+    card: ShownCard
 
     def text(self) -> str:
         """A line in words."""
@@ -75,7 +75,7 @@ class EightPlayed(Event):
 
     TYPE: ClassVar[str] = "eight_played"
     seat: Seat
-    card: CardId
+    card: ShownCard
     suit: SuitName
 
     def text(self) -> str:
@@ -101,7 +101,7 @@ class DrewCard(Event):
 
     TYPE: ClassVar[str] = "drew_card"
     seat: Seat
-    card: CardId
+    card: ShownCard
 
     def audience(self) -> frozenset[Seat]:
         """Only the drawer."""
@@ -142,10 +142,11 @@ class RoundEnded(Event):
     """A round ended (someone went out, it was blocked, or hit the safety limit); hands are shown."""
 
     TYPE: ClassVar[str] = "round_ended"
+    REVEALS: ClassVar[bool] = True  # the rules show these cards to everyone
     round: int
     end: RoundEnd
     went_out: Seat | None
-    hands: tuple[tuple[CardId, ...], ...]
+    hands: ShownHands
     penalties: tuple[int, ...]
     totals: tuple[int, ...]
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from cardtable.core.events import Event
-from cardtable.core.types import Seat
+from cardtable.core.types import Seat, ShownCard, ShownCards
 from cardtable.games.durak.rules import DECK, SUIT, SUIT_WORDS
 
 
@@ -33,7 +33,7 @@ class DealtHand(Event):
 
     TYPE: ClassVar[str] = "dealt_hand"
     seat: Seat
-    cards: tuple[int, ...]
+    cards: ShownCards
 
     def audience(self) -> frozenset[Seat] | None:
         """Only the owner sees the cards."""
@@ -49,7 +49,7 @@ class TrumpTurned(Event):
     """The card turned up for trump; it goes to the bottom of the deck."""
 
     TYPE: ClassVar[str] = "trump_turned"
-    card: int
+    card: ShownCard
 
     def text(self) -> str:
         """A line in words."""
@@ -76,7 +76,7 @@ class Attacked(Event):
 
     TYPE: ClassVar[str] = "attacked"
     seat: Seat
-    card: int
+    card: ShownCard
 
     def text(self) -> str:
         """A line in words."""
@@ -89,7 +89,7 @@ class Covered(Event):
 
     TYPE: ClassVar[str] = "covered"
     seat: Seat
-    card: int
+    card: ShownCard
 
     def text(self) -> str:
         """A line in words."""
@@ -102,7 +102,7 @@ class Stopped(Event):
 
     TYPE: ClassVar[str] = "stopped"
     seat: Seat
-    discarded: tuple[int, ...]
+    discarded: ShownCards
 
     def text(self) -> str:
         """A line in words."""
@@ -114,8 +114,9 @@ class HandedOver(Event):
     """On a take, the attacker hands over his non-trump cards of the bout's ranks."""
 
     TYPE: ClassVar[str] = "handed_over"
+    REVEALS: ClassVar[bool] = True  # the rules show these cards to everyone
     seat: Seat
-    cards: tuple[int, ...]
+    cards: ShownCards
 
     def text(self) -> str:
         """A line in words."""
@@ -124,11 +125,12 @@ class HandedOver(Event):
 
 @dataclass(frozen=True, slots=True)
 class Took(Event):
-    """The defender took every card of the bout, in the order played."""
+    """The defender took every card of the bout, in the order played (the handed-over ones first)."""
 
     TYPE: ClassVar[str] = "took"
+    REVEALS: ClassVar[bool] = True  # it lists the handed-over cards again, public by rule 8
     seat: Seat
-    cards: tuple[int, ...]
+    cards: ShownCards
 
     def text(self) -> str:
         """A line in words."""
@@ -154,7 +156,7 @@ class DrewCards(Event):
 
     TYPE: ClassVar[str] = "drew_cards"
     seat: Seat
-    cards: tuple[int, ...]
+    cards: ShownCards
 
     def audience(self) -> frozenset[Seat] | None:
         """Only the drawer sees the cards."""

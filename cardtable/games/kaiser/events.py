@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from cardtable.core.events import Event
-from cardtable.core.types import Seat
+from cardtable.core.types import Seat, ShownCard, ShownCards
 from cardtable.games.kaiser.rules import CARD_TEXT, CARD_WORDS
 
 
@@ -33,7 +33,7 @@ class CardsDealt(Event):
 
     TYPE: ClassVar[str] = "cards_dealt"
     seat: Seat
-    cards: tuple[int, ...]
+    cards: ShownCards
 
     def audience(self) -> frozenset[Seat] | None:
         """Only the seat dealt these cards."""
@@ -94,7 +94,7 @@ class CardPlayed(Event):
 
     TYPE: ClassVar[str] = "card_played"
     seat: Seat
-    card: int
+    card: ShownCard
 
     def text(self) -> str:
         """A line in words."""
@@ -107,7 +107,7 @@ class TrickTaken(Event):
 
     TYPE: ClassVar[str] = "trick_taken"
     seat: Seat
-    cards: tuple[int, ...]
+    cards: ShownCards
     points: int
 
     def text(self) -> str:

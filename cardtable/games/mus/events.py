@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from cardtable.cards import SPANISH_40
 from cardtable.core import Event
+from cardtable.core.types import ShownCards, ShownHands
 
 PAIR_NAMES = ("A", "B")
 
@@ -49,7 +50,7 @@ class CardsDealt(Event):
 
     TYPE: ClassVar[str] = "cards_dealt"
     seat: int
-    cards: tuple[int, ...]
+    cards: ShownCards
 
     def audience(self) -> frozenset[int] | None:
         """Only the owner sees his cards."""
@@ -103,8 +104,8 @@ class CardsReplaced(Event):
 
     TYPE: ClassVar[str] = "cards_replaced"
     seat: int
-    discarded: tuple[int, ...]
-    drawn: tuple[int, ...]
+    discarded: ShownCards
+    drawn: ShownCards
 
     def audience(self) -> frozenset[int] | None:
         """Only the owner sees his cards."""
@@ -260,7 +261,8 @@ class HandsShown(Event):
     """The four hands are shown (FEM VII.9, VI.6): they are public from now on."""
 
     TYPE: ClassVar[str] = "hands_shown"
-    hands: tuple[tuple[int, ...], ...]
+    REVEALS: ClassVar[bool] = True  # the rules show these cards to everyone
+    hands: ShownHands
 
     def text(self) -> str:
         """A line in words."""

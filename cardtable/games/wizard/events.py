@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from cardtable.cards import WIZARD_60, CardId
 from cardtable.core import Event, Seat
+from cardtable.core.types import ShownCard, ShownCardOrNone, ShownCards
 
 
 def _cards(cards: tuple[CardId, ...]) -> str:
@@ -33,7 +34,7 @@ class HandDealt(Event):
 
     TYPE: ClassVar[str] = "hand_dealt"
     seat: Seat
-    cards: tuple[CardId, ...]
+    cards: ShownCards
 
     def audience(self) -> frozenset[Seat] | None:
         """Only the owner."""
@@ -49,7 +50,7 @@ class TrumpTurned(Event):
     """The card turned for trump (None in the last round) and what it makes trump."""
 
     TYPE: ClassVar[str] = "trump_turned"
-    card: CardId | None
+    card: ShownCardOrNone
     trump: str
     dealer_chooses: bool = False
 
@@ -136,7 +137,7 @@ class CardPlayed(Event):
 
     TYPE: ClassVar[str] = "card_played"
     seat: Seat
-    card: CardId
+    card: ShownCard
 
     def text(self) -> str:
         """A line in words."""
@@ -150,7 +151,7 @@ class TrickWon(Event):
     TYPE: ClassVar[str] = "trick_won"
     winner: Seat
     leader: Seat
-    cards: tuple[CardId, ...]
+    cards: ShownCards
 
     def text(self) -> str:
         """A line in words."""
