@@ -117,3 +117,4 @@ def test_engine_failure_stops_in_error_with_the_record_kept() -> None:
 def test_wrong_number_of_agents_is_refused() -> None:
     with pytest.raises(ValueError, match="agents"):
         GameRunner(GAME, GAME.options(players=3), 1, [Always(1)])
+

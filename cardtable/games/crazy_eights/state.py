@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from cardtable.core.rng import RngState
+from cardtable.core.state import SlotState
 from cardtable.core.types import CardId, Seat
 from cardtable.games.crazy_eights.observation import RoundScore
 from cardtable.games.crazy_eights.options import CrazyEightsOptions
 
 
-class CrazyEightsState:
+class CrazyEightsState(SlotState):
     """Everything that changes during a game.
 
     ``hands[s]`` is seat s's hand as a bitmask; ``stock`` is a tuple whose LAST
@@ -40,27 +41,3 @@ class CrazyEightsState:
     totals: tuple[int, ...]
     rng: RngState
     over: bool
-
-    def copy(self) -> CrazyEightsState:
-        """A shallow copy: every field is immutable, so the new state shares them until it reassigns one."""
-        new = CrazyEightsState.__new__(CrazyEightsState)
-        new.options = self.options
-        new.players = self.players
-        new.draw_until = self.draw_until
-        new.hands = self.hands
-        new.stock = self.stock
-        new.discards = self.discards
-        new.top = self.top
-        new.suit = self.suit
-        new.turn = self.turn
-        new.drawn = self.drawn
-        new.last_drawn = self.last_drawn
-        new.passes = self.passes
-        new.round = self.round
-        new.dealer = self.dealer
-        new.round_actions = self.round_actions
-        new.sheet = self.sheet
-        new.totals = self.totals
-        new.rng = self.rng
-        new.over = self.over
-        return new

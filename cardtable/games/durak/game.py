@@ -11,6 +11,7 @@ from cardtable.core.events import Event
 from cardtable.core.game import Game, GameInfo
 from cardtable.core.observation import Observation
 from cardtable.core.outcome import Outcome
+from cardtable.core.state import SlotState
 from cardtable.core.types import CardId, Seat
 from cardtable.games.durak import rules
 from cardtable.games.durak.actions import (
@@ -49,7 +50,7 @@ from cardtable.games.durak.rules import HAND_SIZE, RANK, SUIT
 _ACTIONS_PER_BOUT = rules.DECK_SIZE + 1
 
 
-class DurakState:
+class DurakState(SlotState):
     """A position. ``left[s]`` is the bout after which seat ``s`` left the game (0: still playing)."""
 
     __slots__ = ("players", "capped", "bout_limit", "trump", "trump_card", "hands", "deck", "attacker",
@@ -72,23 +73,6 @@ class DurakState:
     fool: Seat | None
     takes: tuple[int, ...]
     defences: tuple[int, ...]
-
-    def copy(self) -> DurakState:
-        """A shallow copy (every field is immutable); written out because it is on the hot path."""
-        o = DurakState.__new__(DurakState)
-        o.players, o.capped, o.bout_limit, o.trump = self.players, self.capped, self.bout_limit, self.trump
-        o.trump_card, o.hands, o.deck, o.attacker = self.trump_card, self.hands, self.deck, self.attacker
-        o.defender, o.bout, o.bout_number, o.discards = self.defender, self.bout, self.bout_number, self.discards
-        o.left, o.over, o.fool, o.takes, o.defences = self.left, self.over, self.fool, self.takes, self.defences
-        return o
-
-    def __getstate__(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in DurakState.__slots__)
-
-    def __setstate__(self, values: tuple[object, ...]) -> None:
-        for name, value in zip(DurakState.__slots__, values):
-            setattr(self, name, value)
-
 
 @dataclass(frozen=True)
 class DurakObservation(Observation):

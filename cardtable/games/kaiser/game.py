@@ -143,7 +143,7 @@ class KaiserGame(Game[KaiserState, KaiserAction, KaiserObservation, KaiserOption
     def apply_unchecked(self, state: KaiserState, seat: Seat,
                         action: KaiserAction) -> tuple[KaiserState, list[Event]]:
         """The state after a legal action, and what happened."""
-        new = state.clone()
+        new = state.copy()
         events: list[Event] = []
         if isinstance(action, Play):
             _play(new, seat, action.card, events)

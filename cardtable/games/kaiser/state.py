@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from cardtable.core.outcome import Outcome
 from cardtable.core.rng import RngState
+from cardtable.core.state import SlotState
 from cardtable.games.kaiser.observation import HandResult
 from cardtable.games.kaiser.options import KaiserOptions
 
@@ -11,7 +12,7 @@ BIDDING, TRUMP, PLAY, OVER = 0, 1, 2, 3
 PHASE_NAMES = ("bidding", "trump", "play", "over")
 
 
-class KaiserState:
+class KaiserState(SlotState):
     """Everything about a game in progress; hands are 32-bit card masks, one per seat."""
 
     __slots__ = (
@@ -40,24 +41,6 @@ class KaiserState:
     totals: tuple[int, int]
     sheet: tuple[HandResult, ...]
     result: Outcome | None
-
-    def clone(self) -> KaiserState:
-        """A shallow copy (every field is immutable, so this is a full copy); spelled out for speed."""
-        new = KaiserState.__new__(KaiserState)
-        new.options, new.rng, new.hands, new.dealer = self.options, self.rng, self.hands, self.dealer
-        new.hand_no, new.phase, new.turn, new.bids = self.hand_no, self.phase, self.turn, self.bids
-        new.high, new.high_bidder, new.trump, new.leader = self.high, self.high_bidder, self.trump, self.leader
-        new.trick, new.last_trick, new.last_winner = self.trick, self.last_trick, self.last_winner
-        new.tricks, new.points, new.totals = self.tricks, self.points, self.totals
-        new.sheet, new.result = self.sheet, self.result
-        return new
-
-    def __getstate__(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in KaiserState.__slots__)
-
-    def __setstate__(self, values: tuple[object, ...]) -> None:
-        for name, value in zip(KaiserState.__slots__, values):
-            setattr(self, name, value)
 
     @property
     def bid_points(self) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cardtable.core.rng import RngState
+from cardtable.core.state import SlotState
 from cardtable.games.mus.fsm import BetStatus, Phase
 from cardtable.games.mus.options import MusGameOptions
 from cardtable.games.mus.rules import Lance
@@ -66,7 +67,7 @@ class SignalNote:
     intercepted: bool
 
 
-class MusState:
+class MusState(SlotState):
     """Everything about a Mus game in progress. Only the engine reads it."""
 
     __slots__ = (
@@ -120,17 +121,3 @@ class MusState:
         """The four seats in speaking order from the mano (counter-clockwise = ascending seats)."""
         m = self.mano
         return (m, (m + 1) % 4, (m + 2) % 4, (m + 3) % 4)
-
-    def copy(self) -> MusState:
-        """A shallow copy; safe because every field holds an immutable value."""
-        new = MusState.__new__(MusState)
-        for name in MusState.__slots__:
-            setattr(new, name, getattr(self, name))
-        return new
-
-    def __getstate__(self) -> dict[str, object]:
-        return {name: getattr(self, name) for name in MusState.__slots__}
-
-    def __setstate__(self, data: dict[str, object]) -> None:
-        for name, value in data.items():
-            setattr(self, name, value)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from cardtable.core.rng import RngState
+from cardtable.core.state import SlotState
 from cardtable.core.types import CardId, Seat
 from cardtable.games.wizard.observation import RoundResult
 from cardtable.games.wizard.options import WizardOptions
@@ -13,7 +14,7 @@ PLAYING = "playing"
 FINISHED = "finished"
 
 
-class WizardState:
+class WizardState(SlotState):
     """Everything about a game in progress. Hands are int bitmasks; ``trump`` is a suit 0–3 or -1 (none)."""
 
     __slots__ = (
@@ -47,17 +48,3 @@ class WizardState:
     sheet: tuple[RoundResult, ...]
     totals: tuple[int, ...]
     exact: tuple[int, ...]
-
-    def copy(self) -> WizardState:
-        """A shallow copy (every field is immutable, so this is a full copy)."""
-        new = WizardState.__new__(WizardState)
-        for name in WizardState.__slots__:
-            setattr(new, name, getattr(self, name))
-        return new
-
-    def __getstate__(self) -> dict[str, object]:
-        return {name: getattr(self, name) for name in WizardState.__slots__}
-
-    def __setstate__(self, data: dict[str, object]) -> None:
-        for name, value in data.items():
-            setattr(self, name, value)
