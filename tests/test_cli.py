@@ -99,3 +99,47 @@ def test_serve_with_a_bad_database_url_exits_2_with_a_message(url: str, message:
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_play_in_the_terminal_to_the_end_and_replay_the_record(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    answers = "nonsense\n0\n" + "1\n" * 400
+    result = runner.invoke(app, ["play", "durak", "--players", "2", "--seed", "5", "--record", str(path)],
+                           input=answers)
+    assert result.exit_code == 0, result.output
+    assert "'nonsense' is not one of your legal moves" in result.output
+    assert "'0' is not one of your legal moves" in result.output
+    assert "Game over:" in result.output
+    game = cardtable.load_game("durak")
+    from cardtable.core.record import GameRecord, replay
+
+    record = GameRecord.from_json(json.loads(path.read_text(encoding="utf-8")), game)
+    state, _ = replay(game, record)
+    assert game.outcome(state) is not None
+
+
+def test_play_accepts_action_text_and_stops_on_q_keeping_the_record(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    result = runner.invoke(app, ["play", "wizard", "-o", "rounds=5", "--seed", "3", "--record", str(path)],
+                           input="bid 0\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "Stopped." in result.output
+    actions = json.loads(path.read_text(encoding="utf-8"))["actions"]
+    assert {"seat": 0, "action": {"type": "bid", "tricks": 0}} in actions
+
+
+def test_play_shows_only_what_the_seat_may_see() -> None:
+    result = runner.invoke(app, ["play", "durak", "--players", "2", "--seed", "5"], input="q\n")
+    assert result.exit_code == 0, result.output
+    assert "Seat 0 holds" in result.output or "Seat 0 is dealt" in result.output
+    assert "Seat 1 holds" not in result.output
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["play", "durak", "--seat", "5"], "--seat"),
+    (["play", "durak", "-o", "nope=1"], "unknown option"),
+    (["play", "durak", "--bots", "nobody"], "no bot"),
+])
+def test_play_refuses_bad_setup_with_a_message(args: list[str], message: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and message in result.output

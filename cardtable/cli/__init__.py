@@ -1,4 +1,4 @@
-"""The ``cardtable`` command line: games, selfplay, replay, durak, serve."""
+"""The ``cardtable`` command line: games, play, selfplay, replay, durak, serve."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from rich.table import Table
 import cardtable
 from cardtable.bots import bot_names
 from cardtable.cli.durak import durak
+from cardtable.cli.play import play
 from cardtable.cli.serve import serve
 from cardtable.core.errors import DecodeError, InvalidOptions
 from cardtable.core.record import GameRecord, replay
@@ -140,6 +141,7 @@ def replay_command(
 
 # Commands that live in their own modules.
 app.command("durak")(durak)
+app.command("play")(play)
 app.command("serve")(serve)
 
 
