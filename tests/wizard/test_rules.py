@@ -199,6 +199,26 @@ def test_rule_6_hidden_bids_with_sum_rule_last_bidder_can_deduce_the_sum() -> No
     assert obs.round - obs.forbidden_bid == 1  # the others' sum, deduced
 
 
+def test_rule_6_hidden_bids_forbidden_value_shown_to_the_dealer_only() -> None:
+    """The forbidden last bid gives the sum away, so while bids are hidden no one but the dealer sees it."""
+    state = start(["R1 R2", "R3 R4", "R5 R6"], dealer=2, trump="Y1", round_no=2, hidden_bids=True,
+                  bids_may_not_equal_tricks=True)
+    state = act(state, "bid 1", "bid 0")
+    assert GAME.observe(state, 2).forbidden_bid == 1
+    # Seat 0 knows its own bid 1; the value would tell it seat 1 bid 0.
+    assert GAME.observe(state, 0).forbidden_bid is None
+    assert GAME.observe(state, 1).forbidden_bid is None
+    assert GAME.observe(state, None).forbidden_bid is None
+
+
+def test_rule_6_open_bids_forbidden_value_shown_to_everyone() -> None:
+    """With open bids the sum is public anyway, so every seat sees the forbidden last bid."""
+    state = start(["R1 R2", "R3 R4", "R5 R6"], dealer=2, trump="Y1", round_no=2,
+                  bids_may_not_equal_tricks=True)
+    state = act(state, "bid 1", "bid 0")
+    assert [GAME.observe(state, seat).forbidden_bid for seat in (0, 1, 2, None)] == [1, 1, 1, 1]
+
+
 # Rule 7: the lead suit.
 
 

@@ -287,7 +287,11 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         return r * (p + 1) + p * r * (r + 1) // 2
 
     def observe(self, state: WizardState, seat: Seat | None) -> WizardObservation:
-        """What ``seat`` may know; bids of others stay hidden during hidden bidding."""
+        """What ``seat`` may know; bids of others stay hidden during hidden bidding.
+
+        The forbidden last bid tells the sum of the bids so far, so while bids are hidden only the
+        dealer (who must know what he may not bid) sees it.
+        """
         s, p = state, state.options.players
         hidden = s.options.hidden_bids and s.phase in (BIDDING, CHOOSING_TRUMP)
         bids = tuple(None if b < 0 or (hidden and i != seat) else b for i, b in enumerate(s.bids))
@@ -301,7 +305,7 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
             trump_card=s.trump_card, trump_suit=trump,
             trump_text="to be named by the dealer" if pending else rules.suit_name(trump),
             bids=bids, has_bid=tuple(b >= 0 for b in s.bids), bids_hidden=hidden,
-            forbidden_bid=self.forbidden_bid(s), tricks=s.tricks,
+            forbidden_bid=self.forbidden_bid(s) if not hidden or seat == s.dealer else None, tricks=s.tricks,
             leader=s.leader if s.phase == PLAYING else None,
             lead_suit=s.lead if 0 <= s.lead < 4 else None,
             trick=tuple(PlayedCard((s.leader + i) % p, c) for i, c in enumerate(s.trick)),
