@@ -80,6 +80,19 @@ def test_fem_vii_7_team_is_in_event_when_four_or_fewer_tantos_are_left() -> None
     assert not of_type(events, "team_is_in")
 
 
+def test_fem_vii_7_target_within_the_margin_both_pairs_are_in_from_the_start() -> None:
+    """Target 3 (at most 4 tantos left at 0–0): both pairs "are in" as the game starts, and again in game 2."""
+    options = opts(**{"scoring.target": 3, "match.games_to_win": 2})
+    state, events = GAME.new(options, 7)
+    assert [(e.pair, e.tantos_left) for e in of_type(events, "team_is_in")] == [(0, 3), (1, 3)]
+    assert state.team_in == (True, True) and GAME.is_a_falta(state)
+    state, _ = play(state, "mus", "mus", "mus", "mus")
+    assert any(a.TYPE == "cut_mus" for a in GAME.legal_actions(state, GAME.to_act(state) or 0))
+    state, events = play(state, "cut", "ordago", "accept")
+    assert [e.game for e in of_type(events, "game_started")] == [2]
+    assert [(e.pair, e.tantos_left) for e in of_type(events, "team_is_in")][-2:] == [(0, 3), (1, 3)]
+
+
 def test_p4_a_match_of_several_games() -> None:
     """games_to_win = 2: an órdago wins game 1; game 2 starts at 0–0 with the next dealer."""
     state, events = play(table(options=opts(**{"match.games_to_win": 2})), "cut", "ordago", "accept")

@@ -108,6 +108,7 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
         dealer = rng.randrange(4)
         state = MusState(options, freeze(rng), dealer)
         events: list[Event] = [E.GameStarted(1, dealer, options.scoring.target)]
+        self._update_team_in(state, events)
         self._deal(state, events)
         return state, events
 
@@ -615,6 +616,14 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
         if s.game_winner is None and s.tanteo[pair] >= sc.target:
             s.game_winner = pair
             s.game_over_reason = f"pair {E.PAIR_NAMES[pair]} reached {sc.target} ({reason} a {lance})"
+        self._update_team_in(s, events)
+
+    def _update_team_in(self, s: MusState, events: list[Event]) -> None:
+        """Announce "estamos dentro" once per game for a pair within the margin (FEM VII.7).
+
+        Also called when a game starts: with a target at or below the margin both pairs are in from 0–0.
+        """
+        sc = s.options.scoring
         team_in = list(s.team_in)
         for p in (0, 1):
             left = sc.target - s.tanteo[p]
@@ -641,6 +650,7 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
             s.game_no += 1
             s.tanteo, s.team_in, s.game_winner = (0, 0), (False, False), None
             events.append(E.GameStarted(s.game_no, (s.dealer + 1) % 4, s.options.scoring.target))
+            self._update_team_in(s, events)
         s.dealer = (s.dealer + 1) % 4
         s.phase = transition(s.phase, Phase.DEALING)
         self._deal(s, events)
