@@ -114,6 +114,7 @@ def check_step(game: Any, state: Any, rng: random.Random, seen: list[Any]) -> tu
             seen.append(action)
     check_observations(game, state)
     check_illegal(game, state, seat, legal, seen)
+    check_observations_follow_what_was_seen(game, state, seat, legal, rng)
     return seat, legal[rng.randrange(len(legal))]
 
 
@@ -133,6 +134,32 @@ def check_observations(game: Any, state: Any) -> None:
         assert game.observation_codec.decode(to_json(obs)) == obs
         leaked = obs.cards_shown() & game.hidden_cards(state, observer)
         assert not leaked, f"observation for {observer} shows hidden cards {sorted(leaked)}"
+
+
+def check_observations_follow_what_was_seen(game: Any, state: Any, seat: int, legal: list[Any],
+                                            rng: random.Random, most: int = 6) -> None:
+    """Two moves that tell another seat the same thing leave that seat the same observation.
+
+    What a seat is told: the events it may see, and its own legal actions afterwards (a last
+    bidder barred from one bid learns the sum of the bids from that alone). Catches information
+    that reaches a seat by another road: a hidden bid showing through a derived field, say.
+    The mover itself is exempt (it knows its move).
+    """
+    sample = legal if len(legal) <= most else rng.sample(legal, most)
+    outcomes = [game.apply_unchecked(state, seat, action) for action in sample]
+    for viewer in [*range(game.players(state)), None]:
+        if viewer == seat:
+            continue
+        seen_as: dict[str, Any] = {}
+        for action, (after, events) in zip(sample, outcomes):
+            told = dumps([e for e in events if e.is_visible_to(viewer)])
+            if viewer is not None:
+                told += dumps(game.legal_actions(after, viewer))
+            observed = dumps(game.observe(after, viewer))
+            first = seen_as.setdefault(told, (action, observed))
+            assert first[1] == observed, (
+                f"seat {viewer} is told the same after {first[0].text()!r} and {action.text()!r} "
+                f"but observes different things")
 
 
 def check_illegal(game: Any, state: Any, seat: int, legal: list[Any], seen: list[Any]) -> None:

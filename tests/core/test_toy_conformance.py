@@ -69,3 +69,29 @@ def test_a_public_event_showing_a_hidden_card_is_caught() -> None:
         suite.check_event_leaks(game, None, state, None, [Shouted(0, state.cards[0])])
     suite.check_event_leaks(game, None, state, None, [Secret(0, state.cards[0])])
     assert Secret(0, state.cards[0]).cards_shown() == {state.cards[0]}
+
+
+def test_information_reaching_a_seat_outside_its_events_is_caught() -> None:
+    from dataclasses import dataclass
+
+    from tests.core.toy import Added
+
+    @dataclass(frozen=True, slots=True)
+    class AddedInSecret(Added):
+        def audience(self) -> frozenset[int] | None:
+            return frozenset({self.seat})
+
+    class Whispering(ToyGame):
+        """The amount is told to the mover only, yet everyone's observation shows the total."""
+
+        def apply_unchecked(self, state: ToyState, seat: int, action: Any) -> Any:
+            new, events = super().apply_unchecked(state, seat, action)
+            return new, [AddedInSecret(e.seat, e.amount, e.total) for e in events]
+
+    game = Whispering()
+    state, _ = game.new(game.options(), 1)
+    with pytest.raises(AssertionError, match="observes different things"):
+        suite.check_observations_follow_what_was_seen(game, state, 0, game.legal_actions(state, 0),
+                                                      random.Random(1))
+    honest = ToyGame()
+    suite.check_observations_follow_what_was_seen(honest, state, 0, honest.legal_actions(state, 0), random.Random(1))
