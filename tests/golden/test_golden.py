@@ -58,3 +58,7 @@ def test_golden_transcript_per_seat(name: str) -> None:
         path = folder / f"seat{seat}.txt"
         assert path.exists(), f"missing {path}; generate with CARDTABLE_UPDATE_GOLDEN=1"
         assert text == path.read_text(encoding="utf-8"), f"{name} seat {seat} transcript changed"
+
+
+def test_every_registered_game_has_a_golden_game() -> None:
+    assert set(cardtable.games()) == set(GOLDEN_GAMES)
