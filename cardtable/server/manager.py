@@ -302,7 +302,8 @@ class TableManager:
         if seat not in table.bots:
             stored = table.stored.seats[seat]
             name = stored.bot if stored.kind == "bot" and stored.bot else default_bot(table.game)
-            seed = zlib.crc32(f"{table.id}:{table.stored.seed}:{seat}".encode())
+            # From the deal seed only, so a table created with a seed replays the same game.
+            seed = zlib.crc32(f"{table.stored.seed}:{seat}".encode())
             table.bots[seat] = make_bot(table.game, name, seed)
         return table.bots[seat]
 

@@ -20,8 +20,11 @@ READY = """() => {
 
 def create_table(page: Page, base_url: str, *, game: str, name: str, players: int | None = None,
                  options: Mapping[str, object] | None = None, seats: Sequence[str] = (),
-                 preset: str | None = None) -> str:
+                 preset: str | None = None, seed: int | None = 7) -> str:
     """Fill the lobby's create form and submit it; returns the new table's id.
+
+    ``seed`` fills the advanced "Deal seed" field, so that a test plays the same game every run
+    (the computer players are seeded from it too); ``None`` leaves the deal random.
 
     ``options`` maps an option's visible label to a value (bool: tick, str: choose or type);
     ``seats`` gives the visible choice for seats 2, 3, ... (e.g. "A person (invite a friend)").
@@ -37,6 +40,9 @@ def create_table(page: Page, base_url: str, *, game: str, name: str, players: in
         set_option(page, label, value)
     for i, choice in enumerate(seats):
         page.get_by_label(f"Seat {i + 2}", exact=True).select_option(label=choice)
+    if seed is not None:
+        page.locator("#create-advanced summary").click()
+        page.get_by_label("Deal seed").fill(str(seed))
     page.get_by_role("button", name="Create table").click()
     page.wait_for_url(re.compile(r".*/table/[^/]+$"))
     return page.url.rsplit("/", 1)[1]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -161,3 +163,23 @@ def test_a_returning_person_gets_the_seat_back(db_url: str) -> None:
                 assert back["seat"] == 1 and back["computer_playing_for"] == []
                 assert client.get(f"/api/tables/{table_id}").json()["computer_playing_for"] == []
                 assert back["seats"][1]["connected"] is True
+
+
+def _finished_record(client: TestClient, game: str, seed: int) -> dict[str, Any]:
+    """Create a table of computer players with this seed, start it and wait for its record."""
+    created = create(client, game, ["bot"] * cardtable.load_game(game).info.min_players, seed=seed)
+    start(client, created["table_id"], created["token"])
+    deadline = time.monotonic() + 60
+    while client.get(f"/api/tables/{created['table_id']}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the computer players did not finish"
+        time.sleep(0.01)
+    return dict(client.get(f"/api/tables/{created['table_id']}/record").json())
+
+
+@pytest.mark.parametrize("game", ["durak", "crazy_eights"])
+def test_a_table_created_with_a_seed_plays_the_same_game_again(client: TestClient, game: str) -> None:
+    """The deal and the computer players both follow the table's seed: same seed, same record."""
+    first, again = _finished_record(client, game, 11), _finished_record(client, game, 11)
+    assert first["actions"] == again["actions"] and first["seed"] == 11
+    other = _finished_record(client, game, 12)
+    assert other["actions"] != first["actions"]

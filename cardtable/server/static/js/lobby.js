@@ -191,6 +191,14 @@ function readSeats() {
   return seats;
 }
 
+/** The optional deal seed: null for a random deal, else a whole number. */
+function readSeed() {
+  const text = document.getElementById("create-seed").value.trim();
+  if (text === "") return null;
+  if (!/^\d{1,15}$/.test(text)) throw new Error("The deal seed must be a whole number, or empty for a random deal.");
+  return Number(text);
+}
+
 async function onCreate(event) {
   event.preventDefault();
   const name = requireName();
@@ -201,7 +209,7 @@ async function onCreate(event) {
     const seats = readSeats();
     const options = { ...readOptions(), players: seats.length };
     const preset = document.getElementById("create-preset").value || null;
-    body = { game: g.name, options, preset, seats, name };
+    body = { game: g.name, options, preset, seats, name, seed: readSeed() };
   } catch (err) {
     notify(err.message, "error");
     return;
