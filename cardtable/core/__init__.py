@@ -3,7 +3,7 @@
 from cardtable.core.bot import Bot, BotFactory
 from cardtable.core.codec import Codec, decode_as, dumps, to_json
 from cardtable.core.errors import DecodeError, IllegalAction, InvalidOptions
-from cardtable.core.events import Event, events_for
+from cardtable.core.events import Event, PrivateEvent, events_for
 from cardtable.core.game import Game, GameInfo
 from cardtable.core.observation import Observation
 from cardtable.core.options import OptionSpec, option_specs, options_to_dict, parse_options
@@ -14,7 +14,7 @@ from cardtable.core.types import CardId, Seat
 
 __all__ = [
     "Bot", "BotFactory", "CardId", "Codec", "DecodeError", "Event", "Game", "GameInfo",
-    "GameRecord", "IllegalAction", "InvalidOptions", "Observation", "OptionSpec", "Outcome",
+    "GameRecord", "IllegalAction", "InvalidOptions", "Observation", "OptionSpec", "Outcome", "PrivateEvent",
     "Seat", "decode_as", "dumps", "events_for", "new_record", "option_specs", "options_to_dict",
     "parse_options", "register", "replay", "to_json",
 ]

@@ -61,6 +61,18 @@ def _collect(value: Any, out: set[CardId]) -> None:
             _collect(item, out)
 
 
+@dataclass(frozen=True, slots=True)
+class PrivateEvent(Event):
+    """An event only its ``seat`` may see: a dealt hand, a drawn card, one's own hidden bid."""
+
+    TYPE: ClassVar[str] = "private_event"
+    seat: Seat
+
+    def audience(self) -> frozenset[Seat] | None:
+        """Only the seat the event is about."""
+        return frozenset((self.seat,))
+
+
 def events_for(events: Iterable[Event], seat: Seat | None) -> list[Event]:
     """The events ``seat`` may see (``None``: a spectator sees public events only)."""
     return [e for e in events if e.is_visible_to(seat)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
-from cardtable.core.events import Event
+from cardtable.core.events import Event, PrivateEvent
 from cardtable.core.types import CardId, Seat, ShownCard, ShownCards, ShownHands
 from cardtable.games.crazy_eights.rules import SuitName, card_text
 
@@ -40,16 +40,11 @@ class RoundDealt(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class HandDealt(Event):
+class HandDealt(PrivateEvent):
     """The cards dealt to one seat; private to that seat."""
 
     TYPE: ClassVar[str] = "hand_dealt"
-    seat: Seat
     cards: ShownCards
-
-    def audience(self) -> frozenset[Seat]:
-        """Only the seat dealt to."""
-        return frozenset((self.seat,))
 
     def text(self) -> str:
         """A line in words."""
@@ -96,16 +91,11 @@ class CardDrawn(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class DrewCard(Event):
+class DrewCard(PrivateEvent):
     """The card a seat drew; private to that seat."""
 
     TYPE: ClassVar[str] = "drew_card"
-    seat: Seat
     card: ShownCard
-
-    def audience(self) -> frozenset[Seat]:
-        """Only the drawer."""
-        return frozenset((self.seat,))
 
     def text(self) -> str:
         """A line in words."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from cardtable.core.events import Event
+from cardtable.core.events import Event, PrivateEvent
 from cardtable.core.types import Seat, ShownCard, ShownCards
 from cardtable.games.durak.rules import DECK, SUIT, SUIT_WORDS
 
@@ -28,16 +28,11 @@ class Dealt(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class DealtHand(Event):
+class DealtHand(PrivateEvent):
     """Private: the hand a seat was dealt, in hand order."""
 
     TYPE: ClassVar[str] = "dealt_hand"
-    seat: Seat
     cards: ShownCards
-
-    def audience(self) -> frozenset[Seat] | None:
-        """Only the owner sees the cards."""
-        return frozenset({self.seat})
 
     def text(self) -> str:
         """A line in words."""
@@ -151,16 +146,11 @@ class Drew(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class DrewCards(Event):
+class DrewCards(PrivateEvent):
     """Private: the cards a seat drew, in the order drawn."""
 
     TYPE: ClassVar[str] = "drew_cards"
-    seat: Seat
     cards: ShownCards
-
-    def audience(self) -> frozenset[Seat] | None:
-        """Only the drawer sees the cards."""
-        return frozenset({self.seat})
 
     def text(self) -> str:
         """A line in words."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from cardtable.core.events import Event
+from cardtable.core.events import Event, PrivateEvent
 from cardtable.core.types import Seat, ShownCard, ShownCards
 from cardtable.games.kaiser.rules import CARD_TEXT, CARD_WORDS
 
@@ -28,16 +28,11 @@ class HandStarted(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class CardsDealt(Event):
+class CardsDealt(PrivateEvent):
     """The cards one seat was dealt; only that seat sees them."""
 
     TYPE: ClassVar[str] = "cards_dealt"
-    seat: Seat
     cards: ShownCards
-
-    def audience(self) -> frozenset[Seat] | None:
-        """Only the seat dealt these cards."""
-        return frozenset({self.seat})
 
     def text(self) -> str:
         """A line in words."""

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from cardtable.cards import SPANISH_40
-from cardtable.core import Event
+from cardtable.core import Event, PrivateEvent
 from cardtable.core.types import ShownCards, ShownHands
 
 PAIR_NAMES = ("A", "B")
@@ -45,16 +45,11 @@ class HandDealt(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class CardsDealt(Event):
+class CardsDealt(PrivateEvent):
     """The four cards a seat received (private)."""
 
     TYPE: ClassVar[str] = "cards_dealt"
-    seat: int
     cards: ShownCards
-
-    def audience(self) -> frozenset[int] | None:
-        """Only the owner sees his cards."""
-        return frozenset({self.seat})
 
     def text(self) -> str:
         """A line in words."""
@@ -99,17 +94,12 @@ class Discarded(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class CardsReplaced(Event):
+class CardsReplaced(PrivateEvent):
     """The cards a seat drew to replace its discards (private)."""
 
     TYPE: ClassVar[str] = "cards_replaced"
-    seat: int
     discarded: ShownCards
     drawn: ShownCards
-
-    def audience(self) -> frozenset[int] | None:
-        """Only the owner sees his cards."""
-        return frozenset({self.seat})
 
     def text(self) -> str:
         """A line in words."""
@@ -312,18 +302,13 @@ class MatchWon(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class SignalSeen(Event):
+class SignalSeen(PrivateEvent):
     """A seña seen by ``seat``: its partner's, or a rival's one it intercepted (private)."""
 
     TYPE: ClassVar[str] = "signal_seen"
-    seat: int
     sender: int
     signal: str
     intercepted: bool
-
-    def audience(self) -> frozenset[int] | None:
-        """Only the seat that saw the sign."""
-        return frozenset({self.seat})
 
     def text(self) -> str:
         """A line in words."""

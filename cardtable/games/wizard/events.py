@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from cardtable.cards import WIZARD_60, CardId
-from cardtable.core import Event, Seat
+from cardtable.core import Event, PrivateEvent, Seat
 from cardtable.core.types import ShownCard, ShownCardOrNone, ShownCards
 
 
@@ -29,16 +29,11 @@ class RoundStarted(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class HandDealt(Event):
+class HandDealt(PrivateEvent):
     """A player's new hand; only that player sees it."""
 
     TYPE: ClassVar[str] = "hand_dealt"
-    seat: Seat
     cards: ShownCards
-
-    def audience(self) -> frozenset[Seat] | None:
-        """Only the owner."""
-        return frozenset({self.seat})
 
     def text(self) -> str:
         """A line in words."""
@@ -103,16 +98,11 @@ class HiddenBidPlaced(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class OwnBid(Event):
+class OwnBid(PrivateEvent):
     """With hidden bids: the bidder's own record of the bid."""
 
     TYPE: ClassVar[str] = "own_bid"
-    seat: Seat
     tricks: int
-
-    def audience(self) -> frozenset[Seat] | None:
-        """Only the bidder."""
-        return frozenset({self.seat})
 
     def text(self) -> str:
         """A line in words."""
