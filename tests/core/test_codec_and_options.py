@@ -102,3 +102,17 @@ def test_rng_snapshots_replay_exactly() -> None:
     draw = rng.random()
     assert thaw(after).random() == draw
     assert freeze(rng) != after
+
+
+def test_word_actions_write_their_first_word_and_read_every_word() -> None:
+    from cardtable.core.actions import WordAction
+
+    @dataclass(frozen=True, slots=True)
+    class Pass(WordAction):
+        TYPE: ClassVar[str] = "pass"
+        WORDS: ClassVar[tuple[str, ...]] = ("pass", "paso")
+
+    assert Pass().text() == "pass"
+    assert Pass.parse(" PASO ") == Pass() and Pass.parse("pass") == Pass()
+    assert Pass.parse("pas") is None
+    assert Codec([Pass]).loads(dumps(Pass())) == Pass()

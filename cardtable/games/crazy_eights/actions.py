@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Final, Self
 
+from cardtable.core.actions import WordAction
 from cardtable.core.types import CardId
 from cardtable.games.crazy_eights.rules import (
     DECK,
@@ -98,35 +99,19 @@ class PlayEight:
 
 
 @dataclass(frozen=True, slots=True)
-class Draw:
+class Draw(WordAction):
     """Draw the top card of the stock (rebuilt from the discards if it is empty)."""
 
     TYPE: ClassVar[str] = "draw"
-
-    def text(self) -> str:
-        """``draw``."""
-        return "draw"
-
-    @classmethod
-    def parse(cls, text: str) -> Self | None:
-        """``draw``."""
-        return cls() if text.strip().lower() == "draw" else None
+    WORDS: ClassVar[tuple[str, ...]] = ("draw",)
 
 
 @dataclass(frozen=True, slots=True)
-class Pass:
+class Pass(WordAction):
     """Pass the turn: allowed only with nothing to play and nothing (more) to draw."""
 
     TYPE: ClassVar[str] = "pass"
-
-    def text(self) -> str:
-        """``pass``."""
-        return "pass"
-
-    @classmethod
-    def parse(cls, text: str) -> Self | None:
-        """``pass``."""
-        return cls() if text.strip().lower() == "pass" else None
+    WORDS: ClassVar[tuple[str, ...]] = ("pass",)
 
 
 Action = Play | PlayEight | Draw | Pass

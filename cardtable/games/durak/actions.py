@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Self
 
+from cardtable.core.actions import WordAction
 from cardtable.games.durak.rules import DECK, DECK_SIZE, card_words, parse_card
 
 
@@ -53,35 +54,19 @@ class Beat:
 
 
 @dataclass(frozen=True, slots=True)
-class Stop:
+class Stop(WordAction):
     """The attacker ends the bout with every attack beaten: the cards leave the game."""
 
     TYPE: ClassVar[str] = "stop"
-
-    def text(self) -> str:
-        """``stop``."""
-        return "stop"
-
-    @classmethod
-    def parse(cls, text: str) -> Self | None:
-        """``stop``."""
-        return cls() if text.strip().lower() == "stop" else None
+    WORDS: ClassVar[tuple[str, ...]] = ("stop",)
 
 
 @dataclass(frozen=True, slots=True)
-class Take:
+class Take(WordAction):
     """The defender gives up and takes the bout's cards (and the attacker's hand-over)."""
 
     TYPE: ClassVar[str] = "take"
-
-    def text(self) -> str:
-        """``take``."""
-        return "take"
-
-    @classmethod
-    def parse(cls, text: str) -> Self | None:
-        """``take``."""
-        return cls() if text.strip().lower() == "take" else None
+    WORDS: ClassVar[tuple[str, ...]] = ("take",)
 
 
 DurakAction = Attack | Beat | Stop | Take

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal, Self
 
 from cardtable.cards import KAISER_32
+from cardtable.core.actions import WordAction
 from cardtable.games.kaiser.rules import CARD_TEXT, CARD_WORDS, SUIT_SYMBOLS, SUIT_WORDS, parse_suit
 
 SuitName = Literal["spades", "hearts", "diamonds", "clubs"]
@@ -36,19 +37,11 @@ class Bid:
 
 
 @dataclass(frozen=True, slots=True)
-class Pass:
+class Pass(WordAction):
     """Decline to bid this hand."""
 
     TYPE: ClassVar[str] = "pass"
-
-    def text(self) -> str:
-        """``pass``."""
-        return "pass"
-
-    @classmethod
-    def parse(cls, text: str) -> Self | None:
-        """Read ``pass``."""
-        return cls() if text.strip().lower() == "pass" else None
+    WORDS: ClassVar[tuple[str, ...]] = ("pass",)
 
 
 @dataclass(frozen=True, slots=True)

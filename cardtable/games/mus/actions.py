@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal, Self, get_args
 
 from cardtable.cards import SPANISH_40
+from cardtable.core.actions import WordAction
 
 SignalName = Literal[
     "dos_reyes", "dos_ases", "pares", "medias_de_reyes", "medias_de_ases", "medias", "duples",
@@ -19,35 +20,19 @@ def _card_words(cards: tuple[int, ...]) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Mus:
+class Mus(WordAction):
     """Dar mus: ask to change cards."""
 
     TYPE: ClassVar[str] = "mus"
-
-    def text(self) -> str:
-        """Short text form."""
-        return "mus"
-
-    @classmethod
-    def parse(cls, text: str) -> Self | None:
-        """Parse the text form; None if it is not this action."""
-        return cls() if text.strip().lower() == "mus" else None
+    WORDS: ClassVar[tuple[str, ...]] = ("mus",)
 
 
 @dataclass(frozen=True, slots=True)
-class CutMus:
+class CutMus(WordAction):
     """Cortar el mus ("no hay mus"): play the lances with these cards."""
 
     TYPE: ClassVar[str] = "cut_mus"
-
-    def text(self) -> str:
-        """Short text form."""
-        return "cut"
-
-    @classmethod
-    def parse(cls, text: str) -> Self | None:
-        """Parse the text form; None if it is not this action."""
-        return cls() if text.strip().lower() in ("cut", "no hay mus") else None
+    WORDS: ClassVar[tuple[str, ...]] = ("cut", "no hay mus")
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,19 +59,11 @@ class Discard:
 
 
 @dataclass(frozen=True, slots=True)
-class Pass:
+class Pass(WordAction):
     """Paso: no envite."""
 
     TYPE: ClassVar[str] = "pass"
-
-    def text(self) -> str:
-        """Short text form."""
-        return "pass"
-
-    @classmethod
-    def parse(cls, text: str) -> Self | None:
-        """Parse the text form; None if it is not this action."""
-        return cls() if text.strip().lower() in ("pass", "paso") else None
+    WORDS: ClassVar[tuple[str, ...]] = ("pass", "paso")
 
 
 def _parse_amount(text: str, word: str) -> int | None:
@@ -133,67 +110,35 @@ class Raise:
 
 
 @dataclass(frozen=True, slots=True)
-class Accept:
+class Accept(WordAction):
     """Quiero."""
 
     TYPE: ClassVar[str] = "accept"
-
-    def text(self) -> str:
-        """Short text form."""
-        return "accept"
-
-    @classmethod
-    def parse(cls, text: str) -> Self | None:
-        """Parse the text form; None if it is not this action."""
-        return cls() if text.strip().lower() in ("accept", "quiero") else None
+    WORDS: ClassVar[tuple[str, ...]] = ("accept", "quiero")
 
 
 @dataclass(frozen=True, slots=True)
-class AcceptNoLose:
+class AcceptNoLose(WordAction):
     """"Quiero y no pierdo": the postre's only way to accept an órdago a juego holding 33 (FEM VI.9–10)."""
 
     TYPE: ClassVar[str] = "accept_no_lose"
-
-    def text(self) -> str:
-        """Short text form."""
-        return "accept-no-lose"
-
-    @classmethod
-    def parse(cls, text: str) -> Self | None:
-        """Parse the text form; None if it is not this action."""
-        return cls() if text.strip().lower() in ("accept-no-lose", "quiero y no pierdo") else None
+    WORDS: ClassVar[tuple[str, ...]] = ("accept-no-lose", "quiero y no pierdo")
 
 
 @dataclass(frozen=True, slots=True)
-class Reject:
+class Reject(WordAction):
     """No quiero."""
 
     TYPE: ClassVar[str] = "reject"
-
-    def text(self) -> str:
-        """Short text form."""
-        return "reject"
-
-    @classmethod
-    def parse(cls, text: str) -> Self | None:
-        """Parse the text form; None if it is not this action."""
-        return cls() if text.strip().lower() in ("reject", "no quiero") else None
+    WORDS: ClassVar[tuple[str, ...]] = ("reject", "no quiero")
 
 
 @dataclass(frozen=True, slots=True)
-class Ordago:
+class Ordago(WordAction):
     """Órdago: bet the whole game on this lance."""
 
     TYPE: ClassVar[str] = "ordago"
-
-    def text(self) -> str:
-        """Short text form."""
-        return "ordago"
-
-    @classmethod
-    def parse(cls, text: str) -> Self | None:
-        """Parse the text form; None if it is not this action."""
-        return cls() if text.strip().lower() in ("ordago", "órdago") else None
+    WORDS: ClassVar[tuple[str, ...]] = ("ordago", "órdago")
 
 
 @dataclass(frozen=True, slots=True)
