@@ -66,6 +66,14 @@ def test_a_bot_that_times_out_is_restarted_for_its_next_decision() -> None:
     assert runner.forfeited == set()
 
 
+def test_a_program_whose_game_time_is_spent_is_forfeited() -> None:
+    runner = play(bot("spin.py", Limits(decision=0.2, handshake=0.5, game=0.3)), max_failures=None)
+    failures = runner.failures_by_seat()[0]
+    assert failures["timeout"] == 2 and failures["forfeited"] >= 1
+    assert runner.forfeited == {0}
+    assert any("game time of 0.3s spent" in s.detail for s in runner.substitutions)
+
+
 def test_an_illegal_answer_is_explained_to_the_bot() -> None:
     agent = bot("illegal.py")
     runner = play(agent, max_failures=None)
