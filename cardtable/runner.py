@@ -203,7 +203,7 @@ class GameRunner:
         self.forfeited: set[Seat] = set()
         self.error: str | None = None
         self.thinking: list[float] = [0.0] * len(self.agents)
-        self._workers: dict[Seat, _Worker] = {}
+        self._workers: dict[Seat, AgentWorker] = {}
         self._timed = [isinstance(agent, TimedAgent) for agent in self.agents]  # a Protocol check is slow: once
         self._closed = False
 
@@ -377,7 +377,7 @@ class GameRunner:
             return _call_in_thread(agent, observation, legal, limit)
         worker = self._workers.get(seat)
         if worker is None or not worker.is_alive():
-            worker = self._workers[seat] = _Worker(agent, f"agent-{seat}")
+            worker = self._workers[seat] = AgentWorker(agent, f"agent-{seat}")
         try:
             return worker.ask(observation, legal, limit)
         except AgentFailure:
@@ -487,8 +487,12 @@ def _can_fork() -> bool:
 # Process isolation: one forked worker per timed in-process agent.
 
 
-class _Worker:
-    """A child process holding a copy of one agent; answers (observation, legal) with an index."""
+class AgentWorker:
+    """A forked child process holding a copy of one agent; answers (observation, legal) within a limit.
+
+    Forking copies only the calling thread: a process that runs other threads (a web
+    server, Ray) should give its agents no time limit or use ``isolation="thread"``.
+    """
 
     def __init__(self, agent: Bot, name: str) -> None:
         context = multiprocessing.get_context("fork")
