@@ -12,7 +12,7 @@ import pytest
 from cardtable.arena.external import ExternalBot
 from cardtable.arena.sandbox import Limits, Sandbox, bwrap_available
 from cardtable.bots import RandomBot
-from cardtable.runner import GameRunner, RunnerStatus
+from cardtable.runner import GameRunner, RunnerStatus, TimeLeft
 from cardtable.selfplay import selfplay
 from tests.core.toy import ToyGame
 
@@ -106,6 +106,19 @@ def test_an_illegal_answer_is_explained_to_the_bot() -> None:
     subs = runner.substitutions
     assert subs and all(s.kind == "illegal" and "add 3" in s.detail for s in subs)
     assert all("not among the legal actions" in s.detail for s in subs)
+
+
+def test_the_refusal_reaches_the_program() -> None:
+    agent = bot("illegal.py")
+    agent.start(GAME, GAME.options(), 0)
+    state, _ = GAME.new(GAME.options(), 1)
+    observation, legal = GAME.observe(state, 0), GAME.legal_actions(state, 0)
+    answer = agent.act_within(observation, legal, TimeLeft(2.0, None))
+    agent.refused(answer, "not among the legal actions now")
+    agent.act_within(observation, legal, TimeLeft(2.0, None))  # answered after it read the refusal
+    assert agent.sandbox is not None
+    assert "refused add: not among the legal actions now" in agent.sandbox.stderr_tail()
+    agent.close()
 
 
 def test_a_good_bot_plays_whole_games_in_selfplay_without_failures() -> None:
