@@ -512,6 +512,8 @@ class AgentWorker:
             ready = self.conn.poll(limit)
         except (OSError, EOFError):
             raise self._crashed() from None
+        except Exception as exc:  # an observation that cannot be pickled: no worker can answer it
+            raise AgentFailure("exception", f"cannot hand the decision to its worker: {exc!r}") from None
         if not ready:
             self.kill()
             raise AgentFailure("timeout", f"no answer within {limit:.3g}s; its worker process was killed")
