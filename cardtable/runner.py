@@ -37,8 +37,8 @@ process* forked from this one at its first decision (``isolation="process"``,
 the default on POSIX): on overrun the worker is killed (SIGKILL), so a bot
 that spins, sleeps or blocks in C code takes no thread and no core into later
 decisions or games; the next decision forks a fresh worker from the agent as
-it was when the game started. Measured on the project's 2-core machine: about
-60 µs per decision and 4 ms per worker start (``benchmarks/external_overhead.py``).
+it was when the game started. What that costs per decision is measured by
+``benchmarks/external_overhead.py`` (figures in ``docs/bot-protocol.md``).
 ``isolation="thread"`` (for platforms without ``fork``, or agents that must
 keep their memory in this process) runs each decision in a daemon thread and
 stops an overrunning one with ``PyThreadState_SetAsyncExc``; a thread blocked
