@@ -14,6 +14,7 @@ from rich.table import Table
 
 import cardtable
 from cardtable.bots import bot_names
+from cardtable.cli.arena import arena
 from cardtable.cli.durak import durak
 from cardtable.cli.play import play
 from cardtable.cli.serve import serve
@@ -140,6 +141,7 @@ def replay_command(
 
 
 # Commands that live in their own modules.
+app.command("arena")(arena)
 app.command("durak")(durak)
 app.command("play")(play)
 app.command("serve")(serve)
