@@ -4,6 +4,12 @@ Seats rotate between games (game g puts ``bots[(s + g) % n]`` in seat s), so no
 bot keeps the dealer's or the first player's advantage. Results of one bot name
 are aggregated over its seats: games, wins (a tie shares the win), mean score,
 and every counter and rate the game adds through ``seat_stats``.
+
+Failures are never hidden: every decision the fallback made for a bot is counted
+under its kind (``failures: {kind: count}``, kinds from
+:data:`cardtable.runner.FAILURE_KINDS`), ``forfeits`` counts the games a bot was
+forfeited in (it then counts as a loss), and a game that stopped in ERROR is
+listed under ``errors`` with its seed and reason.
 """
 
 from __future__ import annotations
@@ -13,10 +19,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardtable.bots import make_bot
+from cardtable.bots import bot_factories
+from cardtable.core.bot import BotFactory
 from cardtable.core.game import Game
 from cardtable.core.options import options_to_dict
-from cardtable.runner import GameRunner, RunnerStatus
+from cardtable.runner import FAILURE_KINDS, GameRunner, RunnerStatus
 
 
 @dataclass
@@ -29,6 +36,8 @@ class BotTally:
     score_sum: float = 0.0
     seat_games: int = 0
     counters: dict[str, float] = field(default_factory=dict)
+    failures: dict[str, int] = field(default_factory=dict)
+    forfeits: int = 0
 
 
 def game_seeds(seed: int, count: int) -> list[int]:
@@ -46,20 +55,35 @@ def selfplay(
     options: Mapping[str, Any] | None = None,
     preset: str | None = None,
     on_game: Callable[[int], None] | None = None,
+    timeout: float | None = None,
+    game_timeout: float | None = None,
+    max_failures: int | None = None,
+    factories: Mapping[str, BotFactory] | None = None,
 ) -> dict[str, Any]:
-    """Play ``games`` games with one bot name per seat; the results as JSON-ready data."""
+    """Play ``games`` games with one bot name per seat; the results as JSON-ready data.
+
+    ``timeout``, ``game_timeout`` and ``max_failures`` go to every :class:`GameRunner`;
+    ``factories`` adds bots by name to the game's own.
+    """
     opts = game.options(options or {}, preset=preset, players=len(bots))
+    known = {**bot_factories(game), **(factories or {})}
+    missing = [name for name in bots if name not in known]
+    if missing:
+        raise ValueError(f"no bot {missing[0]!r} for {game.info.name} (known: {', '.join(known)})")
     tallies: dict[str, BotTally] = {name: BotTally() for name in dict.fromkeys(bots)}
     for name in tallies:
         tallies[name].seats = sum(1 for b in bots if b == name)
     errors: list[str] = []
     for g, game_seed in enumerate(game_seeds(seed, games)):
         seating = [bots[(s + g) % len(bots)] for s in range(len(bots))]
-        agents = [make_bot(game, name, game_seed + 7919 * s) for s, name in enumerate(seating)]
-        runner = GameRunner(game, opts, game_seed, agents)
-        outcome = runner.run()
+        agents = [known[name](game_seed + 7919 * s) for s, name in enumerate(seating)]
+        with GameRunner(game, opts, game_seed, agents, timeout=timeout, game_timeout=game_timeout,
+                        max_failures=max_failures) as runner:
+            outcome = runner.run()
+        _count_failures(runner, seating, tallies)
         if runner.status is not RunnerStatus.FINISHED or outcome is None:
-            errors.append(f"game {g} (seed {game_seed}): {runner.error}")
+            reason = (runner.error or "stopped").strip().splitlines()[0]
+            errors.append(f"game {g} (seed {game_seed}): {reason}")
         else:
             _tally(game, runner.state, outcome, seating, tallies)
         if on_game is not None:
@@ -73,6 +97,15 @@ def selfplay(
         "bots": {name: _summary(game, t) for name, t in tallies.items()},
         "errors": errors,
     }
+
+
+def _count_failures(runner: GameRunner, seating: list[str], tallies: dict[str, BotTally]) -> None:
+    for seat, kinds in runner.failures_by_seat().items():
+        t = tallies[seating[seat]]
+        for kind, count in kinds.items():
+            t.failures[kind] = t.failures.get(kind, 0) + count
+    for seat in runner.forfeited:
+        tallies[seating[seat]].forfeits += 1
 
 
 def _tally(game: Game[Any, Any, Any, Any], state: Any, outcome: Any, seating: list[str],
@@ -97,6 +130,8 @@ def _summary(game: Game[Any, Any, Any, Any], t: BotTally) -> dict[str, Any]:
         "wins": round(t.wins, 6),
         "win_share": round(t.wins / t.games, 6) if t.games else 0.0,
         "mean_score": round(t.score_sum / t.seat_games, 6) if t.seat_games else 0.0,
+        "failures": {kind: t.failures[kind] for kind in FAILURE_KINDS if kind in t.failures},
+        "forfeits": t.forfeits,
     })
     for rate, (num, den) in game.stat_rates.items():
         denominator = t.counters.get(den, 0.0)

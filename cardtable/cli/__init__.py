@@ -73,8 +73,11 @@ def selfplay_command(
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option KEY=VALUE.")] = None,
     preset: Annotated[str | None, typer.Option(help="Named rule preset.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    timeout: Annotated[float | None, typer.Option(help="Seconds per decision (the fallback plays after).")] = None,
+    game_timeout: Annotated[float | None, typer.Option(help="Thinking seconds per seat and game.")] = None,
+    max_failures: Annotated[int | None, typer.Option(help="Failures a seat may have before it forfeits.")] = None,
 ) -> None:
-    """Play GAMES games between bots (seats rotate) and print per-bot results."""
+    """Play GAMES games between bots (seats rotate) and print per-bot results, failures included."""
     from cardtable.selfplay import selfplay
 
     game = load(game_name)
@@ -91,6 +94,11 @@ def selfplay_command(
             raise fail(f"no bot {name!r} for {game_name} (known: {', '.join(known)})")
     if games < 1:
         raise fail("--games must be at least 1")
+    for flag, value in (("--timeout", timeout), ("--game-timeout", game_timeout)):
+        if value is not None and value <= 0:
+            raise fail(f"{flag} must be positive")
+    if max_failures is not None and max_failures < 0:
+        raise fail("--max-failures must be at least 0")
     try:
         values = parse_option_pairs(option or [])
         game.options(values, preset=preset, players=len(names))
@@ -100,16 +108,21 @@ def selfplay_command(
                   console=err, disable=not sys.stderr.isatty(), transient=True) as progress:
         task = progress.add_task(f"{game_name} self-play", total=games)
         result = selfplay(game, names, games=games, seed=seed, options=values, preset=preset,
-                          on_game=lambda _: progress.advance(task))
+                          on_game=lambda _: progress.advance(task), timeout=timeout,
+                          game_timeout=game_timeout, max_failures=max_failures)
     if as_json:
         typer.echo(json.dumps(result, ensure_ascii=False))
         return
     table = Table(title=f"{game.info.title}: {games} games, {len(names)} players, seed {seed}")
     extra = ["win_share", *game.stat_rates]
-    for column in ["bot", "seats", "games", "wins", "mean_score", *extra]:
+    for column in ["bot", "seats", "games", "wins", "mean_score", *extra, "failures"]:
         table.add_column(column)
     for name, row in result["bots"].items():
-        table.add_row(name, *(f"{row.get(c, '')}" for c in ["seats", "games", "wins", "mean_score", *extra]))
+        failures = ", ".join(f"{kind} {count}" for kind, count in row["failures"].items()) or "none"
+        if row["forfeits"]:
+            failures += f"; forfeited {row['forfeits']} games"
+        table.add_row(name, *(f"{row.get(c, '')}" for c in ["seats", "games", "wins", "mean_score", *extra]),
+                      failures)
     console.print(table)
     for error in result["errors"]:
         err.print(f"error: {error}", markup=False)

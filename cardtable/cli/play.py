@@ -120,12 +120,14 @@ def play(
             if event.is_visible_to(seat):
                 typer.echo(f"  · {event.text()}")
 
-    runner = GameRunner(game, options, seed, agents, on_events=show)
-    try:
-        outcome = runner.run()
-    except Quit:
-        typer.echo("Stopped.")
-        outcome = None
+    with GameRunner(game, options, seed, agents, on_events=show) as runner:
+        try:
+            outcome = runner.run()
+        except Quit:
+            typer.echo("Stopped.")
+            outcome = None
+    for sub in runner.substitutions:
+        typer.echo(f"Note: {sub.text()}")
     if record is not None:
         record.write_text(json.dumps(runner.record.to_json(), ensure_ascii=False), encoding="utf-8")
         typer.echo(f"Record written to {record} ({len(runner.record.actions)} actions).")
