@@ -30,6 +30,7 @@ class GameTask:
     seating: tuple[str, ...]
     specs: tuple[str, ...]
     timeout: float | None = None
+    game_timeout: float | None = None
     max_failures: int | None = None
 
 
@@ -89,10 +90,8 @@ def play_game(task: GameTask) -> GameResult:
 
 
 def _run(task: GameTask, game: Any, options: Any, agents: list[Bot]) -> GameResult:
-    kwargs: dict[str, Any] = {"timeout": task.timeout}
-    if task.max_failures is not None:
-        kwargs["max_failures"] = task.max_failures
-    runner = GameRunner(game, options, task.seed, agents, **kwargs)
+    runner = GameRunner(game, options, task.seed, agents, timeout=task.timeout, game_timeout=task.game_timeout,
+                        max_failures=task.max_failures)
     try:
         outcome = runner.run()
     except Exception as exc:  # the runner records engine failures itself; this is a last resort
@@ -102,7 +101,7 @@ def _run(task: GameTask, game: Any, options: Any, agents: list[Bot]) -> GameResu
     finally:
         runner.close()
     result = GameResult(task.index, task.deal, task.seed, task.seating, FINISHED, runner.record.to_json(),
-                        failures=failures_by_seat(runner), forfeited=sorted(getattr(runner, "forfeited", ())))
+                        failures=failures_by_seat(runner), forfeited=sorted(runner.forfeited))
     if runner.status is RunnerStatus.FINISHED and outcome is not None:
         result.scores = [float(s) for s in outcome.scores]
         result.winners = list(outcome.winners)
@@ -115,12 +114,4 @@ def _run(task: GameTask, game: Any, options: Any, agents: list[Bot]) -> GameResu
 
 def failures_by_seat(runner: GameRunner) -> dict[int, dict[str, int]]:
     """Each seat's substitutions counted by kind (only seats that had any)."""
-    counted = getattr(runner, "failures_by_seat", None)
-    if callable(counted):
-        return {int(seat): dict(kinds) for seat, kinds in counted().items() if kinds}
-    out: dict[int, dict[str, int]] = {}
-    for sub in runner.substitutions:
-        kind = str(getattr(sub, "kind", None) or getattr(sub, "reason", "failed"))
-        seat_kinds = out.setdefault(sub.seat, {})
-        seat_kinds[kind] = seat_kinds.get(kind, 0) + 1
-    return out
+    return {int(seat): dict(kinds) for seat, kinds in runner.failures_by_seat().items() if kinds}

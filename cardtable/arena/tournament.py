@@ -34,6 +34,7 @@ class Tournament:
     games: int = 10
     seed: int = 1
     timeout: float | None = None
+    game_timeout: float | None = None
     max_failures: int | None = None
     units: tuple[tuple[int, ...], ...] = field(default=(), compare=False)
 
@@ -42,7 +43,8 @@ class Tournament:
         """The hex SHA-256 of the definition: the same arguments find the same stored tournament."""
         definition = {"game": self.game, "options": dict(self.options), "format": self.format,
                       "games": self.games, "seed": self.seed, "timeout": self.timeout,
-                      "max_failures": self.max_failures, "entries": [[e.name, e.spec] for e in self.entries]}
+                      "game_timeout": self.game_timeout, "max_failures": self.max_failures,
+                      "entries": [[e.name, e.spec] for e in self.entries]}
         text = json.dumps(definition, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -54,7 +56,8 @@ class Tournament:
         """The worker's task for one planned game."""
         specs = {e.name: e.spec for e in self.entries}
         return GameTask(planned.index, planned.deal, planned.seed, self.game, dict(self.options), planned.seating,
-                        tuple(specs[name] for name in planned.seating), self.timeout, self.max_failures)
+                        tuple(specs[name] for name in planned.seating), self.timeout, self.game_timeout,
+                        self.max_failures)
 
     def stored(self) -> StoredTournament:
         """The row to insert for a new tournament."""
@@ -62,20 +65,21 @@ class Tournament:
 
         now = utcnow()
         return StoredTournament(self.id, self.game, dict(self.options), self.format, self.games, self.seed,
-                                self.timeout, self.max_failures, "running",
+                                self.timeout, self.game_timeout, self.max_failures, "running",
                                 [(e.name, e.spec) for e in self.entries], None, now, now)
 
 
 def define(game: Game[Any, Any, Any, Any], entries: Sequence[Entry], *, values: Mapping[str, Any] | None = None,
            preset: str | None = None, fmt: str = "round-robin", games: int = 10, seed: int = 1,
-           timeout: float | None = None, max_failures: int | None = None) -> Tournament:
+           timeout: float | None = None, game_timeout: float | None = None,
+           max_failures: int | None = None) -> Tournament:
     """A checked tournament definition (``InvalidOptions`` / ``ValueError`` with one line if it cannot be)."""
     merged = dict(values or {})
     merged.setdefault("players", _players(game, len(entries)))
     options = game.options(merged, preset=preset)
     units = game.teams(options)
     tournament = Tournament(game.info.name, options_to_dict(options), tuple(entries), fmt, games, seed, timeout,
-                            max_failures, tuple(tuple(u) for u in units))
+                            game_timeout, max_failures, tuple(tuple(u) for u in units))
     tournament.schedule()  # raises ValueError for a bad format or number of games
     return tournament
 

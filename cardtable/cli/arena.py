@@ -47,8 +47,11 @@ def arena(
     seed: Annotated[int, typer.Option(help="Seed of the whole tournament.")] = 1,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option KEY=VALUE.")] = None,
     preset: Annotated[str | None, typer.Option(help="Named rule preset.")] = None,
-    timeout: Annotated[float, typer.Option(help="Seconds per decision before the fallback plays.", min=0.001)]
-    = 10.0,
+    timeout: Annotated[float | None, typer.Option(
+        help="Seconds per decision before the fallback plays (default: none for built-in bots; external "
+             "bots keep their sandbox's limit).", min=0.001)] = None,
+    game_timeout: Annotated[float | None, typer.Option(
+        "--game-timeout", help="Seconds of thinking per seat over a whole game.", min=0.001)] = None,
     max_failures: Annotated[int | None, typer.Option(
         "--max-failures", help="Failures after which a bot forfeits the game.", min=1)] = None,
     database_url: Annotated[str | None, typer.Option(
@@ -63,7 +66,8 @@ def arena(
 
     if backend not in BACKENDS:
         raise _fail(f"--backend {backend!r}: use one of {', '.join(BACKENDS)}")
-    tournament = _define(game_name, bot, option or [], preset, fmt, games, seed, timeout, max_failures)
+    tournament = _define(game_name, bot, option or [], preset, fmt, games, seed, timeout, game_timeout,
+                         max_failures)
     if backend == "ray":
         try:
             import ray  # noqa: F401
@@ -96,7 +100,7 @@ def arena(
 
 
 def _define(game_name: str, bots: list[str], pairs: list[str], preset: str | None, fmt: str, games: int,
-            seed: int, timeout: float, max_failures: int | None) -> Any:
+            seed: int, timeout: float | None, game_timeout: float | None, max_failures: int | None) -> Any:
     """The checked tournament, or a one-line exit; nothing is written before this passes."""
     import cardtable
     from cardtable.arena.entries import check_entries, parse_entry
@@ -117,7 +121,7 @@ def _define(game_name: str, bots: list[str], pairs: list[str], preset: str | Non
         entries = [parse_entry(text) for text in bots]
         check_entries(game, entries)
         return define(game, entries, values=values, preset=preset, fmt=fmt, games=games, seed=seed,
-                      timeout=timeout, max_failures=max_failures)
+                      timeout=timeout, game_timeout=game_timeout, max_failures=max_failures)
     except (InvalidOptions, ValueError) as exc:
         raise _fail(str(exc).splitlines()[0]) from None
 

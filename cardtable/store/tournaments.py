@@ -3,7 +3,7 @@
 Schema (three tables on the shared declarative ``Base``):
 
 - ``tournaments``: ``id`` (hex SHA-256 of the arguments that decide the results), game, resolved
-  options, format, number of games, seed, per-decision timeout, failure limit, status
+  options, format, number of games, seed, per-decision and per-game time limits, failure limit, status
   (``running`` / ``finished``), the final ``results`` (JSON, set when every game is stored), timestamps;
 - ``tournament_entries``: one row per entry (position, name, spec);
 - ``tournament_games``: one row per finished game (unique ``(tournament_id, index)``): deal, seed,
@@ -53,6 +53,7 @@ class TournamentRow(Base):
     games: Mapped[int] = mapped_column(Integer)
     seed: Mapped[int] = mapped_column(BigInteger)
     timeout: Mapped[float | None] = mapped_column(Float, default=None)
+    game_timeout: Mapped[float | None] = mapped_column(Float, default=None)
     max_failures: Mapped[int | None] = mapped_column(Integer, default=None)
     status: Mapped[str] = mapped_column(String(16), index=True)
     results: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
@@ -112,6 +113,7 @@ class StoredTournament:
     games: int
     seed: int
     timeout: float | None
+    game_timeout: float | None
     max_failures: int | None
     status: str
     entries: list[tuple[str, str]]
@@ -138,7 +140,8 @@ class TournamentStore:
             if session.get(TournamentRow, tournament.id) is None:
                 row = TournamentRow(id=tournament.id, game=tournament.game, options=tournament.options,
                                     format=tournament.format, games=tournament.games, seed=tournament.seed,
-                                    timeout=tournament.timeout, max_failures=tournament.max_failures,
+                                    timeout=tournament.timeout, game_timeout=tournament.game_timeout,
+                                    max_failures=tournament.max_failures,
                                     status="running")
                 row.entries = [TournamentEntryRow(position=i, name=n, spec=s)
                                for i, (n, s) in enumerate(tournament.entries)]
@@ -212,6 +215,6 @@ class TournamentStore:
 
 def _stored(row: TournamentRow, stored_games: int) -> StoredTournament:
     return StoredTournament(row.id, row.game, dict(row.options), row.format, row.games, row.seed, row.timeout,
-                            row.max_failures, row.status, [(e.name, e.spec) for e in row.entries],
+                            row.game_timeout, row.max_failures, row.status, [(e.name, e.spec) for e in row.entries],
                             None if row.results is None else dict(row.results), row.created_at,
                             row.updated_at, stored_games)
