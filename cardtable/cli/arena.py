@@ -175,3 +175,19 @@ def show(results: dict[str, Any]) -> None:
     console.print(h2h)
     for error in results["errors"]:
         err.print(f"game {error['game']} ended in error: {error['error']}", markup=False, highlight=False)
+
+
+def tournament_record(database_url: str | None, tournament: str, game: int | None) -> dict[str, Any]:
+    """The record of game ``game`` of a stored tournament (id or unique prefix), or a one-line exit."""
+    if game is None:
+        raise _fail("--tournament needs --game N")
+    store = open_store(database_url)
+    matches = [t.id for t in store.all() if t.id.startswith(tournament.lower())] if tournament else []
+    if len(matches) != 1:
+        raise _fail(f"no tournament {tournament!r} in the database" if not matches
+                    else f"{tournament!r} matches {len(matches)} tournaments: give more of the id")
+    stored = store.game(matches[0], game)
+    if stored is None:
+        raise _fail(f"tournament {matches[0][:12]} has no stored game {game}")
+    record: dict[str, Any] = stored["record"]
+    return record
