@@ -185,8 +185,9 @@ class TournamentStore:
     def all(self) -> list[StoredTournament]:
         """Every tournament, newest first."""
         with self._sessions() as session:
-            counts = dict(session.execute(select(TournamentGameRow.tournament_id, func.count())
-                                          .group_by(TournamentGameRow.tournament_id)).tuples().all())
+            counted = session.execute(select(TournamentGameRow.tournament_id, func.count())
+                                      .group_by(TournamentGameRow.tournament_id))
+            counts = {str(row[0]): int(row[1]) for row in counted}
             rows = session.scalars(select(TournamentRow).order_by(TournamentRow.created_at.desc()))
             return [_stored(row, int(counts.get(row.id, 0))) for row in rows]
 
