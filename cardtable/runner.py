@@ -137,8 +137,9 @@ class TimedAgent(Protocol):
 
     name: str
 
-    def act_within(self, observation: Any, legal_actions: Sequence[Any], time_left: TimeLeft) -> Any:
-        """An action within ``time_left``, or :class:`AgentFailure`."""
+    def act_within(self, observation: Any, legal_actions: Sequence[Any], time_left: TimeLeft,
+                   templates: Sequence[Any] | None = None) -> Any:
+        """An action within ``time_left``, or :class:`AgentFailure`; ``templates``: the game's action templates."""
         ...
 
 
@@ -358,7 +359,7 @@ class GameRunner:
 
     def _call(self, seat: Seat, agent: Bot, observation: Any, legal: list[Any], time_left: TimeLeft) -> Any:
         if isinstance(agent, TimedAgent):
-            return agent.act_within(observation, list(legal), time_left)
+            return agent.act_within(observation, list(legal), time_left, self._templates(seat))
         limit = time_left.limit
         if limit is None:
             try:
@@ -376,6 +377,11 @@ class GameRunner:
             if not worker.is_alive():
                 del self._workers[seat]
             raise
+
+    def _templates(self, seat: Seat) -> Sequence[Any] | None:
+        """The game's action templates for ``seat`` now (seed 001: ``Bet(min=2, max=None)``), if it has them."""
+        maker = getattr(self.game, "action_templates", None)
+        return maker(self.state, seat) if callable(maker) else None
 
     def _refuse(self, seat: Seat, agent: Bot, action: Any) -> None:
         """Raise the failure for an answer outside the legal list, telling the agent why if it listens."""

@@ -1,0 +1,6 @@
+"""Takes a second to answer the handshake."""
+import time
+
+import _common
+
+_common.run(_common.first, before_ready=lambda: time.sleep(1.0))
