@@ -75,7 +75,8 @@ def play_game(task: GameTask) -> GameResult:
     agents: list[Bot] = []
     try:
         for seat, spec in enumerate(task.specs):
-            agents.append(make_agent(game, spec, derive_seed(task.seed, "agent", task.index, seat)))
+            agents.append(make_agent(game, spec, derive_seed(task.seed, "agent", task.index, seat),
+                                     timeout=task.timeout, game_timeout=task.game_timeout))
     except Exception as exc:
         for agent in agents:
             close_agent(agent)

@@ -75,7 +75,7 @@ def define(game: Game[Any, Any, Any, Any], entries: Sequence[Entry], *, values: 
            max_failures: int | None = None) -> Tournament:
     """A checked tournament definition (``InvalidOptions`` / ``ValueError`` with one line if it cannot be)."""
     merged = dict(values or {})
-    merged.setdefault("players", _players(game, len(entries)))
+    merged.setdefault("players", default_players(game, len(entries)))
     options = game.options(merged, preset=preset)
     units = game.teams(options)
     tournament = Tournament(game.info.name, options_to_dict(options), tuple(entries), fmt, games, seed, timeout,
@@ -84,7 +84,7 @@ def define(game: Game[Any, Any, Any, Any], entries: Sequence[Entry], *, values: 
     return tournament
 
 
-def _players(game: Game[Any, Any, Any, Any], entries: int) -> int:
+def default_players(game: Game[Any, Any, Any, Any], entries: int) -> int:
     """The default number of seats: one per entry when the game allows it, else the nearest it allows."""
     return max(game.info.min_players, min(game.info.max_players, entries))
 

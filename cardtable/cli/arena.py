@@ -104,7 +104,7 @@ def _define(game_name: str, bots: list[str], pairs: list[str], preset: str | Non
     """The checked tournament, or a one-line exit; nothing is written before this passes."""
     import cardtable
     from cardtable.arena.entries import check_entries, parse_entry
-    from cardtable.arena.tournament import define
+    from cardtable.arena.tournament import default_players, define
     from cardtable.core.errors import InvalidOptions
 
     try:
@@ -119,7 +119,8 @@ def _define(game_name: str, bots: list[str], pairs: list[str], preset: str | Non
         values[key.strip()] = value.strip()
     try:
         entries = [parse_entry(text) for text in bots]
-        check_entries(game, entries)
+        options = game.options({"players": default_players(game, len(entries)), **values}, preset=preset)
+        entries = check_entries(game, options, entries)
         return define(game, entries, values=values, preset=preset, fmt=fmt, games=games, seed=seed,
                       timeout=timeout, game_timeout=game_timeout, max_failures=max_failures)
     except (InvalidOptions, ValueError) as exc:
