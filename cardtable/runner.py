@@ -200,6 +200,7 @@ class GameRunner:
         self.error: str | None = None
         self.thinking: list[float] = [0.0] * len(self.agents)
         self._workers: dict[Seat, _Worker] = {}
+        self._timed = [isinstance(agent, TimedAgent) for agent in self.agents]  # a Protocol check is slow: once
         self._closed = False
 
     # Status.
@@ -358,8 +359,9 @@ class GameRunner:
         return action
 
     def _call(self, seat: Seat, agent: Bot, observation: Any, legal: list[Any], time_left: TimeLeft) -> Any:
-        if isinstance(agent, TimedAgent):
-            return agent.act_within(observation, list(legal), time_left, self._templates(seat))
+        if self._timed[seat]:
+            timed: TimedAgent = agent  # type: ignore[assignment]
+            return timed.act_within(observation, list(legal), time_left, self._templates(seat))
         limit = time_left.limit
         if limit is None:
             try:

@@ -62,9 +62,9 @@ class ExternalBot:
         number = self._number
         deadline = time.monotonic() + limit
         sent = TimeLeft(min(limit, time_left.decision or limit), time_left.game)
-        message = protocol.act(number, observation, legal_actions, sent, templates)
+        line = protocol.encode_act(number, observation, legal_actions, sent, templates)
         try:
-            sandbox.write_line(protocol.encode(message), deadline)
+            sandbox.write_line(line, deadline)
             while True:
                 answer = protocol.decode(sandbox.read_line(deadline))
                 if answer.get("id", number) == number:

@@ -214,16 +214,19 @@ class Sandbox:
         """Write one line before ``deadline`` (a ``time.monotonic`` value); :class:`Timeout` or :class:`Closed`."""
         data = line + b"\n"
         while data:
+            try:
+                data = data[os.write(self._in, data):]  # a pipe with room takes it at once
+                continue
+            except BlockingIOError:
+                pass
+            except (BrokenPipeError, ConnectionResetError, ValueError, OSError):
+                raise Closed("the program closed its input") from None
             left = deadline - time.monotonic()
             if left <= 0:
                 raise Timeout("the program does not read its input")
             try:
-                _, ready, _ = select.select([], [self._in], [], left)
-                if ready:
-                    data = data[os.write(self._in, data):]
-            except BlockingIOError:
-                continue
-            except (BrokenPipeError, ConnectionResetError, ValueError, OSError):
+                select.select([], [self._in], [], left)
+            except (ValueError, OSError):
                 raise Closed("the program closed its input") from None
 
     def read_line(self, deadline: float) -> bytes:

@@ -1,4 +1,4 @@
-"""The ``cardtable`` command line: games, play, selfplay, replay, durak, serve."""
+"""The ``cardtable`` command line: games, play, selfplay, replay, durak, serve, bot-check."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from rich.table import Table
 import cardtable
 from cardtable.bots import bot_names
 from cardtable.cli.arena import arena
+from cardtable.cli.botcheck import bot_check
 from cardtable.cli.durak import durak
 from cardtable.cli.play import play
 from cardtable.cli.serve import serve
@@ -29,7 +30,7 @@ err = Console(stderr=True)
 
 def fail(message: str) -> typer.Exit:
     """Print a one-line error and return the exit (status 2) to raise."""
-    err.print(f"error: {message}", markup=False, highlight=False)
+    err.print(f"error: {message}", markup=False, highlight=False, soft_wrap=True)
     return typer.Exit(2)
 
 
@@ -66,7 +67,8 @@ def games_command() -> None:
 @app.command("selfplay")
 def selfplay_command(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="Game name, e.g. wizard.")],
-    bots: Annotated[str, typer.Option(help="One bot name for every seat, or a comma list, one per seat.")] = "random",
+    bots: Annotated[str, typer.Option(
+        help="One bot name (or exec:COMMAND) for every seat, or a comma list, one per seat.")] = "random",
     players: Annotated[int | None, typer.Option(help="Number of players (default: the comma list's length).")] = None,
     games: Annotated[int, typer.Option(help="Number of games.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 1,
@@ -89,9 +91,12 @@ def selfplay_command(
     elif players is not None and players != len(names):
         raise fail(f"--players {players} but {len(names)} bots given")
     known = bot_names(game)
+    factories = {}
     for name in names:
-        if name not in known:
-            raise fail(f"no bot {name!r} for {game_name} (known: {', '.join(known)})")
+        if name.startswith("exec:"):
+            factories[name] = external_factory(game, name)
+        elif name not in known:
+            raise fail(f"no bot {name!r} for {game_name} (known: {', '.join(known)}; or exec:COMMAND)")
     if games < 1:
         raise fail("--games must be at least 1")
     for flag, value in (("--timeout", timeout), ("--game-timeout", game_timeout)):
@@ -109,23 +114,34 @@ def selfplay_command(
         task = progress.add_task(f"{game_name} self-play", total=games)
         result = selfplay(game, names, games=games, seed=seed, options=values, preset=preset,
                           on_game=lambda _: progress.advance(task), timeout=timeout,
-                          game_timeout=game_timeout, max_failures=max_failures)
+                          game_timeout=game_timeout, max_failures=max_failures, factories=factories)
     if as_json:
         typer.echo(json.dumps(result, ensure_ascii=False))
         return
     table = Table(title=f"{game.info.title}: {games} games, {len(names)} players, seed {seed}")
     extra = ["win_share", *game.stat_rates]
-    for column in ["bot", "seats", "games", "wins", "mean_score", *extra, "failures"]:
+    for column in ["bot", "seats", "games", "wins", "mean_score", *extra]:
         table.add_column(column)
     for name, row in result["bots"].items():
-        failures = ", ".join(f"{kind} {count}" for kind, count in row["failures"].items()) or "none"
-        if row["forfeits"]:
-            failures += f"; forfeited {row['forfeits']} games"
-        table.add_row(name, *(f"{row.get(c, '')}" for c in ["seats", "games", "wins", "mean_score", *extra]),
-                      failures)
+        table.add_row(name, *(f"{row.get(c, '')}" for c in ["seats", "games", "wins", "mean_score", *extra]))
     console.print(table)
+    for name, row in result["bots"].items():
+        failures = ", ".join(f"{kind} {count}" for kind, count in row["failures"].items()) or "none"
+        forfeits = f"; forfeited {row['forfeits']} of {row['games']} games" if row["forfeits"] else ""
+        console.print(f"{name}: decisions lost: {failures}{forfeits}", markup=False, highlight=False)
     for error in result["errors"]:
         err.print(f"error: {error}", markup=False)
+
+
+def external_factory(game: Any, spec: str) -> Any:
+    """A bot factory for an ``exec:COMMAND`` spec (checked now: a clean exit if the program cannot start)."""
+    from cardtable.arena.agents import make_agent, parse_spec
+
+    try:
+        parse_spec(game, spec)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    return lambda seed: make_agent(game, spec, seed)
 
 
 @app.command("replay")
@@ -171,6 +187,7 @@ app.command("arena")(arena)
 app.command("durak")(durak)
 app.command("play")(play)
 app.command("serve")(serve)
+app.command("bot-check")(bot_check)
 
 
 def main() -> None:

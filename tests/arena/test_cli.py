@@ -1,0 +1,70 @@
+"""``cardtable bot-check`` and ``selfplay`` with external programs: clear lines, honest exit statuses."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cardtable.cli import app
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = f"{sys.executable} {ROOT / 'examples' / 'bots' / 'random_bot.py'}"
+BOTS = Path(__file__).parent / "bots"
+cli = CliRunner()
+
+
+def bot(script: str) -> str:
+    return f"{sys.executable} -S {BOTS / script}"
+
+
+def test_bot_check_passes_the_example_bot() -> None:
+    result = cli.invoke(app, ["bot-check", EXAMPLE, "durak", "--games", "2"])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip().endswith("no protocol errors")
+    assert "random.py: Durak, 2 game(s)" in result.output
+
+
+def test_bot_check_reports_each_error_on_one_line_and_exits_1() -> None:
+    result = cli.invoke(app, ["bot-check", bot("garbage.py"), "durak", "--games", "1", "--timeout", "0.3"])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert lines[0].startswith("game 1, seat 0, action 0: malformed: not JSON")
+    assert "problems" in lines[-1] and "Traceback" not in result.output
+
+
+def test_bot_check_names_a_protocol_version_mismatch() -> None:
+    result = cli.invoke(app, ["bot-check", bot("version.py"), "durak"])
+    assert result.exit_code == 1
+    assert "protocol: the bot speaks protocol 2; this host speaks protocol 1" in result.output
+    assert "could not go on" in result.output
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["bot-check", "no-such-program-xyz", "durak"], "not found on PATH"),
+    (["bot-check", EXAMPLE, "no_such_game"], "no game named"),
+    (["bot-check", EXAMPLE, "durak", "-o", "nonsense=1"], "unknown option"),
+    (["bot-check", EXAMPLE, "durak", "--games", "0"], "at least 1"),
+    (["bot-check", EXAMPLE, "durak", "--timeout", "0"], "must be positive"),
+    (["selfplay", "durak", "--bots", "exec:no-such-program-xyz,random"], "not found on PATH"),
+    (["selfplay", "durak", "--timeout", "-1"], "must be positive"),
+])
+def test_bad_arguments_exit_2_with_one_line(args: list[str], message: str) -> None:
+    result = cli.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert message in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_selfplay_shows_an_external_bots_lost_decisions_by_kind() -> None:
+    spec = f"exec:{bot('garbage.py')}"
+    args = ["selfplay", "durak", "--bots", f"{spec},random", "--games", "2", "--max-failures", "1"]
+    result = cli.invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    row = json.loads(result.stdout)["bots"][spec]
+    assert row["failures"]["malformed"] == 4 and row["forfeits"] == 2 and row["wins"] == 0
+    text = cli.invoke(app, args)
+    assert f"{spec}: decisions lost: malformed 4, forfeited" in text.output.replace("\n", " ")
+    assert "random: decisions lost: none" in text.output
