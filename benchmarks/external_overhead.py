@@ -1,11 +1,12 @@
 """The cost of the external-bot protocol per decision, against the same random policy in process.
 
-    python benchmarks/external_overhead.py [--game durak] [--games 5] [--rounds 3]
+    python benchmarks/external_overhead.py [--game durak] [--decisions 2000] [--rounds 3]
 
-Prints one JSON object: median microseconds per decision in process, in a forked
-worker (what a time limit costs an in-process bot) and as an external program
-(examples/bots/random_bot.py through the sandbox), and the differences. The
-project's goal: the external protocol costs less than 500 µs per decision.
+Prints one JSON object: median microseconds per decision (wall and CPU) of the same
+decisions answered in process, by a forked worker (what a time limit costs an
+in-process bot) and by an external program (examples/bots/random_bot.py through
+the sandbox), the differences, and the program's start-up time. The project's
+goal: the external protocol costs less than 500 µs per decision.
 """
 
 from __future__ import annotations
@@ -20,10 +21,10 @@ def main() -> None:
     """Measure and print."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="durak")
-    parser.add_argument("--games", type=int, default=5)
+    parser.add_argument("--decisions", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    print(json.dumps(measure(args.game, games=args.games, rounds=args.rounds)))
+    print(json.dumps(measure(args.game, count=args.decisions, rounds=args.rounds)))
 
 
 if __name__ == "__main__":

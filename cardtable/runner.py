@@ -107,14 +107,18 @@ class RunnerError(RuntimeError):
 
 
 class AgentFailure(Exception):
-    """An agent gave no usable answer: ``kind`` is one of :data:`FAILURE_KINDS`, ``detail`` says why."""
+    """An agent gave no usable answer: ``kind`` is one of :data:`FAILURE_KINDS`, ``detail`` says why.
 
-    def __init__(self, kind: str, detail: str) -> None:
+    ``forfeit`` marks a failure after which the seat cannot go on (its game time is spent, say).
+    """
+
+    def __init__(self, kind: str, detail: str, *, forfeit: bool = False) -> None:
         if kind not in FAILURE_KINDS:
             raise ValueError(f"unknown failure kind {kind!r}")
         super().__init__(f"{kind}: {detail}")
         self.kind = kind
         self.detail = detail
+        self.forfeit = forfeit or kind in _FATAL_KINDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -344,13 +348,14 @@ class GameRunner:
         agent = self.agents[seat]
         time_left = self._time_left(seat)
         if time_left.game is not None and time_left.game <= 0:
-            raise AgentFailure("timeout", f"game time of {self.game_timeout}s spent")
+            raise AgentFailure("timeout", f"game time of {self.game_timeout}s spent", forfeit=True)
         began = time.perf_counter()
         try:
             action = self._call(seat, agent, observation, legal, time_left)
         except AgentFailure as exc:
             if exc.kind == "timeout" and time_left.game is not None and time_left.limit == time_left.game:
-                raise AgentFailure("timeout", f"game time of {self.game_timeout}s spent: {exc.detail}") from None
+                raise AgentFailure("timeout", f"game time of {self.game_timeout}s spent: {exc.detail}",
+                                   forfeit=True) from None
             raise
         finally:
             self.thinking[seat] += time.perf_counter() - began
@@ -407,10 +412,8 @@ class GameRunner:
         if seat in self.forfeited:
             return
         why = None
-        if failure.kind in _FATAL_KINDS:
-            why = f"it {failure.kind}"
-        elif failure.kind == "timeout" and ("game time" in failure.detail or "could not be stopped" in failure.detail):
-            why = failure.detail
+        if failure.forfeit:
+            why = failure.detail if failure.kind == "timeout" else f"{failure.kind}: {failure.detail}"
         elif self.max_failures is not None:
             count = sum(1 for s in self.substitutions if s.seat == seat and s.kind != "forfeited")
             if count > self.max_failures:
@@ -578,7 +581,8 @@ def _call_in_thread(agent: Bot, observation: Any, legal: list[Any], limit: float
         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(_Interrupted))
         thread.join(max(0.05, min(limit, 0.5)))
         if thread.is_alive():
-            raise AgentFailure("timeout", f"no answer within {limit:.3g}s and its thread could not be stopped")
+            raise AgentFailure("timeout", f"no answer within {limit:.3g}s and its thread could not be stopped",
+                               forfeit=True)
         raise AgentFailure("timeout", f"no answer within {limit:.3g}s; its thread was stopped")
     if "error" in box:
         exc = box["error"]

@@ -37,6 +37,7 @@ class ExternalBot:
         self._options: Any = None
         self._seat = 0
         self._number = 0
+        self._spent = 0.0
         self._dead: str | None = None
 
     # The game's life.
@@ -45,6 +46,7 @@ class ExternalBot:
         """Start the program (if it is not running) and shake hands for a new game; :class:`AgentFailure`."""
         self._game, self._options, self._seat = game, options, seat
         self._dead = None
+        self._spent = 0.0
         self._launch()
 
     def act_within(self, observation: Any, legal_actions: Sequence[Any], time_left: TimeLeft,
@@ -57,11 +59,33 @@ class ExternalBot:
             self._launch()
         sandbox = self.sandbox
         assert sandbox is not None and self._game is not None
-        limit = min(t for t in (time_left.limit, self.limits.decision) if t is not None)
+        game_left = self._game_left(time_left)
+        if game_left is not None and game_left <= 0:
+            raise AgentFailure("timeout", f"game time of {self.limits.game}s spent", forfeit=True)
+        limit = min(t for t in (time_left.limit, self.limits.decision, game_left) if t is not None)
         self._number += 1
         number = self._number
-        deadline = time.monotonic() + limit
-        sent = TimeLeft(min(limit, time_left.decision or limit), time_left.game)
+        began = time.monotonic()
+        deadline = began + limit
+        sent = TimeLeft(min(limit, time_left.decision or limit), game_left)
+        try:
+            return self._exchange(sandbox, number, observation, legal_actions, sent, templates, deadline, limit)
+        except AgentFailure as exc:
+            if exc.kind == "timeout" and game_left is not None and limit == game_left:
+                raise AgentFailure("timeout", f"game time of {self.limits.game}s spent: {exc.detail}",
+                                   forfeit=True) from None
+            raise
+        finally:
+            self._spent += time.monotonic() - began
+
+    def _game_left(self, time_left: TimeLeft) -> float | None:
+        own = None if self.limits.game is None else self.limits.game - self._spent
+        limits = [t for t in (own, time_left.game) if t is not None]
+        return min(limits) if limits else None
+
+    def _exchange(self, sandbox: Sandbox, number: int, observation: Any, legal_actions: Sequence[Any],
+                  sent: TimeLeft, templates: Sequence[Any] | None, deadline: float, limit: float) -> Any:
+        assert self._game is not None
         line = protocol.encode_act(number, observation, legal_actions, sent, templates)
         try:
             sandbox.write_line(line, deadline)
@@ -129,7 +153,7 @@ class ExternalBot:
         except Timeout:
             self._stop()
             self._dead = f"no \"ready\" within {self.limits.handshake:.3g}s"
-            raise AgentFailure("timeout", self._dead) from None
+            raise AgentFailure("timeout", self._dead, forfeit=True) from None
         except Closed:
             raise self._crashed() from None
         except ValueError as exc:

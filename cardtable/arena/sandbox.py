@@ -279,6 +279,8 @@ class Sandbox:
         code = self.process.returncode
         if code is None:
             return "still running"
+        if self.uses_bwrap and code > 128:
+            code = 128 - code  # bwrap reports a child killed by signal N as status 128 + N
         if code < 0:
             try:
                 name = signal.Signals(-code).name

@@ -22,7 +22,7 @@ def bot(script: str) -> str:
 
 
 def test_bot_check_passes_the_example_bot() -> None:
-    result = cli.invoke(app, ["bot-check", EXAMPLE, "durak", "--games", "2"])
+    result = cli.invoke(app, ["bot-check", EXAMPLE, "durak", "--games", "2", "--seed", "3"])
     assert result.exit_code == 0, result.output
     assert result.output.strip().endswith("no protocol errors")
     assert "random.py: Durak, 2 game(s)" in result.output

@@ -58,12 +58,36 @@ def test_a_misbehaving_bot_costs_its_decisions_and_is_counted_under_its_kind(scr
     assert agent.sandbox is None, "closed with the runner"
 
 
+def test_the_file_size_limit_kills_a_program_that_fills_the_disk() -> None:
+    runner = play(bot("bigfile.py", Limits(decision=5.0, file_size=2**20)))
+    crash = next(s for s in runner.substitutions if s.kind == "crashed")
+    assert "File too large" in crash.detail, crash.detail  # Python ignores SIGXFSZ: the write fails
+    assert runner.forfeited == {0}
+
+
+def test_the_cpu_limit_kills_a_spinning_program() -> None:
+    box = Sandbox([sys.executable, "-S", "-c", "while True: pass"], Limits(cpu=1))
+    try:
+        box.process.wait(60)  # one CPU second; longer in wall time on a busy machine
+        assert box.exit_status() in ("killed by SIGXCPU", "killed by SIGKILL")
+    finally:
+        box.close()
+
+
 def test_a_bot_that_times_out_is_restarted_for_its_next_decision() -> None:
     runner = play(bot("spin.py"), max_failures=None)
     failures = runner.failures_by_seat()[0]
     decisions = sum(1 for seat, _ in runner.record.actions if seat == 0)
     assert failures == {"timeout": decisions}
     assert runner.forfeited == set()
+
+
+def test_a_program_whose_game_time_is_spent_is_forfeited() -> None:
+    runner = play(bot("spin.py", Limits(decision=0.2, handshake=0.5, game=0.3)), max_failures=None)
+    failures = runner.failures_by_seat()[0]
+    assert failures["timeout"] == 2 and failures["forfeited"] >= 1
+    assert runner.forfeited == {0}
+    assert any("game time of 0.3s spent" in s.detail for s in runner.substitutions)
 
 
 def test_an_illegal_answer_is_explained_to_the_bot() -> None:
