@@ -7,6 +7,7 @@ the order they arrive; the tournament stores them by game number and computes st
 from __future__ import annotations
 
 import concurrent.futures
+import logging
 import multiprocessing
 import os
 from collections.abc import Iterator, Sequence
@@ -50,13 +51,13 @@ def _ray(tasks: Sequence[GameTask], address: str | None) -> Iterator[GameResult]
     started = not ray.is_initialized()
     if started:
         if address:
-            ray.init(address=address, log_to_driver=False)
+            ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
         else:
             # Local workers import this very copy of cardtable (a checkout or an installed package).
             source = str(Path(__file__).resolve().parents[2])
             path = os.pathsep.join(p for p in (source, os.environ.get("PYTHONPATH", "")) if p)
             ray.init(num_cpus=LOCAL_RAY_CPUS, include_dashboard=False, log_to_driver=False,
-                     runtime_env={"env_vars": {"PYTHONPATH": path}})
+                     logging_level=logging.WARNING, runtime_env={"env_vars": {"PYTHONPATH": path}})
     try:
         remote = ray.remote(num_cpus=1, max_retries=0)(play_game)
         pending = [remote.remote(task) for task in tasks]

@@ -61,6 +61,8 @@ def arena(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Play a tournament between bots; rerun the same command to resume a killed run."""
+    from sqlalchemy.exc import SQLAlchemyError
+
     from cardtable.arena.backends import BACKENDS
     from cardtable.arena.tournament import run_tournament
 
@@ -84,6 +86,10 @@ def arena(
                 on_game=lambda _result: progress.advance(task))
         except KeyboardInterrupt:
             raise _fail("interrupted; the games played so far are stored: run the same command to resume") from None
+        except SQLAlchemyError as exc:
+            reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+            raise _fail(f"the database failed ({reason}); the games stored before are kept: "
+                        "run the same command to resume") from None
     if report is not None:
         from cardtable.arena.report import write_report
 

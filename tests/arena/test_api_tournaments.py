@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -15,12 +14,18 @@ from cardtable.core import GameRecord, replay
 from cardtable.server import create_app
 from cardtable.store import Store
 from cardtable.store.tournaments import TournamentStore
+from tests.server.conftest import db_url
+
+__all__ = ["db_url"]  # the server tests' database fixture
 
 
 @pytest.fixture
-def played(tmp_path: Path) -> Iterator[tuple[TestClient, dict[str, object]]]:
-    """An app on a database holding one finished tournament, and that tournament's results."""
-    url = f"sqlite:///{tmp_path / 'web.db'}"
+def played(db_url: str) -> Iterator[tuple[TestClient, dict[str, object]]]:
+    """An app on a database holding one finished tournament, and that tournament's results.
+
+    The database is the server tests' (SQLite, or PostgreSQL with ``CARDTABLE_TEST_POSTGRES_URL``).
+    """
+    url = db_url
     game = cardtable.load_game("crazy_eights")
     tournament = define(game, [Entry("heuristic", "heuristic"), Entry("random", "random")],
                         values={"rounds": 1}, games=4, seed=2)
