@@ -37,8 +37,8 @@ process* forked from this one at its first decision (``isolation="process"``,
 the default on POSIX): on overrun the worker is killed (SIGKILL), so a bot
 that spins, sleeps or blocks in C code takes no thread and no core into later
 decisions or games; the next decision forks a fresh worker from the agent as
-it was when the game started. Measured on the project's 2-core machine: about
-60 µs per decision and 4 ms per worker start (``benchmarks/external_overhead.py``).
+it was when the game started. What that costs per decision is measured by
+``benchmarks/external_overhead.py`` (figures in ``docs/bot-protocol.md``).
 ``isolation="thread"`` (for platforms without ``fork``, or agents that must
 keep their memory in this process) runs each decision in a daemon thread and
 stops an overrunning one with ``PyThreadState_SetAsyncExc``; a thread blocked
@@ -203,7 +203,7 @@ class GameRunner:
         self.forfeited: set[Seat] = set()
         self.error: str | None = None
         self.thinking: list[float] = [0.0] * len(self.agents)
-        self._workers: dict[Seat, _Worker] = {}
+        self._workers: dict[Seat, AgentWorker] = {}
         self._timed = [isinstance(agent, TimedAgent) for agent in self.agents]  # a Protocol check is slow: once
         self._closed = False
 
@@ -377,7 +377,7 @@ class GameRunner:
             return _call_in_thread(agent, observation, legal, limit)
         worker = self._workers.get(seat)
         if worker is None or not worker.is_alive():
-            worker = self._workers[seat] = _Worker(agent, f"agent-{seat}")
+            worker = self._workers[seat] = AgentWorker(agent, f"agent-{seat}")
         try:
             return worker.ask(observation, legal, limit)
         except AgentFailure:
@@ -487,8 +487,12 @@ def _can_fork() -> bool:
 # Process isolation: one forked worker per timed in-process agent.
 
 
-class _Worker:
-    """A child process holding a copy of one agent; answers (observation, legal) with an index."""
+class AgentWorker:
+    """A forked child process holding a copy of one agent; answers (observation, legal) within a limit.
+
+    Forking copies only the calling thread: a process that runs other threads (a web
+    server, Ray) should give its agents no time limit or use ``isolation="thread"``.
+    """
 
     def __init__(self, agent: Bot, name: str) -> None:
         context = multiprocessing.get_context("fork")
@@ -508,6 +512,8 @@ class _Worker:
             ready = self.conn.poll(limit)
         except (OSError, EOFError):
             raise self._crashed() from None
+        except Exception as exc:  # an observation that cannot be pickled: no worker can answer it
+            raise AgentFailure("exception", f"cannot hand the decision to its worker: {exc!r}") from None
         if not ready:
             self.kill()
             raise AgentFailure("timeout", f"no answer within {limit:.3g}s; its worker process was killed")

@@ -15,7 +15,7 @@ from cardtable.arena.external import ExternalBot
 from cardtable.arena.sandbox import Limits
 from cardtable.bots import RandomBot
 from cardtable.core.game import Game
-from cardtable.runner import TimeLeft, _Worker
+from cardtable.runner import AgentWorker, TimeLeft
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "bots" / "random_bot.py"
 Decision = tuple[Any, list[Any]]
@@ -68,7 +68,7 @@ def measure(game_name: str = "durak", *, count: int = 2000, rounds: int = 3, see
             bot.act(observation, legal)
 
     def worker() -> None:
-        process = _Worker(RandomBot(1), "measure")
+        process = AgentWorker(RandomBot(1), "measure")
         try:
             for observation, legal in sample:
                 process.ask(observation, legal, 5.0)

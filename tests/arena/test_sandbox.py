@@ -12,17 +12,21 @@ import pytest
 from cardtable.arena.external import ExternalBot
 from cardtable.arena.sandbox import Limits, Sandbox, bwrap_available
 from cardtable.bots import RandomBot
-from cardtable.runner import GameRunner, RunnerStatus
+from cardtable.runner import GameRunner, RunnerStatus, TimeLeft
 from cardtable.selfplay import selfplay
 from tests.core.toy import ToyGame
 
 BOTS = Path(__file__).parent / "bots"
 GAME = ToyGame()
-FAST = Limits(decision=0.2, handshake=0.5, game=5.0, memory=64 * 2**20, processes=8)
+# Short decisions for bots meant to time out; room for a busy machine everywhere else (a bot that
+# should be counted as malformed must not time out first: Python starts slowly under load).
+FAST = Limits(decision=0.2, handshake=5.0, game=10.0, memory=64 * 2**20, processes=8)
+ROOMY = Limits(decision=2.0, handshake=5.0, game=30.0, memory=64 * 2**20, processes=8)
+TIMING_OUT = {"hang.py", "spin.py", "forkbomb.py", "silent.py"}
 ISOLATIONS = ["none", "bwrap"] if bwrap_available() else ["none"]
 
 
-def bot(script: str, limits: Limits = FAST) -> ExternalBot:
+def bot(script: str, limits: Limits = ROOMY) -> ExternalBot:
     return ExternalBot([sys.executable, "-S", str(BOTS / script)], limits=limits)
 
 
@@ -48,7 +52,13 @@ def play(agent: ExternalBot, *, max_failures: int | None = 1) -> GameRunner:
 ])
 def test_a_misbehaving_bot_costs_its_decisions_and_is_counted_under_its_kind(script: str, kind: str) -> None:
     # Filling 64 MB takes a while on a busy machine: the allocating bot gets time to reach its limit.
-    agent = bot(script, Limits(decision=3.0, memory=64 * 2**20) if script == "allocate.py" else FAST)
+    if script == "slow_handshake.py":
+        limits = Limits(handshake=0.5)
+    elif script == "silent.py":
+        limits = Limits(handshake=0.3)
+    else:
+        limits = FAST if script in TIMING_OUT else ROOMY
+    agent = bot(script, limits)
     runner = play(agent)
     failures = runner.failures_by_seat()
     assert failures[1] == {}, "the other seat is untouched"
@@ -75,7 +85,7 @@ def test_the_cpu_limit_kills_a_spinning_program() -> None:
 
 
 def test_a_bot_that_times_out_is_restarted_for_its_next_decision() -> None:
-    runner = play(bot("spin.py"), max_failures=None)
+    runner = play(bot("spin.py", FAST), max_failures=None)
     failures = runner.failures_by_seat()[0]
     decisions = sum(1 for seat, _ in runner.record.actions if seat == 0)
     assert failures == {"timeout": decisions}
@@ -83,7 +93,7 @@ def test_a_bot_that_times_out_is_restarted_for_its_next_decision() -> None:
 
 
 def test_a_program_whose_game_time_is_spent_is_forfeited() -> None:
-    runner = play(bot("spin.py", Limits(decision=0.2, handshake=0.5, game=0.3)), max_failures=None)
+    runner = play(bot("spin.py", Limits(decision=0.2, handshake=5.0, game=0.3)), max_failures=None)
     failures = runner.failures_by_seat()[0]
     assert failures["timeout"] == 2 and failures["forfeited"] >= 1
     assert runner.forfeited == {0}
@@ -96,6 +106,19 @@ def test_an_illegal_answer_is_explained_to_the_bot() -> None:
     subs = runner.substitutions
     assert subs and all(s.kind == "illegal" and "add 3" in s.detail for s in subs)
     assert all("not among the legal actions" in s.detail for s in subs)
+
+
+def test_the_refusal_reaches_the_program() -> None:
+    agent = bot("illegal.py")
+    agent.start(GAME, GAME.options(), 0)
+    state, _ = GAME.new(GAME.options(), 1)
+    observation, legal = GAME.observe(state, 0), GAME.legal_actions(state, 0)
+    answer = agent.act_within(observation, legal, TimeLeft(2.0, None))
+    agent.refused(answer, "not among the legal actions now")
+    agent.act_within(observation, legal, TimeLeft(2.0, None))  # answered after it read the refusal
+    assert agent.sandbox is not None
+    assert "refused add: not among the legal actions now" in agent.sandbox.stderr_tail()
+    agent.close()
 
 
 def test_a_good_bot_plays_whole_games_in_selfplay_without_failures() -> None:

@@ -302,3 +302,20 @@ def test_wrong_number_of_agents_is_refused() -> None:
     with pytest.raises(ValueError, match="agents"):
         GameRunner(GAME, GAME.options(players=3), 1, [Always(1)])
 
+
+
+def test_a_forfeit_in_a_partnership_game_costs_the_whole_pair() -> None:
+    import cardtable
+
+    mus = cardtable.load_game("mus")
+    pair_would_have_won = 0
+    for seed in range(4, 12):
+        runner = GameRunner(mus, mus.options(), seed, [Crashing(), RandomBot(1), RandomBot(2), RandomBot(3)],
+                            max_failures=0)
+        outcome = runner.run()
+        assert runner.forfeited == {0}
+        assert outcome is not None and runner.game_outcome is not None
+        assert set(outcome.winners) == set(runner.game_outcome.winners) - {0, 2}
+        assert outcome.scores == runner.game_outcome.scores
+        pair_would_have_won += 0 in runner.game_outcome.winners
+    assert pair_would_have_won, "some game the forfeited pair won on the table"

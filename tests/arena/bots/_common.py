@@ -18,6 +18,8 @@ def run(on_act, *, protocol=1, name="test bot", before_ready=None):
             send({"type": "ready", "name": name, "protocol": protocol})
         elif message["type"] == "act":
             on_act(message)
+        elif message["type"] == "refused":
+            print(f"refused {message['action']['type']}: {message['reason']}", file=sys.stderr, flush=True)
         elif message["type"] == "quit":
             return
 
