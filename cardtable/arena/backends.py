@@ -10,10 +10,12 @@ import concurrent.futures
 import logging
 import multiprocessing
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import Any
 
-from cardtable.arena.play import GameResult, GameTask, play_game
+from cardtable.arena.play import GameResult, GameTask, failed, play_game
 
 BACKENDS = ("local", "ray")
 #: CPUs of the Ray instance started when no ``--ray-address`` is given.
@@ -21,30 +23,71 @@ LOCAL_RAY_CPUS = 2
 
 
 def run_tasks(tasks: Sequence[GameTask], *, workers: int = 1, backend: str = "local",
-              ray_address: str | None = None) -> Iterator[GameResult]:
-    """Play every task; yield each result as soon as it is known (completion order)."""
+              ray_address: str | None = None, play: Callable[[GameTask], GameResult] = play_game
+              ) -> Iterator[GameResult]:
+    """Play every task; yield each result as soon as it is known (completion order).
+
+    A game that kills the process playing it (a crash in native code, the kernel's OOM killer) becomes an
+    ERROR result naming the cause, and the other games go on.
+    """
     if backend == "ray":
-        yield from _ray(tasks, ray_address)
+        yield from _ray(tasks, ray_address, play)
     elif workers <= 1:
         for task in tasks:
-            yield play_game(task)
+            yield play(task)
     else:
-        yield from _processes(tasks, workers)
+        yield from _processes(tasks, workers, play)
 
 
-def _processes(tasks: Sequence[GameTask], workers: int) -> Iterator[GameResult]:
-    """Local worker processes, started with ``spawn`` (no inherited threads or locks)."""
+def _processes(tasks: Sequence[GameTask], workers: int, play: Callable[[GameTask], GameResult]
+               ) -> Iterator[GameResult]:
+    """Local worker processes, started with ``spawn`` (no inherited threads, locks or connections).
+
+    When a worker dies, the pool is broken and every unfinished game fails with it: those games are then
+    played one at a time in a one-process pool, so the game that kills its worker is found and stored as
+    an ERROR, and the pool is rebuilt for the rest.
+    """
     context = multiprocessing.get_context("spawn")
-    pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    remaining = {task.index: task for task in tasks}
+    while remaining:
+        pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        try:
+            futures = {pool.submit(play, task): task for task in remaining.values()}
+            for future in concurrent.futures.as_completed(futures):
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    break
+                del remaining[futures[future].index]
+                yield result
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+        if remaining:
+            yield from _one_at_a_time(remaining, context, play)
+
+
+def _one_at_a_time(remaining: dict[int, GameTask], context: Any, play: Callable[[GameTask], GameResult]
+                   ) -> Iterator[GameResult]:
+    """Play the unfinished games one by one until one kills its worker (stored as an ERROR), or all are done."""
+    pool = concurrent.futures.ProcessPoolExecutor(max_workers=1, mp_context=context)
     try:
-        futures = [pool.submit(play_game, task) for task in tasks]
-        for future in concurrent.futures.as_completed(futures):
-            yield future.result()
+        for index in sorted(remaining):
+            task = remaining[index]
+            try:
+                result = pool.submit(play, task).result()
+            except BrokenProcessPool as exc:
+                result = failed(task, f"the worker process playing this game died ({exc})")
+                del remaining[index]
+                yield result
+                return
+            del remaining[index]
+            yield result
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _ray(tasks: Sequence[GameTask], address: str | None) -> Iterator[GameResult]:
+def _ray(tasks: Sequence[GameTask], address: str | None, play: Callable[[GameTask], GameResult]
+         ) -> Iterator[GameResult]:
     """Ray tasks on the cluster at ``address``, or on a local instance with :data:`LOCAL_RAY_CPUS` CPUs."""
     import ray
 
@@ -59,11 +102,16 @@ def _ray(tasks: Sequence[GameTask], address: str | None) -> Iterator[GameResult]
             ray.init(num_cpus=LOCAL_RAY_CPUS, include_dashboard=False, log_to_driver=False,
                      logging_level=logging.WARNING, runtime_env={"env_vars": {"PYTHONPATH": path}})
     try:
-        remote = ray.remote(num_cpus=1, max_retries=0)(play_game)
-        pending = [remote.remote(task) for task in tasks]
+        remote = ray.remote(num_cpus=1, max_retries=0)(play)
+        pending = {remote.remote(task): task for task in tasks}
         while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            yield ray.get(done[0])
+            done, _ = ray.wait(list(pending), num_returns=1)
+            task = pending.pop(done[0])
+            try:
+                result = ray.get(done[0])
+            except ray.exceptions.RayError as exc:  # the worker died, or the task could not run
+                result = failed(task, f"the Ray task playing this game failed: {str(exc).splitlines()[0]}")
+            yield result
     finally:
         if started:
             ray.shutdown()

@@ -80,14 +80,19 @@ def play_game(task: GameTask) -> GameResult:
     except Exception as exc:
         for agent in agents:
             close_agent(agent)
-        return GameResult(task.index, task.deal, task.seed, task.seating, ERROR,
-                          new_record(game, options, task.seed).to_json(),
-                          error=f"seat {len(agents)} ({task.seating[len(agents)]}) could not start: {exc}")
+        return failed(task, f"seat {len(agents)} ({task.seating[len(agents)]}) could not start: {exc}")
     try:
         return _run(task, game, options, agents)
     finally:
         for agent in agents:
             close_agent(agent)
+
+
+def failed(task: GameTask, reason: str) -> GameResult:
+    """An ERROR result for a game that could not be played at all (its record has no actions)."""
+    game = cardtable.load_game(task.game)
+    record = new_record(game, game.options(task.options), task.seed).to_json()
+    return GameResult(task.index, task.deal, task.seed, task.seating, ERROR, record, error=reason)
 
 
 def _run(task: GameTask, game: Any, options: Any, agents: list[Bot]) -> GameResult:

@@ -123,3 +123,19 @@ def test_a_killed_run_resumes_and_ends_with_the_results_of_an_uninterrupted_one(
     whole = run_tournament(uninterrupted, store_at(tmp_path / "whole.db"))
     assert json.loads(resumed.stdout) == whole
     assert json.loads(resumed.stdout)["played"] == games and _count(db) == games
+
+
+def test_a_game_that_kills_its_worker_process_is_an_error_and_the_others_are_played() -> None:
+    from cardtable.arena.backends import run_tasks
+    from cardtable.arena.play import play_game
+    from tests.arena.dying import DIES_ON, play_or_die
+
+    tournament = small(games=6)
+    tasks = [tournament.task(p) for p in tournament.schedule()]
+    results = sorted(run_tasks(tasks, workers=2, play=play_or_die), key=lambda r: r.index)
+    assert [r.index for r in results] == list(range(6))
+    dead = results[DIES_ON]
+    assert dead.status == "error" and "worker process" in (dead.error or "")
+    for task, result in zip(tasks, results):
+        if task.index != DIES_ON:
+            assert result.to_json() == play_game(task).to_json()
