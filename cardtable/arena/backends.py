@@ -96,11 +96,7 @@ def _ray(tasks: Sequence[GameTask], address: str | None, play: Callable[[GameTas
         if address:
             ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
         else:
-            # Local workers import this very copy of cardtable (a checkout or an installed package).
-            source = str(Path(__file__).resolve().parents[2])
-            path = os.pathsep.join(p for p in (source, os.environ.get("PYTHONPATH", "")) if p)
-            ray.init(num_cpus=LOCAL_RAY_CPUS, include_dashboard=False, log_to_driver=False,
-                     logging_level=logging.WARNING, runtime_env={"env_vars": {"PYTHONPATH": path}})
+            _start_local_ray(ray)
     try:
         remote = ray.remote(num_cpus=1, max_retries=0)(play)
         pending = {remote.remote(task): task for task in tasks}
@@ -115,3 +111,22 @@ def _ray(tasks: Sequence[GameTask], address: str | None, play: Callable[[GameTas
     finally:
         if started:
             ray.shutdown()
+
+
+def _start_local_ray(ray: Any) -> None:
+    """A local Ray instance whose workers import this very copy of cardtable (a checkout or a package).
+
+    The workers inherit the environment of the processes ``ray.init`` starts, so ``PYTHONPATH`` is set
+    for the duration of the call (cheaper than a per-job ``runtime_env``) and restored afterwards.
+    """
+    source = str(Path(__file__).resolve().parents[2])
+    before = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (source, before) if p)
+    try:
+        ray.init(num_cpus=LOCAL_RAY_CPUS, include_dashboard=False, log_to_driver=False,
+                 logging_level=logging.WARNING)
+    finally:
+        if before is None:
+            del os.environ["PYTHONPATH"]
+        else:
+            os.environ["PYTHONPATH"] = before
