@@ -59,6 +59,7 @@ import ctypes
 import enum
 import multiprocessing
 import multiprocessing.connection
+import os
 import threading
 import time
 import traceback
@@ -542,24 +543,31 @@ class AgentWorker:
 
 
 def _serve(agent: Bot, conn: multiprocessing.connection.Connection) -> None:
-    """The worker's loop: one answer per request until the pipe closes."""
-    while True:
-        try:
-            observation, legal = conn.recv()
-        except (EOFError, OSError, KeyboardInterrupt):
-            return
-        try:
-            action = agent.act(observation, list(legal))
-        except Exception as exc:
-            conn.send(("exception", f"{type(exc).__name__}: {exc}"))
-            continue
-        if action in legal:
-            conn.send(("index", legal.index(action)))
-            continue
-        try:
-            conn.send(("action", action))
-        except Exception:
-            conn.send(("malformed", f"unpicklable answer {action!r}"[:200]))
+    """The worker's loop: one answer per request until the pipe closes.
+
+    It leaves by ``os._exit``: a normal exit would flush stdio buffers copied from the parent at fork
+    time and print the parent's pending output a second time.
+    """
+    try:
+        while True:
+            try:
+                observation, legal = conn.recv()
+            except (EOFError, OSError, KeyboardInterrupt):
+                return
+            try:
+                action = agent.act(observation, list(legal))
+            except Exception as exc:
+                conn.send(("exception", f"{type(exc).__name__}: {exc}"))
+                continue
+            if action in legal:
+                conn.send(("index", legal.index(action)))
+                continue
+            try:
+                conn.send(("action", action))
+            except Exception:
+                conn.send(("malformed", f"unpicklable answer {action!r}"[:200]))
+    finally:
+        os._exit(0)
 
 
 # Thread isolation: a daemon thread per decision, stopped by an asynchronous exception.

@@ -8,7 +8,8 @@ reserve address space), file size (``RLIMIT_FSIZE``), open files, no core
 dumps, and a process count. Its environment holds only ``PATH``, ``LANG`` and
 ``HOME`` (a private temporary directory that is also its working directory and
 is removed at the end). On timeout or at the end the whole group is killed
-(``os.killpg`` with SIGKILL), and with it everything in its pids cgroup.
+(``os.killpg`` with SIGKILL), and with it everything in its pids cgroup; if
+the host itself dies, the program is killed too (``PR_SET_PDEATHSIG``).
 
 The process count is enforced by a pids cgroup of its own (``pids.max``) when
 the cgroup file system is writable (a container run as root, say); otherwise
@@ -27,6 +28,7 @@ applies; :func:`bwrap_available` says which path is taken.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import functools
 import os
 import resource
@@ -323,8 +325,13 @@ class Sandbox:
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
+_PR_SET_PDEATHSIG = 1
+
+
 def _prepare_child(limits: Limits, nproc: int | None, cgroup: _PidsCgroup | None) -> None:
-    """In the child between fork and exec: join the pids cgroup, set the rlimits."""
+    """In the child between fork and exec: die with the host, join the pids cgroup, set the rlimits."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)  # Linux only
     if cgroup is not None:
         cgroup.join()
     resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu, limits.cpu + 1))

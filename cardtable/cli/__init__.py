@@ -144,6 +144,9 @@ def external_factory(game: Any, spec: str) -> Any:
     return lambda seed: make_agent(game, spec, seed)
 
 
+app.command("bot-check")(bot_check)  # lives in cli/botcheck.py, beside the other external-bot helpers here
+
+
 @app.command("replay")
 def replay_command(
     path: Annotated[Path | None, typer.Argument(help="A game record as JSON (from the server or `selfplay`).")]
@@ -187,7 +190,6 @@ app.command("arena")(arena)
 app.command("durak")(durak)
 app.command("play")(play)
 app.command("serve")(serve)
-app.command("bot-check")(bot_check)
 
 
 def main() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -88,7 +89,8 @@ def vars_of(observation: Any) -> list[tuple[str, Any]]:
 def play(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="Game name, e.g. wizard.")],
     players: Annotated[int | None, typer.Option(help="Number of players (default: the game's smallest).")] = None,
-    bots: Annotated[str | None, typer.Option(help="Computer players' bot (default: the game's own).")] = None,
+    bots: Annotated[str | None, typer.Option(
+        help="Computer players' bot (default: the game's own), or exec:COMMAND for a program.")] = None,
     seat: Annotated[int, typer.Option(help="Your seat (0 = first).")] = 0,
     seed: Annotated[int | None, typer.Option(help="Deal seed (default: random, printed).")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option KEY=VALUE.")] = None,
@@ -96,7 +98,7 @@ def play(
     record: Annotated[Path | None, typer.Option(help="Write the game record (JSON) here at the end.")] = None,
 ) -> None:
     """Play one game in the terminal against computer players."""
-    from cardtable.cli import fail, load, parse_option_pairs
+    from cardtable.cli import external_factory, fail, load, parse_option_pairs
 
     game = load(game_name)
     count = players if players is not None else game.info.min_players
@@ -107,12 +109,16 @@ def play(
     if not 0 <= seat < count:
         raise fail(f"--seat must be 0 to {count - 1}")
     bot = bots or next((b for b in bot_names(game) if b != "random"), "random")
-    if bot not in bot_names(game):
-        raise fail(f"no bot {bot!r} for {game_name} (known: {', '.join(bot_names(game))})")
+    if bot.startswith("exec:"):
+        factory = external_factory(game, bot)
+    elif bot in bot_names(game):
+        factory = partial(make_bot, game, bot)
+    else:
+        raise fail(f"no bot {bot!r} for {game_name} (known: {', '.join(bot_names(game))}; or exec:COMMAND)")
     if seed is None:
         seed = random.SystemRandom().randrange(1, 2**31)
     typer.echo(f"{game.info.title}, {count} players, seed {seed}; you are seat {seat}.")
-    agents: list[Any] = [make_bot(game, bot, seed + s) for s in range(count)]
+    agents: list[Any] = [factory(seed + s) for s in range(count)]
     agents[seat] = TerminalPlayer(game)
 
     def show(events: list[Event]) -> None:

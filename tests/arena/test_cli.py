@@ -68,3 +68,13 @@ def test_selfplay_shows_an_external_bots_lost_decisions_by_kind() -> None:
     text = cli.invoke(app, args)
     assert f"{spec}: decisions lost: malformed 4, forfeited" in text.output.replace("\n", " ")
     assert "random: decisions lost: none" in text.output
+
+
+def test_play_against_a_program_in_the_terminal(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    result = cli.invoke(app, ["play", "durak", "--players", "2", "--seed", "5", "--bots", f"exec:{EXAMPLE}",
+                              "--record", str(record)], input="1\n" * 400)
+    assert result.exit_code == 0, result.output
+    assert "Game over" in result.output and "Note:" not in result.output
+    actions = json.loads(record.read_text())["actions"]
+    assert any(a["seat"] == 1 for a in actions), "the program played its seat"
