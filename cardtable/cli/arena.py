@@ -40,7 +40,7 @@ def arena(
         "--bot", help="An entry: NAME=SPEC or SPEC; SPEC is a built-in bot name or exec:COMMAND. Repeat.")],
     games: Annotated[int, typer.Option(help="Number of games.")] = 20,
     fmt: Annotated[str, typer.Option("--format", help="round-robin or duplicate.")] = "round-robin",
-    workers: Annotated[int, typer.Option(help="Local worker processes (local backend).", min=1)] = 1,
+    workers: Annotated[int, typer.Option(help="Local worker processes (local backend).")] = 1,
     backend: Annotated[str, typer.Option(help="local or ray.")] = "local",
     ray_address: Annotated[str | None, typer.Option(
         "--ray-address", help="Ray cluster address (default: a local instance with 2 CPUs).")] = None,
@@ -49,11 +49,11 @@ def arena(
     preset: Annotated[str | None, typer.Option(help="Named rule preset.")] = None,
     timeout: Annotated[float | None, typer.Option(
         help="Seconds per decision before the fallback plays (default: none for built-in bots; external "
-             "bots keep their sandbox's limit).", min=0.001)] = None,
+             "bots keep their sandbox's limit).")] = None,
     game_timeout: Annotated[float | None, typer.Option(
-        "--game-timeout", help="Seconds of thinking per seat over a whole game.", min=0.001)] = None,
+        "--game-timeout", help="Seconds of thinking per seat over a whole game.")] = None,
     max_failures: Annotated[int | None, typer.Option(
-        "--max-failures", help="Failures after which a bot forfeits the game.", min=1)] = None,
+        "--max-failures", help="Failures after which a bot forfeits the game.")] = None,
     database_url: Annotated[str | None, typer.Option(
         "--database-url", envvar=DATABASE_URL_ENV, help=f"SQLAlchemy database URL (default {DEFAULT_DATABASE_URL}).")]
     = None,
@@ -68,6 +68,16 @@ def arena(
 
     if backend not in BACKENDS:
         raise _fail(f"--backend {backend!r}: use one of {', '.join(BACKENDS)}")
+    if ray_address is not None and backend != "ray":
+        raise _fail("--ray-address needs --backend ray")
+    if backend == "ray" and workers != 1:
+        raise _fail("--workers is for the local backend; with Ray every CPU of the cluster plays")
+    for flag, value, least in (("--workers", workers, 1), ("--max-failures", max_failures, 0)):
+        if value is not None and value < least:
+            raise _fail(f"{flag} must be at least {least}, not {value}")
+    for flag, seconds in (("--timeout", timeout), ("--game-timeout", game_timeout)):
+        if seconds is not None and not seconds > 0:
+            raise _fail(f"{flag} must be a positive number of seconds, not {seconds}")
     tournament = _define(game_name, bot, option or [], preset, fmt, games, seed, timeout, game_timeout,
                          max_failures)
     if backend == "ray":

@@ -46,6 +46,10 @@ def test_json_has_standings_intervals_failures_ratings_and_head_to_head(tmp_path
     (["arena", "crazy_eights", *BOTS, "--format", "swiss"], "unknown format"),
     (["arena", "crazy_eights", *BOTS, "--format", "duplicate", "--games", "4"], "multiple of 3"),
     (["arena", "crazy_eights", *BOTS, "--backend", "mpi"], "--backend"),
+    (["arena", "crazy_eights", *BOTS, "--workers", "0"], "--workers must be at least 1"),
+    (["arena", "crazy_eights", *BOTS, "--ray-address", "auto"], "needs --backend ray"),
+    (["arena", "crazy_eights", *BOTS, "--timeout", "0"], "--timeout must be a positive"),
+    (["arena", "crazy_eights", *BOTS, "--max-failures", "-1"], "--max-failures must be at least 0"),
 ])
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path: Path, args: list[str], message: str) -> None:
     db = tmp_path / "never.db"
