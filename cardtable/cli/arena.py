@@ -63,21 +63,9 @@ def arena(
     """Play a tournament between bots; rerun the same command to resume a killed run."""
     from sqlalchemy.exc import SQLAlchemyError
 
-    from cardtable.arena.backends import BACKENDS
     from cardtable.arena.tournament import run_tournament
 
-    if backend not in BACKENDS:
-        raise _fail(f"--backend {backend!r}: use one of {', '.join(BACKENDS)}")
-    if ray_address is not None and backend != "ray":
-        raise _fail("--ray-address needs --backend ray")
-    if backend == "ray" and workers != 1:
-        raise _fail("--workers is for the local backend; with Ray every CPU of the cluster plays")
-    for flag, value, least in (("--workers", workers, 1), ("--max-failures", max_failures, 0)):
-        if value is not None and value < least:
-            raise _fail(f"{flag} must be at least {least}, not {value}")
-    for flag, seconds in (("--timeout", timeout), ("--game-timeout", game_timeout)):
-        if seconds is not None and not seconds > 0:
-            raise _fail(f"{flag} must be a positive number of seconds, not {seconds}")
+    _check_flags(backend, ray_address, workers, max_failures, timeout, game_timeout, report)
     tournament = _define(game_name, bot, option or [], preset, fmt, games, seed, timeout, game_timeout,
                          max_failures)
     if backend == "ray":
@@ -113,6 +101,27 @@ def arena(
     show(results)
     if report is not None:
         console.print(f"report: {report / 'index.html'}", highlight=False)
+
+
+def _check_flags(backend: str, ray_address: str | None, workers: int, max_failures: int | None,
+                 timeout: float | None, game_timeout: float | None, report: Path | None) -> None:
+    """A one-line exit for flags that cannot work, before anything is written."""
+    from cardtable.arena.backends import BACKENDS
+
+    if backend not in BACKENDS:
+        raise _fail(f"--backend {backend!r}: use one of {', '.join(BACKENDS)}")
+    if ray_address is not None and backend != "ray":
+        raise _fail("--ray-address needs --backend ray")
+    if backend == "ray" and workers != 1:
+        raise _fail("--workers is for the local backend; with Ray every CPU of the cluster plays")
+    for flag, value, least in (("--workers", workers, 1), ("--max-failures", max_failures, 0)):
+        if value is not None and value < least:
+            raise _fail(f"{flag} must be at least {least}, not {value}")
+    for flag, seconds in (("--timeout", timeout), ("--game-timeout", game_timeout)):
+        if seconds is not None and not seconds > 0:
+            raise _fail(f"{flag} must be a positive number of seconds, not {seconds}")
+    if report is not None and report.exists() and not report.is_dir():
+        raise _fail(f"--report {report}: not a directory")
 
 
 def _define(game_name: str, bots: list[str], pairs: list[str], preset: str | None, fmt: str, games: int,

@@ -48,6 +48,7 @@ def test_json_has_standings_intervals_failures_ratings_and_head_to_head(tmp_path
     (["arena", "crazy_eights", *BOTS, "--backend", "mpi"], "--backend"),
     (["arena", "crazy_eights", *BOTS, "--workers", "0"], "--workers must be at least 1"),
     (["arena", "crazy_eights", *BOTS, "--ray-address", "auto"], "needs --backend ray"),
+    (["arena", "crazy_eights", *BOTS, "--report", __file__], "not a directory"),
     (["arena", "crazy_eights", *BOTS, "--timeout", "0"], "--timeout must be a positive"),
     (["arena", "crazy_eights", *BOTS, "--max-failures", "-1"], "--max-failures must be at least 0"),
 ])
