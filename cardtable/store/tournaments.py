@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
@@ -29,6 +29,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Table,
     Text,
     UniqueConstraint,
     func,
@@ -123,6 +124,7 @@ class StoredTournament:
     stored_games: int = 0
 
 
+TOURNAMENT_MODELS = (TournamentRow, TournamentEntryRow, TournamentGameRow)
 GAME_FIELDS = ("index", "deal", "seed", "seating", "status", "error", "scores", "winners", "reason", "failures",
                "forfeited", "record")
 
@@ -131,7 +133,8 @@ class TournamentStore:
     """Reads and writes tournaments on an engine whose tables exist (``Store`` creates them)."""
 
     def __init__(self, engine: Engine) -> None:
-        Base.metadata.create_all(engine)
+        # Only the arena's own tables, and only those missing: the other tables belong to the table store.
+        Base.metadata.create_all(engine, tables=[cast(Table, model.__table__) for model in TOURNAMENT_MODELS])
         self._sessions = sessionmaker(engine, expire_on_commit=False)
 
     def ensure(self, tournament: StoredTournament) -> StoredTournament:
