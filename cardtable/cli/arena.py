@@ -37,7 +37,8 @@ class RateColumn(ProgressColumn):
 def arena(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="Game name, e.g. wizard.")],
     bot: Annotated[list[str], typer.Option(
-        "--bot", help="An entry: NAME=SPEC or SPEC; SPEC is a built-in bot name or exec:COMMAND. Repeat.")],
+        "--bot", help="An entry, repeated: NAME=SPEC (SPEC: a built-in bot or exec:COMMAND), or a built-in bot "
+                      "name alone.")],
     games: Annotated[int, typer.Option(help="Number of games.")] = 20,
     fmt: Annotated[str, typer.Option("--format", help="round-robin or duplicate.")] = "round-robin",
     workers: Annotated[int, typer.Option(help="Local worker processes (local backend).")] = 1,
