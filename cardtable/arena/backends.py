@@ -7,9 +7,12 @@ the order they arrive; the tournament stores them by game number and computes st
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
+import ctypes
 import logging
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -18,6 +21,7 @@ from typing import Any
 from cardtable.arena.play import GameResult, GameTask, failed, play_game
 
 BACKENDS = ("local", "ray")
+_PR_SET_PDEATHSIG = 1
 #: CPUs of the Ray instance started when no ``--ray-address`` is given.
 LOCAL_RAY_CPUS = 2
 
@@ -50,7 +54,7 @@ def _processes(tasks: Sequence[GameTask], workers: int, play: Callable[[GameTask
     context = multiprocessing.get_context("spawn")
     remaining = {task.index: task for task in tasks}
     while remaining:
-        pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        pool = _pool(workers, context)
         try:
             futures = {pool.submit(play, task): task for task in remaining.values()}
             for future in concurrent.futures.as_completed(futures):
@@ -69,7 +73,7 @@ def _processes(tasks: Sequence[GameTask], workers: int, play: Callable[[GameTask
 def _one_at_a_time(remaining: dict[int, GameTask], context: Any, play: Callable[[GameTask], GameResult]
                    ) -> Iterator[GameResult]:
     """Play the unfinished games one by one until one kills its worker (stored as an ERROR), or all are done."""
-    pool = concurrent.futures.ProcessPoolExecutor(max_workers=1, mp_context=context)
+    pool = _pool(1, context)
     try:
         for index in sorted(remaining):
             task = remaining[index]
@@ -84,6 +88,23 @@ def _one_at_a_time(remaining: dict[int, GameTask], context: Any, play: Callable[
             yield result
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _pool(workers: int, context: Any) -> concurrent.futures.ProcessPoolExecutor:
+    """A pool of ``workers`` spawned processes that die with this one."""
+    return concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                                                  initializer=die_with_parent, initargs=(os.getpid(),))
+
+
+def die_with_parent(parent: int) -> None:
+    """In a worker: be killed when the arena process dies (Linux ``PR_SET_PDEATHSIG``), or leave if it is gone.
+
+    Without this a killed arena run would leave its workers waiting for work forever.
+    """
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def _ray(tasks: Sequence[GameTask], address: str | None, play: Callable[[GameTask], GameResult]

@@ -87,6 +87,28 @@ def test_a_game_that_cannot_be_played_is_stored_as_an_error_and_the_tournament_g
     assert [g["status"] for g in stored] == ["error"] * 3 and all(g["record"]["game"] == "wizard" for g in stored)
 
 
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux /proc)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` is a process that has not exited (zombies count as gone)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
 def _count(db: Path) -> int:
     """Games stored so far (0 before the arena has made its database)."""
     if not db.exists():
@@ -107,15 +129,25 @@ def test_a_killed_run_resumes_and_ends_with_the_results_of_an_uninterrupted_one(
     command = [sys.executable, "-c", "from cardtable.cli import main; main()", *args]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     db = tmp_path / "killed.db"
-    process = subprocess.Popen([*command, "--database-url", f"sqlite:///{db}"], env=env,
+    # The killed run plays on two worker processes; they must not outlive it.
+    process = subprocess.Popen([*command, "--workers", "2", "--database-url", f"sqlite:///{db}"], env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while _count(db) < 2 and process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.005)
+    workers = _children(process.pid)
     process.send_signal(signal.SIGKILL)
     process.wait()
     stored_at_kill = _count(db)
     assert 2 <= stored_at_kill < games, "the run was not killed part-way"
+    assert workers, "the run had worker processes"
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    survivors = [pid for pid in workers if _alive(pid)]
+    for pid in survivors:  # leave nothing running, even when failing
+        os.kill(pid, signal.SIGKILL)
+    assert not survivors, "worker processes outlived the killed run"
     resumed = subprocess.run([*command, "--database-url", f"sqlite:///{db}"], env=env, capture_output=True,
                              text=True, timeout=120, check=True)
     entries = [Entry("heuristic", "heuristic"), Entry("h2", "heuristic"), Entry("random", "random")]
