@@ -39,6 +39,8 @@ def test_json_has_standings_intervals_failures_ratings_and_head_to_head(tmp_path
 @pytest.mark.parametrize(("args", "message"), [
     (["arena", "crazy_eights", "--bot", "nosuchbot", "--bot", "random"], "no bot 'nosuchbot'"),
     (["arena", "crazy_eights", "--bot", "random"], "at least two"),
+    (["arena", "crazy_eights", "--bot", "random", "--bot", "exec:python3 bot.py"], "NAME=exec:COMMAND"),
+    (["arena", "crazy_eights", "--bot", "random", "--bot", "bad name=random"], "a name is 1–40"),
     (["arena", "crazy_eights", "--bot", "random", "--bot", "random"], "two entries are called 'random'"),
     (["arena", "crazy_eights", *BOTS, "-o", "rounds=lots"], "rounds"),
     (["arena", "crazy_eights", *BOTS, "-o", "rounds"], "KEY=VALUE"),
