@@ -34,6 +34,7 @@ from sqlalchemy import (
     UniqueConstraint,
     func,
     select,
+    update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
@@ -159,8 +160,8 @@ class TournamentStore:
         try:
             with self._sessions.begin() as session:
                 session.add(TournamentGameRow(tournament_id=tournament_id, **values))
-                session.query(TournamentRow).filter(TournamentRow.id == tournament_id).update(
-                    {"updated_at": utcnow()})
+                session.execute(update(TournamentRow).where(TournamentRow.id == tournament_id)
+                                .values(updated_at=utcnow()))
         except IntegrityError:
             return False
         return True
