@@ -4,7 +4,7 @@
 - mean score: the mean over games of the entry's seats' mean score, with a 95 % normal interval
   (mean ± 1.96 standard errors; no interval below two games);
 - ratings: openskill's Plackett–Luce model, one rating per entry, updated game by game in game order:
-  the winners share the first place, the other entries follow by score;
+  the winners share the first place, the other entries follow by score, an entry that forfeited last;
 - head-to-head: for each pair of entries that met, the share of those games in which the first placed
   ahead of the second (a tie counts one half).
 """
@@ -45,15 +45,18 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float
 
 
 def places(result: GameResult) -> dict[str, int]:
-    """Each entry's place in a finished game: 1 for the winners, then by score (equal scores share a place)."""
+    """Each entry's place in a finished game: 1 for the winners, then by score (equal scores share a place);
+    an entry that forfeited comes last, whatever its score."""
     assert result.scores is not None and result.winners is not None
     seats: dict[str, list[int]] = {}
     for seat, name in enumerate(result.seating):
         seats.setdefault(name, []).append(seat)
     scores = {name: sum(result.scores[s] for s in ss) / len(ss) for name, ss in seats.items()}
     winners = {name for name, ss in seats.items() if any(s in result.winners for s in ss)}
-    others = sorted({scores[n] for n in seats if n not in winners}, reverse=True)
-    return {name: 1 if name in winners else 2 + others.index(scores[name]) for name in seats}
+    forfeits = {name for name, ss in seats.items() if any(s in result.forfeited for s in ss)} - winners
+    others = sorted({scores[n] for n in seats if n not in winners and n not in forfeits}, reverse=True)
+    return {name: 1 if name in winners else 2 + len(others) if name in forfeits else 2 + others.index(scores[name])
+            for name in seats}
 
 
 @dataclass

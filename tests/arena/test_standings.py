@@ -47,6 +47,13 @@ def test_places_put_winners_first_then_scores_with_shared_places() -> None:
     assert places(game) == {"a": 1, "b": 2, "c": 3, "d": 3}
 
 
+def test_an_entry_that_forfeited_comes_last_whatever_its_score() -> None:
+    game = GameResult(0, 0, 0, ("a", "b", "c"), FINISHED, {}, [50, 10, 20], [2], "done", forfeited=[0])
+    assert places(game) == {"c": 1, "b": 2, "a": 3}
+    nobody = GameResult(1, 1, 0, ("a", "b"), FINISHED, {}, [50, 10], [], "done", forfeited=[0])
+    assert places(nobody) == {"b": 2, "a": 3}
+
+
 def test_a_partnership_win_counts_once_for_the_entry_holding_both_seats() -> None:
     # Mus-like: pair (0, 2) is "a", pair (1, 3) is "b"; the pair of "a" wins.
     games = [result(0, ("a", "b", "a", "b"), [40, 12, 40, 12], [0, 2]),
