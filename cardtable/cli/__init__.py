@@ -14,6 +14,7 @@ from rich.table import Table
 
 import cardtable
 from cardtable.bots import bot_names
+from cardtable.cli.arena import arena
 from cardtable.cli.botcheck import bot_check
 from cardtable.cli.durak import durak
 from cardtable.cli.play import play
@@ -148,14 +149,27 @@ app.command("bot-check")(bot_check)  # lives in cli/botcheck.py, beside the othe
 
 @app.command("replay")
 def replay_command(
-    path: Annotated[Path, typer.Argument(help="A game record as JSON (from the server or `selfplay`).")],
+    path: Annotated[Path | None, typer.Argument(help="A game record as JSON (from the server or `selfplay`).")]
+    = None,
     seat: Annotated[int | None, typer.Option(help="Show only what this seat could see.")] = None,
+    tournament: Annotated[str | None, typer.Option(help="Instead of PATH: a stored arena tournament (id or "
+                                                        "its first characters) ...")] = None,
+    game_number: Annotated[int | None, typer.Option("--game", help="... and its game number (from 0).")] = None,
+    database_url: Annotated[str | None, typer.Option("--database-url", envvar="CARDTABLE_DATABASE_URL",
+                                                     help="Database of --tournament.")] = None,
 ) -> None:
-    """Replay a game record and print its events in words."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise fail(f"cannot read {path}: {exc}") from None
+    """Replay a game record (a file, or a stored tournament game) and print its events in words."""
+    from cardtable.cli.arena import tournament_record
+
+    if (path is None) == (tournament is None):
+        raise fail("give a record FILE or --tournament ID --game N")
+    if path is None:
+        data = tournament_record(database_url, str(tournament), game_number)
+    else:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise fail(f"cannot read {path}: {exc}") from None
     if not isinstance(data, dict) or not isinstance(data.get("game"), str):
         raise fail(f"{path} is not a game record")
     game = load(data["game"])
@@ -172,6 +186,7 @@ def replay_command(
 
 
 # Commands that live in their own modules.
+app.command("arena")(arena)
 app.command("durak")(durak)
 app.command("play")(play)
 app.command("serve")(serve)

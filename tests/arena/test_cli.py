@@ -66,7 +66,7 @@ def test_selfplay_shows_an_external_bots_lost_decisions_by_kind() -> None:
     row = json.loads(result.stdout)["bots"][spec]
     assert row["failures"]["malformed"] == 4 and row["forfeits"] == 2 and row["wins"] == 0
     text = cli.invoke(app, args)
-    assert f"{spec}: decisions lost: malformed 4, forfeited" in text.output.replace("\n", " ")
+    assert f"{spec}: decisions lost: malformed 4, forfeited" in " ".join(text.output.split())
     assert "random: decisions lost: none" in text.output
 
 

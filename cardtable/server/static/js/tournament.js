@@ -1,0 +1,142 @@
+// Tournament pages: the list of stored arena tournaments, and one tournament's standings, head-to-head,
+// ratings over games and its games (each replayable). Data from /api/tournaments (docs/arena.md).
+
+import { request } from "./api.js";
+import { h, notify, replace } from "./dom.js";
+
+const main = document.getElementById("main");
+const SVG = "http://www.w3.org/2000/svg";
+const COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"];
+
+const fixed = (x, digits = 3) => (x === null || x === undefined ? "–" : Number(x).toFixed(digits));
+const interval = (ci, digits = 3) => (ci ? ` [${fixed(ci[0], digits)}, ${fixed(ci[1], digits)}]` : "");
+
+async function start() {
+  const match = location.pathname.match(/^\/tournaments\/([0-9a-f]{64})$/);
+  try {
+    if (match) await showTournament(match[1]);
+    else await showList();
+  } catch (err) {
+    notify(`Cannot load: ${err.message}`, "error");
+  }
+}
+
+// The list.
+
+async function showList() {
+  const list = await request("GET", "/api/tournaments");
+  if (!list.length) {
+    replace(main, h("p", {}, "No tournaments yet. Run one with ", h("code", {}, "cardtable arena GAME --bot A --bot B"), "."));
+    return;
+  }
+  const rows = list.map((t) => h("tr", {},
+    h("td", { class: "name" }, h("a", { href: `/tournaments/${t.id}` }, `${t.game} ${t.format}`)),
+    h("td", { class: "name" }, t.entries.map((e) => e.name).join(", ")),
+    h("td", {}, `${t.stored_games} / ${t.games}`),
+    h("td", { class: "name" }, t.status),
+    h("td", { class: "name" }, new Date(t.updated_at).toLocaleString()),
+    h("td", { class: "name" }, h("code", {}, t.id.slice(0, 12)))));
+  replace(main, h("h2", {}, "Tournaments"), h("table", { "aria-label": "tournaments" },
+    h("thead", {}, h("tr", {}, ["tournament", "entries", "games stored", "status", "updated", "id"].map((c) => h("th", { scope: "col" }, c)))),
+    h("tbody", {}, rows)));
+}
+
+// One tournament.
+
+async function showTournament(id) {
+  const t = await request("GET", `/api/tournaments/${id}`);
+  const r = t.results;
+  document.getElementById("title").textContent = `${t.game} ${t.format} tournament`;
+  document.title = `cardtable — ${t.game} tournament`;
+  replace(main,
+    h("p", {}, `${r.played} of ${t.games} games played (${t.stored_games} stored, ${t.status}), seed ${t.seed}. `,
+      `Win share intervals: ${r.intervals.win_share}; mean score: ${r.intervals.mean_score}; ratings: ${r.rating_model}. `,
+      h("code", {}, t.id)),
+    h("h2", {}, "Standings"), standings(r),
+    h("h2", {}, "Head-to-head"),
+    h("p", {}, "Share of the games two entries met in which the row placed ahead of the column (a tie counts ½)."),
+    headToHead(r),
+    h("h2", {}, "Ratings over games"), ratingsPlot(t.rating_history, t.entries.map((e) => e.name)),
+    h("h2", {}, "Games"), games(t));
+  if (t.status !== "finished") setTimeout(() => showTournament(id).catch((err) => notify(err.message, "error")), 5000);
+}
+
+function standings(r) {
+  const head = ["entry", "spec", "games", "wins", "win share [95 %]", "mean score [95 %]", "mu", "sigma", "ordinal", "failures"];
+  const rows = r.ranking.map((name) => {
+    const s = r.standings[name];
+    const failures = Object.entries(s.failures).map(([k, v]) => `${k} ${v}`).join(", ") || "–";
+    return h("tr", {},
+      h("th", { scope: "row" }, name), h("td", { class: "name" }, s.spec), h("td", {}, s.games), h("td", {}, s.wins),
+      h("td", {}, fixed(s.win_share), h("span", { class: "ci" }, interval(s.win_share_ci))),
+      h("td", {}, fixed(s.mean_score, 2), h("span", { class: "ci" }, interval(s.mean_score_ci, 2))),
+      h("td", {}, fixed(s.rating.mu, 2)), h("td", {}, fixed(s.rating.sigma, 2)), h("td", {}, fixed(s.rating.ordinal, 2)),
+      h("td", { class: "name" }, failures));
+  });
+  return h("table", { "aria-label": "standings" },
+    h("thead", {}, h("tr", {}, head.map((c) => h("th", { scope: "col" }, c)))), h("tbody", {}, rows));
+}
+
+function headToHead(r) {
+  const names = r.ranking;
+  const rows = names.map((a) => h("tr", {}, h("th", { scope: "row" }, a), names.map((b) => {
+    const cell = r.head_to_head[a][b];
+    return h("td", {}, cell && cell.share !== null ? `${fixed(cell.share)} (${cell.games})` : "");
+  })));
+  return h("table", { "aria-label": "head-to-head" },
+    h("thead", {}, h("tr", {}, h("td", {}), names.map((n) => h("th", { scope: "col" }, n)))), h("tbody", {}, rows));
+}
+
+/** Each entry's ordinal after each game, as an inline SVG line chart. */
+function ratingsPlot(history, names) {
+  if (!history.length) return h("p", {}, "No finished game yet.");
+  const width = 720, height = 280, pad = 40;
+  const values = history.flatMap((step) => names.map((n) => step.ordinal[n]));
+  const lo = Math.min(...values), hi = Math.max(...values), span = hi - lo || 1;
+  const x = (i) => pad + (history.length === 1 ? 0 : (i * (width - 2 * pad)) / (history.length - 1));
+  const y = (v) => height - pad - ((v - lo) * (height - 2 * pad)) / span;
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("class", "ratings-plot");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", `rating (ordinal) of ${names.join(", ")} after each of ${history.length} games`);
+  const add = (tag, attrs, text) => {
+    const el = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+    if (text !== undefined) el.textContent = text;
+    svg.append(el);
+  };
+  add("line", { x1: pad, y1: height - pad, x2: width - pad, y2: height - pad, stroke: "#999" });
+  add("text", { x: pad, y: height - 10, "font-size": 12 }, "games →");
+  add("text", { x: 4, y: y(hi) + 4, "font-size": 11 }, fixed(hi, 1));
+  add("text", { x: 4, y: y(lo) + 4, "font-size": 11 }, fixed(lo, 1));
+  names.forEach((name, k) => {
+    const points = history.map((step, i) => `${x(i).toFixed(1)},${y(step.ordinal[name]).toFixed(1)}`).join(" ");
+    const color = COLORS[k % COLORS.length];
+    add("polyline", { points, fill: "none", stroke: color, "stroke-width": 2 });
+    add("text", { x: width - pad - 120, y: 16 + 14 * k, fill: color, "font-size": 12 }, name);
+  });
+  return svg;
+}
+
+function games(t) {
+  const rows = t.stored.map((g) => {
+    const failures = Object.entries(g.failures).map(([seat, kinds]) =>
+      `seat ${seat}: ${Object.entries(kinds).map(([k, v]) => `${k} ${v}`).join(", ")}`).join("; ");
+    const result = g.status === "finished"
+      ? `${g.scores.join(" / ")} — won by ${g.winners.map((s) => `${g.seating[s]} (seat ${s})`).join(", ") || "nobody"}`
+      : `error: ${(g.error || "").split("\n")[0]}`;
+    const base = `/api/tournaments/${t.id}/games/${g.index}`;
+    return h("tr", { class: g.status === "finished" ? "" : "error-row" },
+      h("td", {}, g.index), h("td", {}, g.deal), h("td", { class: "name" }, g.seating.join(", ")),
+      h("td", { class: "name" }, result), h("td", { class: "name" }, failures || "–"),
+      h("td", { class: "name" },
+        h("a", { href: `/replay.html?src=${base}/replay` }, `Replay game ${g.index}`), " · ",
+        h("a", { href: `${base}/record` }, "record")));
+  });
+  return h("table", { "aria-label": "games" },
+    h("thead", {}, h("tr", {}, ["game", "deal", "seats", "result", "failures", ""].map((c) => h("th", { scope: "col" }, c)))),
+    h("tbody", {}, rows));
+}
+
+start();

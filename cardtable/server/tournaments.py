@@ -1,0 +1,94 @@
+"""Tournament pages and API: the stored arena tournaments, their standings, ratings and games.
+
+``GET /api/tournaments`` lists them; ``GET /api/tournaments/{id}`` gives one with its standings (the stored
+results once finished, else computed from the games stored so far), its ratings after each game and its
+games; ``GET /api/tournaments/{id}/games/{n}/record`` gives a stored game's record (every stored game is
+over, so its record hides nothing anyone still plays for). ``/tournaments`` and ``/tournaments/{id}``
+are the pages.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import FileResponse
+
+from cardtable.arena.play import GameResult
+from cardtable.arena.standings import rate
+from cardtable.arena.tournament import summary
+from cardtable.store.tournaments import StoredTournament, TournamentStore
+
+router = APIRouter()
+PAGE = Path(__file__).parent / "static" / "tournament.html"
+_ID = re.compile(r"^[0-9a-f]{64}$")
+LIST_FIELDS = ("index", "deal", "seating", "status", "scores", "winners", "reason", "error", "failures",
+               "forfeited")
+
+
+def tournament_store(request: Request) -> TournamentStore:
+    """The app's tournament store, on the database of its table store (made once per app)."""
+    store: TournamentStore | None = getattr(request.app.state, "tournaments", None)
+    if store is None:
+        store = TournamentStore(request.app.state.manager.store.engine)
+        request.app.state.tournaments = store
+    return store
+
+
+def _find(store: TournamentStore, tournament_id: str) -> StoredTournament:
+    found = store.get(tournament_id) if _ID.match(tournament_id) else None
+    if found is None:
+        raise HTTPException(404, f"no tournament {tournament_id[:80]!r}")
+    return found
+
+
+def _brief(t: StoredTournament) -> dict[str, Any]:
+    return {"id": t.id, "game": t.game, "format": t.format, "games": t.games, "stored_games": t.stored_games,
+            "seed": t.seed, "status": t.status, "entries": [{"name": n, "spec": s} for n, s in t.entries],
+            "created_at": t.created_at.isoformat(), "updated_at": t.updated_at.isoformat()}
+
+
+@router.get("/api/tournaments")
+def list_tournaments(request: Request) -> list[dict[str, Any]]:
+    """Every stored tournament, newest first."""
+    return [_brief(t) for t in tournament_store(request).all()]
+
+
+@router.get("/api/tournaments/{tournament_id}")
+def get_tournament(request: Request, tournament_id: str) -> dict[str, Any]:
+    """One tournament: its standings, ratings over games and its games (without records)."""
+    store = tournament_store(request)
+    t = _find(store, tournament_id)
+    rows = store.games(t.id, with_records=False)
+    results = [GameResult.from_json(row) for row in rows]
+    standings = t.results if t.results is not None else summary(
+        t.id, t.game, t.options, t.format, t.games, t.seed, t.entries, results)
+    _, history = rate(t.entries, results)
+    return {**_brief(t), "options": t.options, "results": standings, "rating_history": history,
+            "stored": [{k: row[k] for k in LIST_FIELDS} for row in rows]}
+
+
+@router.get("/api/tournaments/{tournament_id}/games/{index}/record")
+def game_record(request: Request, tournament_id: str, index: int) -> dict[str, Any]:
+    """A stored game's record (``GameRecord.to_json()``), ready for ``cardtable replay``."""
+    store = tournament_store(request)
+    t = _find(store, tournament_id)
+    stored = store.game(t.id, index)
+    if stored is None:
+        raise HTTPException(404, f"tournament {t.id[:12]} has no stored game {index}")
+    record: dict[str, Any] = dict(stored["record"])
+    return record
+
+
+@router.get("/tournaments", include_in_schema=False)
+def tournaments_page() -> FileResponse:
+    """The list of tournaments."""
+    return FileResponse(PAGE, media_type="text/html")
+
+
+@router.get("/tournaments/{tournament_id}", include_in_schema=False)
+def tournament_page(tournament_id: str) -> FileResponse:
+    """One tournament's page (its script reads the id from the address)."""
+    return FileResponse(PAGE, media_type="text/html")
