@@ -36,7 +36,7 @@ from typing import Any, TypeVar
 import msgspec
 
 from cardtable.core.checks import MAX_CHARS, MAX_ITEMS, MaxChars, MaxItems, Within, is_valid_unicode
-from cardtable.core.errors import DecodeError, describe_value
+from cardtable.core.errors import DecodeError, describe_value, short_repr
 
 T = TypeVar("T")
 JSON = Any
@@ -491,5 +491,4 @@ def _kind(value: JSON) -> str:
 
 def _excerpt(value: JSON, most: int = 40) -> str:
     """``repr(value)`` cut to ``most`` characters: an error message never echoes a whole bad input."""
-    text = repr(value)
-    return text if len(text) <= most else text[: most - 1] + "…"
+    return short_repr(value, most)
