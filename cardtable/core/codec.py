@@ -231,7 +231,11 @@ class Codec:
 
 
 def parse_json(text: str | bytes) -> JSON:
-    """Python data from JSON text (strict: no NaN, no lone surrogates); :class:`DecodeError` if invalid."""
+    """Python data from JSON text (strict: no NaN, no lone surrogates); :class:`DecodeError` if invalid.
+
+    Bytes that are not UTF-8, a nesting too deep, trailing garbage: all a one-line ``DecodeError``,
+    so a socket or an HTTP body can be parsed here without a traceback.
+    """
     try:
         return msgspec.json.decode(text)
     except (msgspec.DecodeError, RecursionError, TypeError, ValueError) as exc:
