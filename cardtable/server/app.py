@@ -22,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from cardtable.server.live import AnyGame, Connection, LiveTable, TableError
 from cardtable.server.manager import TableManager
 from cardtable.server.schemas import CreateTable, JoinTable, TokenBody
+from cardtable.server.table_api import install as install_table_extras
 from cardtable.server.views import game_entry, summary
 from cardtable.store import Store
 
@@ -54,6 +55,7 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6, takeo
     _pages(app)
     _api(app, manager)
     _websocket(app, manager)
+    install_table_extras(app, manager)
     return app
 
 

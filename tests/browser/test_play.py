@@ -48,7 +48,7 @@ SETUPS = {
                           ("Suit in force", "Stock")),
     "durak": Setup("Durak", 2, {}, r"^(Attack with the .+|Beat with the .+|Take the cards|Stop attacking.*)$",
                    rf"^(six|seven|eight|nine|ten|{FACES}) of {FRENCH}$", ("Trump", "Attacker", "Defender")),
-    "mus": Setup("Mus", None, {"Scoring · Target": "10"},
+    "mus": Setup("Mus", None, {"Target": "10"},
                  r"^(Mus|No hay mus|Paso|Envido \d+|Quiero|No quiero|Órdago|Discard)",
                  r"^(as|dos|tres|cuatro|cinco|seis|siete|sota|caballo|rey) de (oros|copas|espadas|bastos)$",
                  ("Mano", "Phase")),
