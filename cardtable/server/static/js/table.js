@@ -37,6 +37,7 @@ const page = {
   steps: [],           // interludes still to show for the view on screen
   interlude: null,     // {kind: "trick" | "summary", ...} on screen now
   stepTimer: null,
+  afterSteps: null,    // the view to show once the interludes are over (it dealt the next round)
   plays: [],           // the cards of the trick in progress, from card_played events ({seat, card})
   handLog: [],         // Mus: the events of the hand in progress
   lastPlayed: new Set(), // cards shown in the middle at the last draw (new ones fly in)
@@ -48,6 +49,8 @@ const page = {
   selectionVersion: -1,
   resultDismissed: false,
   retries: 0,
+  joinName: null,
+  stickyNotice: false, // a notice that new views do not clear (the timer played for this seat)      // what a spectator typed as their name
   paceMs: 1500,
   settings: null,
   timer: null,         // {seat, version, until}
@@ -167,7 +170,10 @@ function onMessage(text) {
     if (page.view) render();
   } else if (msg.type === "chat") {
     extras.addChatLine(msg.line);
-    if (msg.line.kind === "note" && msg.line.note === "timeout") notify(t("timer.played_for", { name: plainName(msg.line.seat) }), "warn");
+    if (msg.line.kind === "note" && msg.line.note === "timeout") {
+      notify(t("timer.played_for", { name: plainName(msg.line.seat) }), "warn");
+      page.stickyNotice = true;  // stays until this page's next action
+    }
   } else if (msg.type === "settings") {
     applySettings(msg.settings);
   } else if (msg.type === "turn_timer") {
@@ -211,13 +217,21 @@ function pump() {
   }
 }
 
-/** Put a view on screen: its events go to the log; returns the interludes it calls for. */
+/** Put a view on screen: its events go to the log; returns the interludes it calls for.
+ * A view that ends a round or hand stays behind its summary: the board shows the round as it ended
+ * until the summary is done (page.afterSteps), then the next deal. */
 function show(view, paced) {
   const steps = [];
   for (const e of view.events || []) {
     page.events.push(eventLine(e, view));
     const step = noteEvent(e.event, view);
     if (step && paced) steps.push(step);
+  }
+  if (page.view && steps.some((s) => s.kind === "summary")) {
+    if (page.events.length > 400) page.events.splice(0, page.events.length - 400);
+    page.afterSteps = view;
+    render();
+    return steps;
   }
   if (page.events.length > 400) page.events.splice(0, page.events.length - 400);
   if (!page.view || view.version !== page.view.version) {
@@ -226,7 +240,7 @@ function show(view, paced) {
   }
   const hadTurn = page.view && page.view.legal_actions.length > 0;
   page.view = view;
-  if (page.pendingVersion === null && !REPLAY) notify("");
+  if (page.pendingVersion === null && !REPLAY && !page.stickyNotice) notify("");
   if (paced && !hadTurn && view.legal_actions.length > 0) extras.sound("turn");
   render();
   return steps;
@@ -263,6 +277,10 @@ function nextStep() {
   const step = page.steps.shift() || null;
   page.interlude = step;
   root.dataset.interlude = step ? step.kind : "";
+  if (!step && page.afterSteps) {
+    page.view = page.afterSteps;
+    page.afterSteps = null;
+  }
   render();
   if (!step) {
     pump();
@@ -281,6 +299,7 @@ function endInterludes() {
   clearTimeout(page.stepTimer);
   page.steps = [];
   page.interlude = null;
+  page.afterSteps = null;
   root.dataset.interlude = "";
 }
 
@@ -289,6 +308,7 @@ function send(action) {
   const view = page.latest || page.view;
   if (REPLAY || !page.socket || page.socket.readyState !== WebSocket.OPEN || page.pendingVersion !== null) return;
   page.pendingVersion = view.version;
+  page.stickyNotice = false;
   root.dataset.pending = "true";
   extras.sound("card");
   page.socket.send(JSON.stringify({ type: "action", version: view.version, action }));
@@ -423,7 +443,7 @@ function renderWaiting(view) {
   const controls = [];
   if (view.seat === null && free.length) {
     controls.push(h("label", { for: "join-name" }, t("table.your_name"), " "),
-      h("input", { id: "join-name", name: "name", maxlength: 40, value: api.lastName(), autocomplete: "nickname" }));
+      nameInput());
     controls.push(h("p", { class: "hint" }, t("table.spectator_hint")));
   }
   if (isHost(view)) {
@@ -587,7 +607,8 @@ function pileCard(c, view = page.view, seen = null) {
 // My hand and my controls (always from the newest view: the page never delays what a person sends).
 
 function renderHand(shown, vm, ctx) {
-  const view = page.latest && page.latest.version >= shown.version ? page.latest : shown;
+  const newest = page.latest && page.latest.version >= shown.version && !page.afterSteps;
+  const view = newest ? page.latest : shown;
   if (page.selectionVersion !== view.version) {
     page.selectionVersion = view.version;
     page.selected.clear();
@@ -600,10 +621,28 @@ function renderHand(shown, vm, ctx) {
   const hand = liveVm.hand || [];
   const handBox = document.getElementById("hand");
   const cards = hand.map((id) => handCard(id, byCard, selectable));
-  replace(handBox, cards.length ? cards : h("p", { class: "empty" }, view.seat === null ? (view.status === "playing" ? "" : t("hand.spectator")) : t("hand.empty")));
+  replace(handBox, cards.length ? cards : view.seat === null ? spectatorBox(view) : h("p", { class: "empty" }, t("hand.empty")));
   const title = view.seat === null ? t("hand.watching") : hand.length ? t("hand.title_count", { n: hand.length }) : t("hand.title");
   document.getElementById("hand-title").textContent = liveVm.handTitle || title;
   renderControls(view, liveVm, byCard, selections, buttons, liveCtx);
+}
+
+/** The name field of a spectator about to sit down; what was typed survives the redraws. */
+function nameInput() {
+  return h("input", { id: "join-name", name: "name", maxlength: 40, value: page.joinName ?? api.lastName(), autocomplete: "nickname",
+    oninput: (ev) => { page.joinName = ev.target.value; } });
+}
+
+/** A spectator's corner: during play, the computer seats they may take over if the host allows it. */
+function spectatorBox(view) {
+  const bots = view.seats.filter((s) => s.kind === "bot");
+  if (REPLAY || view.status !== "playing" || !page.settings || !page.settings.allow_takeover || !bots.length) {
+    return h("p", { class: "empty" }, t("hand.spectator"));
+  }
+  return h("div", { class: "take-over" }, h("p", {}, t("table.take_over_hint")),
+    h("label", { for: "join-name" }, t("table.your_name"), " "),
+    nameInput(),
+    bots.map((s) => joinButton(s)));
 }
 
 function handCard(id, byCard, selectable) {
