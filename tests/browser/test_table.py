@@ -142,7 +142,8 @@ def test_score_sheets_show_every_total_on_a_desktop_and_a_phone(browser: Browser
     """Wizard with six players and long names: every total visible at 1280x800 and at 390x844."""
     ctx, page = new_page(browser)
     try:
-        create_table(page, live_server.url, game="Wizard", name="Bartholomew Longname", players=6, options={"Rounds": "5"})
+        create_table(page, live_server.url, game="Wizard", name="Bartholomew Longname", players=6,
+                     options={"Rounds": "5"})
         start_game(page)
         rows = page.locator(".score-sheet tbody tr:not(:has(.empty))")
         play_until(page, lambda: rows.count() >= 2 and not page.locator("#summary").is_visible())
