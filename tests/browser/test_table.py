@@ -348,7 +348,7 @@ def test_the_mus_table_in_spanish(browser: Browser, live_server: LiveServer) -> 
         expect(page.get_by_role("heading", name="El mus en un minuto")).to_be_visible()
         expect(page.locator(".rules-text")).to_have_attribute("lang", "es")
         wait_ready(page)
-        screenshot(page, SCREENSHOTS / "table-mus.png")
+        screenshot(page, SCREENSHOTS / "table-mus-es.png")
         no_page_errors(page)
     finally:
         ctx.close()
@@ -368,6 +368,7 @@ def test_the_durak_table_in_russian(browser: Browser, live_server: LiveServer) -
         expect(page.locator("#log li").first).to_contain_text("сдано карт")
         wait_ready(page)
         expect(page.locator("#actions .prompt")).to_contain_text(re.compile("[а-я]"))
+        screenshot(page, SCREENSHOTS / "table-durak-ru.png")
         page.get_by_role("button", name="Правила").click()
         expect(page.get_by_role("heading", name="Дурак за минуту")).to_be_visible()
         page.get_by_label("Язык").select_option("en")

@@ -49,10 +49,13 @@ export function cardsWord(n, ctx) {
   return ctx.t("cards", { n });
 }
 
-/** A name short enough for a score-sheet column: the first word, cut to 8 letters. */
+/** A name short enough for a score-sheet column: "Computer 3 (heuristic)" -> "C3", "Bartholomew" -> "Barth". */
 export function shortName(name) {
-  const first = String(name).split(/[\s(]+/).filter(Boolean)[0] || String(name);
-  return first.length > 8 ? `${first.slice(0, 7)}…` : first;
+  const text = String(name);
+  const first = text.split(/[\s(]+/).filter(Boolean)[0] || text;
+  const number = text.match(/\d+/);
+  if (number && !first.includes(number[0])) return `${first.charAt(0)}${number[0]}`;
+  return first.length > 5 ? first.slice(0, 5) : first;
 }
 
 /** A list value in words: numbers joined by " / ", card ids as card words. */

@@ -8,8 +8,11 @@ export function teamName(ctx, team) {
   return team.map((s) => ctx.plainName(s)).join(" & ");
 }
 
+/** A suit in words; the engine's own words ("not yet named", "no trump") when it is not a suit. */
 function suitWord(ctx, suit) {
-  return suit ? ctx.t(`suit.${suit}`) : ctx.t("kaiser.not_named");
+  if (!suit || suit === "not yet named") return ctx.t("kaiser.not_named");
+  const key = `suit.${suit}`;
+  return ctx.t(key) === key ? suit : ctx.t(key);
 }
 
 /** The Kaiser view model. */
@@ -20,7 +23,7 @@ export function viewModel(ctx) {
     [t("kaiser.hand"), String(o.hand_number)],
     [t("fact.dealer"), ctx.name(o.dealer)],
     [t("fact.phase"), t(`kaiser.phase.${o.phase}`)],
-    [t("fact.trump"), o.trump ? suitWord(ctx, o.trump) : t("kaiser.not_named")],
+    [t("fact.trump"), suitWord(ctx, o.trump)],
     [t("kaiser.contract"), o.contract ? ctx.withNames(o.contract.words) : o.high_bid ? t("kaiser.high_bid", { bid: o.high_bid.words, name: ctx.plainName(o.high_bid.seat) }) : t("kaiser.none_yet")],
     [t("kaiser.game_to"), t("kaiser.points", { n: o.target })],
   ];

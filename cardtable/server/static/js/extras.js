@@ -7,7 +7,7 @@ import * as i18n from "./i18n.js";
 import { t } from "./i18n.js";
 import { h, notify, replace } from "./dom.js";
 
-const REACTION_MARKS = { thumbs_up: "👍", well_played: "👏", oops: "😬", laugh: "😄", thinking: "🤔", hurry: "⏳" };
+const REACTION_MARKS = { thumbs_up: "✔", well_played: "★", oops: "!", laugh: "☺", thinking: "?", hurry: "⌛" };
 const SOUND_KEY = "cardtable.sound";
 let table = null;   // {tableId, token(), seatName(seat)}
 let audio = null;
@@ -43,7 +43,7 @@ export function setUp(options) {
   replace(document.getElementById("reactions"), options.social.reactions.map((r) => h("button", {
     type: "button", class: "small reaction", title: t(`reaction.${r}`), "aria-label": t(`reaction.${r}`),
     onclick: () => api.chat(table.tableId, table.token(), { reaction: r }).catch((err) => notify(err.message, "error")),
-  }, REACTION_MARKS[r] || r)));
+  }, h("span", { "aria-hidden": "true", class: "reaction-mark" }, REACTION_MARKS[r] || ""), " ", t(`reaction.${r}`))));
   const seated = () => !!table.token();
   document.getElementById("chat-panel").dataset.seated = String(seated());
 }
