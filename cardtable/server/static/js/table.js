@@ -637,7 +637,7 @@ function nameInput() {
 function spectatorBox(view) {
   const bots = view.seats.filter((s) => s.kind === "bot");
   if (REPLAY || view.status !== "playing" || !page.settings || !page.settings.allow_takeover || !bots.length) {
-    return h("p", { class: "empty" }, t("hand.spectator"));
+    return h("p", { class: "empty" }, t("hand.spectator_playing"));
   }
   return h("div", { class: "take-over" }, h("p", {}, t("table.take_over_hint")),
     h("label", { for: "join-name" }, t("table.your_name"), " "),
