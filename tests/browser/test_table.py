@@ -377,3 +377,33 @@ def test_the_durak_table_in_russian(browser: Browser, live_server: LiveServer) -
         no_page_errors(page)
     finally:
         ctx.close()
+
+
+# 5. Prompts offer only what is possible.
+
+
+@pytest.mark.parametrize("game", ["Crazy Eights", "Durak"])
+def test_prompts_offer_only_what_is_possible(page: Page, live_server: LiveServer, game: str) -> None:
+    """On each of the first 30 turns: "draw" is offered only with a Draw button, "attack again" only with
+    a card that may join the attack."""
+    create_table(page, live_server.url, game=game, name="Rick", players=2,
+                 options={"Rounds": "1"} if game == "Crazy Eights" else {})
+    start_game(page)
+    checked = 0
+    for _ in range(30):
+        wait_ready(page)
+        if is_finished(page):
+            break
+        prompt = page.locator("#actions .prompt")
+        text = prompt.inner_text() if prompt.count() else ""
+        draw = page.get_by_role("button", name="Draw a card")
+        if re.search(r"\bdraw\b", text, re.IGNORECASE):
+            assert draw.count() == 1, text
+        elif text:
+            assert draw.count() == 0, text
+        if "Attack again" in text:
+            assert page.locator("#hand button.card.legal").count() > 0, text
+        checked += 1 if text else 0
+        take_turn(page)
+    assert checked > 3
+    no_page_errors(page)

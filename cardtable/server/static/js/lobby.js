@@ -15,7 +15,8 @@ const nameInput = document.getElementById("player-name");
 async function main() {
   await i18n.load();
   translateStatic();
-  nameInput.value = api.lastName();
+  // A name typed while the page was loading is kept.
+  if (!nameInput.value) nameInput.value = api.lastName();
   nameInput.addEventListener("change", () => api.rememberName(nameInput.value.trim()));
   try {
     state.games = await api.games();

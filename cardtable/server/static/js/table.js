@@ -196,12 +196,20 @@ function onView(view) {
     // The first view on a connection carries the whole game so far: shown at once, without pauses.
     page.events = [];
     page.queue = [];
+    forgetPlay();
     endInterludes();
     show(view, false);
     return;
   }
   page.queue.push(view);
   pump();
+}
+
+/** Forget what the page followed of the play (the next view carries the whole game again). */
+function forgetPlay() {
+  page.plays = [];
+  page.handLog = [];
+  if (page.module.reset) page.module.reset();
 }
 
 /** Show queued views in order until one needs an interlude. */
@@ -885,12 +893,14 @@ function showFrame(i) {
   const r = page.replay;
   r.index = Math.max(0, Math.min(r.frames.length - 1, i));
   page.events = [];
-  page.plays = [];
-  page.handLog = [];
+  forgetPlay();
   let view = null;
   for (let k = 0; k <= r.index; k++) {
     view = { ...r.frames[k].view, seats: r.seats, table_id: "", computer_playing_for: [] };
-    for (const e of view.events) page.events.push(eventLine(e, view));
+    for (const e of view.events) {
+      page.events.push(eventLine(e, view));
+      noteEvent(e.event, view);
+    }
   }
   page.view = view;
   page.latest = view;
