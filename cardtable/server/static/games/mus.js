@@ -129,7 +129,7 @@ export function summaryFor(event, ctx, handLog) {
   const tanteo = scored.length ? scored[scored.length - 1].tanteo : ctx.obs.tanteo;
   const won = [0, 1].map((p) => scored.filter((e) => e.pair === p).reduce((a, e) => a + e.tantos, 0));
   history.push({ hand: dealt ? dealt.hand : history.length + 1, won, tanteo });
-  return summary(ctx, done, scored, shown, tanteo, dealt);
+  return { ...summary(ctx, done, scored, shown, tanteo, dealt), startsNext: event.type === "hand_dealt" };
 }
 
 function summary(ctx, done, scored, shown, tanteo, dealt) {

@@ -7,7 +7,7 @@ import * as i18n from "./i18n.js";
 import { t } from "./i18n.js";
 import { h, notify, replace } from "./dom.js";
 
-const REACTION_MARKS = { thumbs_up: "✔", well_played: "★", oops: "!", laugh: "☺", thinking: "?", hurry: "⌛" };
+const REACTION_MARKS = { thumbs_up: "✔", well_played: "★", oops: "!", laugh: "☺", thinking: "?", hurry: "»" };
 const SOUND_KEY = "cardtable.sound";
 let table = null;   // {tableId, token(), seatName(seat)}
 let audio = null;

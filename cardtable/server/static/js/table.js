@@ -37,6 +37,7 @@ const page = {
   steps: [],           // interludes still to show for the view on screen
   interlude: null,     // {kind: "trick" | "summary", ...} on screen now
   stepTimer: null,
+  afterLines: [],      // its log lines
   afterSteps: null,    // the view to show once the interludes are over (it dealt the next round)
   plays: [],           // the cards of the trick in progress, from card_played events ({seat, card})
   handLog: [],         // Mus: the events of the hand in progress
@@ -230,17 +231,26 @@ function pump() {
  * until the summary is done (page.afterSteps), then the next deal. */
 function show(view, paced) {
   const steps = [];
+  const lines = [];
+  let summaryAt = -1;
   for (const e of view.events || []) {
-    page.events.push(eventLine(e, view));
+    lines.push(eventLine(e, view));
     const step = noteEvent(e.event, view);
-    if (step && paced) steps.push(step);
+    if (step && paced) {
+      steps.push(step);
+      // A summary triggered by the next deal's first event (Mus) leaves that event's line for later.
+      if (step.kind === "summary") summaryAt = step.startsNext ? lines.length - 1 : lines.length;
+    }
   }
-  if (page.view && steps.some((s) => s.kind === "summary")) {
-    if (page.events.length > 400) page.events.splice(0, page.events.length - 400);
+  if (page.view && summaryAt >= 0) {
+    // The log stops where the round ends; the next deal's lines come with the next deal.
+    page.events.push(...lines.slice(0, summaryAt));
+    page.afterLines = lines.slice(summaryAt);
     page.afterSteps = view;
     render();
     return steps;
   }
+  page.events.push(...lines);
   if (page.events.length > 400) page.events.splice(0, page.events.length - 400);
   if (!page.view || view.version !== page.view.version) {
     page.selected.clear();
@@ -288,6 +298,8 @@ function nextStep() {
   if (!step && page.afterSteps) {
     page.view = page.afterSteps;
     page.afterSteps = null;
+    page.events.push(...page.afterLines);
+    page.afterLines = [];
   }
   render();
   if (!step) {
@@ -308,6 +320,7 @@ function endInterludes() {
   page.steps = [];
   page.interlude = null;
   page.afterSteps = null;
+  page.afterLines = [];
   root.dataset.interlude = "";
 }
 
