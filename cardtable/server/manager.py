@@ -14,7 +14,7 @@ import random
 import re
 import secrets
 import zlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import cardtable
@@ -48,6 +48,8 @@ class TableManager:
         self.tables: dict[str, LiveTable] = {}
         #: Called after every change of a table (the turn timer of ``table_api`` hooks in here).
         self.on_change: list[Callable[[LiveTable], None]] = []
+        #: Awaited before each computer move (``table_api``: wait while people read a round's summary).
+        self.before_computer_move: list[Callable[[LiveTable], Awaitable[None]]] = []
 
     # Start and stop.
 
@@ -287,6 +289,8 @@ class TableManager:
         """Play the computer's turns, one at a time, after the configured delay."""
         while (seat := table.computer_to_act()) is not None:
             version = table.version
+            for wait in self.before_computer_move:
+                await wait(table)
             await asyncio.sleep(self.bot_delay)
             if table.version != version or table.computer_to_act() != seat:
                 continue  # someone else acted, or the person came back

@@ -9,6 +9,7 @@ falls back to the default settings.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from collections import deque
@@ -28,6 +29,26 @@ CHAT_HISTORY = 50
 RATE_LINES = 5
 RATE_WINDOW = 10.0
 DEFAULT_PACE_MS = 1500
+#: Events that end a round or hand: the page shows a summary, and the computer players wait until every
+#: person at the table has pressed Continue, or ``SUMMARY_SECONDS`` have passed.
+SUMMARY_EVENTS = frozenset({"round_scored", "hand_scored", "round_ended", "hands_shown"})
+SUMMARY_SECONDS = 30.0
+
+
+@dataclass
+class SummaryHold:
+    """People who have not yet pressed Continue on a round's summary; released when none is left."""
+
+    waiting: set[Seat]
+    released: asyncio.Event
+    timeout: asyncio.TimerHandle | None = None
+
+    def release(self) -> None:
+        """Let the computer players go on."""
+        self.waiting.clear()
+        self.released.set()
+        if self.timeout is not None:
+            self.timeout.cancel()
 
 
 @dataclass
@@ -50,6 +71,12 @@ class TableSocial:
     chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_HISTORY))
     sent: dict[Seat, deque[float]] = field(default_factory=dict)
     rematch: str | None = None
+    hold: SummaryHold | None = None
+    #: Seats whose page shows round summaries (it said so): only they are waited for.
+    readers: set[Seat] = field(default_factory=set)
+    #: How many of the table's events were looked at for round ends (-1: none yet; a table rebuilt after
+    #: a restart starts from its current events, so old rounds hold nothing).
+    seen_events: int = -1
 
 
 class Social:
@@ -89,6 +116,45 @@ class Social:
         self._send_all(table, {"type": "settings", "settings": asdict(current)})
         self.manager._kick(table)  # a new timer applies from the move in play
         return current
+
+    # Round summaries: the computer waits while people read them.
+
+    def on_change(self, table: LiveTable) -> None:
+        """After a change: a round or hand that just ended holds the computer players for its summary."""
+        social = self.of(table.id)
+        fresh = table.events[social.seen_events:] if social.seen_events >= 0 else []
+        social.seen_events = len(table.events)
+        if table.status != "playing" or not any(type(e).TYPE in SUMMARY_EVENTS for e in fresh):
+            return
+        people = {s for s in table.connected_seats() & social.readers
+                  if table.stored.seats[s].kind == "human" and s not in table.covering}
+        if not people:
+            return
+        if social.hold is not None:
+            social.hold.release()
+        hold = SummaryHold(people, asyncio.Event())
+        hold.timeout = asyncio.get_running_loop().call_later(SUMMARY_SECONDS, hold.release)
+        social.hold = hold
+
+    def reads_summaries(self, table: LiveTable, token: str) -> None:
+        """A seat's page shows round summaries: the computer will wait for its Continue."""
+        self.of(table.id).readers.add(self.manager._seat_by_token(table, token))
+
+    async def wait_for_readers(self, table: LiveTable) -> None:
+        """Wait until everyone has pressed Continue on the summary on screen (or its time is up)."""
+        hold = self.of(table.id).hold
+        if hold is not None:
+            await hold.released.wait()
+
+    def read(self, table: LiveTable, token: str) -> None:
+        """A person pressed Continue; the last one lets the computer players go on."""
+        seat = self.manager._seat_by_token(table, token)
+        hold = self.of(table.id).hold
+        if hold is None:
+            return
+        hold.waiting.discard(seat)
+        if not hold.waiting:
+            hold.release()
 
     # Chat and reactions.
 

@@ -59,7 +59,7 @@ class TakeBody(_Body):
 
 
 class RematchBody(_Body):
-    """``POST /api/tables/{id}/rematch``: the caller's token."""
+    """``POST /api/tables/{id}/rematch``, ``…/reader`` and ``…/continue``: the caller's token."""
 
     token: Token
 
@@ -68,7 +68,9 @@ def install(app: FastAPI, manager: TableManager) -> Social:
     """Add the table's extra endpoints and the turn timer to ``app``; returns the social state."""
     social = Social(manager)
     timers = TurnTimers(manager, social)
+    manager.on_change.append(social.on_change)
     manager.on_change.append(timers.on_change)
+    manager.before_computer_move.append(social.wait_for_readers)
     app.state.social = social
     app.include_router(_router(manager, social))
     _stop_timers_on_shutdown(app, timers)
@@ -111,6 +113,16 @@ def _router(manager: TableManager, social: Social) -> APIRouter:
         if body.text is not None:
             return social.say(table, body.token, body.text)
         return social.react(table, body.token, str(body.reaction))
+
+    @router.post("/api/tables/{table_id}/reader")
+    async def reader(table_id: str, body: RematchBody) -> dict[str, Any]:
+        social.reads_summaries(manager.find(table_id), body.token)
+        return {"table_id": table_id}
+
+    @router.post("/api/tables/{table_id}/continue")
+    async def continue_(table_id: str, body: RematchBody) -> dict[str, Any]:
+        social.read(manager.find(table_id), body.token)
+        return {"table_id": table_id}
 
     @router.post("/api/tables/{table_id}/take")
     async def take(table_id: str, body: TakeBody) -> dict[str, Any]:

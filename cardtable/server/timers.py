@@ -54,6 +54,7 @@ class TurnTimers:
 
     async def _expire(self, table: LiveTable, version: int, seat: Seat, seconds: float) -> None:
         """When the time is up and the turn is unchanged, the computer plays this one move."""
+        await self.social.wait_for_readers(table)  # the clock starts once the round's summary is read
         await asyncio.sleep(seconds)
         if table.version != version or table.to_act != seat or table.status != "playing":
             return

@@ -216,3 +216,34 @@ def test_rules_come_in_the_language_asked_when_written_in_it(client: TestClient)
     _refused(client.get("/api/games/chess/rules"), 400, "unknown game")
     for game in cardtable.games():
         assert client.get(f"/api/games/{game}/rules").json()["html"].startswith("<h1>")
+
+
+# Round summaries.
+
+
+def test_the_computer_waits_until_every_person_has_read_the_round_summary(client: TestClient) -> None:
+    """After a Wizard round ends, the computer players hold until the connected person whose page shows
+    summaries presses Continue (a client that never said it shows them is not waited for)."""
+    created = create(client, "wizard", ["human", "bot", "bot"], options={"rounds": 5, "first_dealer": 0})
+    table_id = created["table_id"]
+    start(client, table_id, created["token"])
+    assert client.post(f"/api/tables/{table_id}/reader", json={"token": created["token"]}).status_code == 200
+    with client.websocket_connect(f"/ws/tables/{table_id}?token={created['token']}") as ws:
+        ended = None
+        while ended is None:
+            message = receive(ws)
+            if message["type"] != "view":
+                continue
+            if any(e["event"]["type"] == "round_scored" for e in message["events"]):
+                ended = message
+            elif message["legal_actions"]:
+                ws.send_json({"type": "action", "version": message["version"],
+                              "action": message["legal_actions"][0]["action"]})
+        assert ended["to_act"] != 0  # a computer player opens round 2
+        time.sleep(0.3)
+        assert client.get(f"/api/tables/{table_id}").json()["version"] == ended["version"]
+        assert client.post(f"/api/tables/{table_id}/continue", json={"token": created["token"]}).status_code == 200
+        deadline = time.monotonic() + 10
+        while client.get(f"/api/tables/{table_id}").json()["version"] == ended["version"]:
+            assert time.monotonic() < deadline, "the computer players did not go on after Continue"
+            time.sleep(0.05)

@@ -44,6 +44,8 @@ export const leaveTable = (id, token) => request("POST", `/api/tables/${encodeUR
 
 export const takeSeat = (id, seat, name) => request("POST", `/api/tables/${encodeURIComponent(id)}/take`, { seat, name });
 export const social = (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/social`);
+export const readsSummaries = (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/reader`, { token });
+export const continueTable = (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/continue`, { token });
 export const rematch = (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { token });
 export const chat = (id, token, body) => request("POST", `/api/tables/${encodeURIComponent(id)}/chat`, { token, ...body });
 export const settings = (id, token, values) => request("POST", `/api/tables/${encodeURIComponent(id)}/settings`, { token, ...values });

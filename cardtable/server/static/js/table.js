@@ -50,6 +50,7 @@ const page = {
   selectionVersion: -1,
   resultDismissed: false,
   retries: 0,
+  pumpTimer: null,     // the pause before the next queued view is shown
   joinName: null,
   stickyNotice: false, // a notice that new views do not clear (the timer played for this seat)      // what a spectator typed as their name
   paceMs: 1500,
@@ -78,7 +79,13 @@ async function main() {
     return;
   }
   setUpSkipping();
+  registerReader();
   connect();
+}
+
+/** Tell the server this page shows round summaries, so the computer waits for its Continue. */
+function registerReader() {
+  if (page.token) api.readsSummaries(tableId, page.token).catch(() => {});
 }
 
 async function loadGame(name) {
@@ -197,6 +204,8 @@ function onView(view) {
     // The first view on a connection carries the whole game so far: shown at once, without pauses.
     page.events = [];
     page.queue = [];
+    clearTimeout(page.pumpTimer);
+    page.pumpTimer = null;
     forgetPlay();
     endInterludes();
     show(view, false);
@@ -213,17 +222,25 @@ function forgetPlay() {
   if (page.module.reset) page.module.reset();
 }
 
-/** Show queued views in order until one needs an interlude. */
+/** Show queued views in order, a moment apart so each move can be followed, until one needs an interlude. */
 function pump() {
-  while (!page.interlude && page.queue.length) {
-    const view = page.queue.shift();
-    const steps = show(view, true);
-    if (steps.length) {
-      page.steps = steps;
-      nextStep();
-      return;
-    }
+  if (page.interlude || page.pumpTimer !== null || !page.queue.length) return;
+  const view = page.queue.shift();
+  const steps = show(view, true);
+  if (steps.length) {
+    page.steps = steps;
+    nextStep();
+    return;
   }
+  if (page.queue.length) {
+    // Moves that arrived together (computer players answering at once) are shown one by one.
+    page.pumpTimer = setTimeout(() => { page.pumpTimer = null; pump(); }, moveGap());
+  }
+}
+
+/** The pause between two queued moves: a third of the trick pause, at most 0.5 s. */
+function moveGap() {
+  return Math.min(500, Math.round(page.paceMs / 3));
 }
 
 /** Put a view on screen: its events go to the log; returns the interludes it calls for.
@@ -307,12 +324,15 @@ function nextStep() {
     return;
   }
   const wait = step.kind === "trick" ? page.paceMs : SUMMARY_TIMEOUT_MS;
-  page.stepTimer = setTimeout(nextStep, wait);
+  page.stepTimer = setTimeout(step.kind === "summary" ? skipInterlude : nextStep, wait);
 }
 
-/** Click, key or Continue: on to the next interlude, or the next view. */
+/** Click, key or Continue: on to the next interlude, or the next view. Continue on a summary also tells
+ * the server this person has read it (the computer players wait for everyone, or 30 s). */
 function skipInterlude() {
-  if (page.interlude) nextStep();
+  if (!page.interlude) return;
+  if (page.interlude.kind === "summary" && page.token && !REPLAY) api.continueTable(tableId, page.token).catch(() => {});
+  nextStep();
 }
 
 function endInterludes() {
@@ -494,6 +514,7 @@ async function onJoin(seat) {
     api.rememberName(name);
     page.token = res.token;
     api.saveToken(tableId, res.token);
+    registerReader();
     reconnect();
   } catch (err) {
     notify(err.message, "error");
