@@ -233,8 +233,8 @@ def test_during_the_game_a_friend_takes_over_when_the_host_allows(browser: Brows
 
 
 def finish_quick_game(page: Page, server: LiveServer) -> str:
-    """A two-player, one-round Crazy Eights game played to its result; returns the table id."""
-    table_id = create_table(page, server.url, game="Crazy Eights", name="Rick", players=2, options={"Rounds": "1"})
+    """A short Mus game (to 10 tantos) played to its result; returns the table id."""
+    table_id = create_table(page, server.url, game="Mus", name="Rick", options={"Target": "10"})
     start_game(page)
     play_to_end(page)
     return table_id
@@ -406,4 +406,25 @@ def test_prompts_offer_only_what_is_possible(page: Page, live_server: LiveServer
         checked += 1 if text else 0
         take_turn(page)
     assert checked > 3
+    no_page_errors(page)
+
+
+def test_the_create_form_lists_the_right_seats_for_each_game(page: Page, live_server: LiveServer) -> None:
+    """Switching games never leaves a seat blank or with another game's computer player; rules people
+    rarely change are folded away; option help is written for players."""
+    games = json.load(urllib.request.urlopen(live_server.url + "/api/games", timeout=10))
+    default = {g["title"]: g["default_bot"] for g in games}
+    page.goto(live_server.url + "/")
+    for title in ("Wizard", "Mus", "Durak", "Kaiser", "Mus"):
+        page.get_by_label("Game", exact=True).select_option(label=title)
+        seats = page.locator("[data-seat-choice]")
+        assert seats.count() >= 1
+        for i in range(seats.count()):
+            assert seats.nth(i).input_value() == f"bot:{default[title]}", (title, i)
+    expect(page.locator("#more-rules summary")).to_have_text(re.compile(r"More rules \(\d+\)"))
+    expect(page.get_by_label("Negada", exact=True)).to_be_hidden()
+    page.get_by_label("Game", exact=True).select_option(label="Durak")
+    form = page.locator("#create-form").inner_text()
+    for developer_words in ("Random(number)", "for tests", "Safety stop"):
+        assert developer_words not in form
     no_page_errors(page)

@@ -202,6 +202,8 @@ def test_the_replay_endpoint_serves_finished_games_for_a_seat_or_spectators(clie
     finished = client.get("/api/finished").json()
     assert table_id in [t["table_id"] for t in finished]
     assert client.get("/replay.html").status_code == 200
+    favicon = client.get("/favicon.ico")
+    assert favicon.status_code == 200 and favicon.headers["content-type"].startswith("image/svg+xml")
 
 
 # Rules.

@@ -356,7 +356,8 @@ function send(action) {
 }
 
 function followRematch(newId) {
-  if (!newId || REPLAY) return;
+  if (!newId || REPLAY || page.leaving) return;
+  page.leaving = true;  // the answer to Rematch and the table's message both lead here: go once
   if (page.token) api.saveToken(newId, page.token);
   location.href = `/table/${encodeURIComponent(newId)}`;
 }
