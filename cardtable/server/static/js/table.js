@@ -307,8 +307,17 @@ function noteEvent(event, view) {
   return null;
 }
 
-function nextStep() {
+function nextStep(immediate = false) {
   clearTimeout(page.stepTimer);
+  const held = document.querySelector("#piles .pile.held");
+  if (!immediate && !REDUCED_MOTION && page.interlude && page.interlude.kind === "trick" && held && !page.sweeping) {
+    // The trick goes to its winner (a quarter of a second at the default pace), then on.
+    page.sweeping = true;
+    held.classList.add("to-winner");
+    page.stepTimer = setTimeout(() => { page.sweeping = false; nextStep(true); }, Math.min(250, page.paceMs / 6));
+    return;
+  }
+  page.sweeping = false;
   const step = page.steps.shift() || null;
   page.interlude = step;
   root.dataset.interlude = step ? step.kind : "";
@@ -330,7 +339,7 @@ function nextStep() {
 /** Click, key or Continue: on to the next interlude, or the next view. Continue on a summary also tells
  * the server this person has read it (the computer players wait for everyone, or 30 s). */
 function skipInterlude() {
-  if (!page.interlude) return;
+  if (!page.interlude || page.sweeping) return;
   if (page.interlude.kind === "summary" && page.token && !REPLAY) api.continueTable(tableId, page.token).catch(() => {});
   nextStep();
 }
@@ -725,7 +734,7 @@ function onCardClick(id, byCard, selectable) {
 
 /** Playing during a held trick ends the hold (the person has seen enough). */
 function endTrickEarly() {
-  while (page.interlude && page.interlude.kind === "trick") nextStep();
+  while (page.interlude && page.interlude.kind === "trick") nextStep(true);
 }
 
 function renderControls(view, vm, byCard, selections, buttons, ctx) {
