@@ -313,6 +313,16 @@ def test_a_finished_game_replays_step_by_step(page: Page, live_server: LiveServe
     page.goto(f"{live_server.url}/replay.html?src=/api/tables/{table_id}/replay")
     expect(page.locator("#table")).to_have_attribute("data-seat", "")
     expect(page.locator("#table-status")).to_contain_text("You are watching")
+    # A source that sends only {"game", "frames"} (the arena's tournament pages) replays too.
+    with urllib.request.urlopen(f"{live_server.url}/api/tables/{table_id}/replay", timeout=10) as response:
+        data = json.load(response)
+    page.route(lambda url: url.endswith("/api/minimal-replay.json") and "replay.html" not in url,
+               lambda route: route.fulfill(json={"game": data["game"], "frames": data["frames"]}))
+    page.goto(f"{live_server.url}/replay.html?src=%2Fapi%2Fminimal-replay.json")
+    expect(step).to_have_text(re.compile(r"^Step 0 of \d+$"))
+    expect(page.locator("#board .seat")).to_have_count(4)
+    page.get_by_role("button", name="End").click()
+    expect(page.get_by_role("heading", name="Game over")).to_be_visible()
     no_page_errors(page)
 
 

@@ -923,13 +923,24 @@ async function startReplay() {
     notify(t("replay.cannot_load", { error: err.message }), "error");
     return;
   }
-  page.replay = { frames: data.frames, seats: data.seats, seat: data.seat, index: 0 };
+  page.replay = { frames: data.frames, seats: replaySeats(data), seat: data.seat ?? null, index: 0 };
   page.paceMs = 0;
   document.addEventListener("keydown", (ev) => {
     if (ev.key === "ArrowRight") stepReplay(1);
     else if (ev.key === "ArrowLeft") stepReplay(-1);
   });
   showFrame(0);
+}
+
+/** The seat list of a replay: as sent, or (a source that sends only game and frames) numbered seats,
+ * named from `names` when given. */
+function replaySeats(data) {
+  if (Array.isArray(data.seats)) return data.seats;
+  const obs = (data.frames[0] && data.frames[0].view.observation) || {};
+  const perSeat = [obs.hand_sizes, obs.hand_counts, obs.totals, obs.in_game].find(Array.isArray);
+  const n = data.players || obs.players || (perSeat ? perSeat.length : 4);
+  const names = Array.isArray(data.names) ? data.names : [];
+  return Array.from({ length: n }, (_, seat) => ({ seat, kind: "human", bot: null, name: names[seat] || "", taken: true, connected: true, host: false }));
 }
 
 /** Rebuild the page at frame i: the log holds every event up to it, the table shows its view. */
