@@ -49,13 +49,13 @@ export function cardsWord(n, ctx) {
   return ctx.t("cards", { n });
 }
 
-/** A name short enough for a score-sheet column: "Computer 3 (heuristic)" -> "C3", "Bartholomew" -> "Barth". */
+/** A name short enough for a score-sheet column: "Computer 3 (heuristic)" -> "C3", "Bartholomew" -> "Bart". */
 export function shortName(name) {
   const text = String(name);
   const first = text.split(/[\s(]+/).filter(Boolean)[0] || text;
   const number = text.match(/\d+/);
   if (number && !first.includes(number[0])) return `${first.charAt(0)}${number[0]}`;
-  return first.length > 5 ? first.slice(0, 5) : first;
+  return first.length > 4 ? first.slice(0, 4) : first;
 }
 
 /** A list value in words: numbers joined by " / ", card ids as card words. */

@@ -90,7 +90,8 @@ function registerReader() {
 
 async function loadGame(name) {
   page.game = await api.game(name);
-  page.catalogue = new Catalogue(words.translateCards(page.game.cards, name));
+  const cardLang = words.engineLanguage(name) !== i18n.lang() && !i18n.has("card.words", true) ? words.engineLanguage(name) : null;
+  page.catalogue = new Catalogue(words.translateCards(page.game.cards, name), cardLang);
   const title = t(`game.${name}.title`);
   document.title = `${title} — cardtable`;
   document.getElementById("game-title").textContent = title;
