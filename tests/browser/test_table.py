@@ -262,6 +262,7 @@ def test_chat_with_html_is_shown_as_text_to_players_and_spectators(browser: Brow
         start_game(host)
         watcher.goto(f"{live_server.url}/table/{table_id}")
         expect(watcher.locator("#board")).to_be_visible()
+        expect(watcher.locator("#hand")).to_have_text("You are watching: spectators see no cards in hand.")
         text = '<b>bold</b><img src=x onerror="window.hacked=1">'
         host.get_by_label("Message").fill(text)
         host.get_by_role("button", name="Send").click()

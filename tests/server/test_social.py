@@ -184,6 +184,9 @@ def test_replay_frames_show_a_seat_only_what_it_saw() -> None:
     assert [e["event"] for e in frames[0]["events"]] == [to_json(e) for e in events_for(events, 1)]
     spectator = replay_frames(game, record, None)
     assert spectator[0]["view"]["observation"]["hand"] == [] != frames[0]["view"]["observation"]["hand"]
+    private = {"dealt_hand", "drew_cards"}  # Durak's events that show a seat its own cards
+    assert not [e for f in spectator for e in f["events"] if e["event"]["type"] in private]
+    assert all(e["event"]["seat"] == 1 for f in frames for e in f["events"] if e["event"]["type"] in private)
 
 
 def test_the_replay_endpoint_serves_finished_games_for_a_seat_or_spectators(client: TestClient) -> None:
