@@ -23,6 +23,7 @@ from cardtable.server.live import AnyGame, Connection, LiveTable, TableError
 from cardtable.server.manager import TableManager
 from cardtable.server.schemas import CreateTable, JoinTable, TokenBody
 from cardtable.server.tournaments import router as tournaments_router
+from cardtable.server.table_api import install as install_table_extras
 from cardtable.server.views import game_entry, summary
 from cardtable.store import Store
 
@@ -56,6 +57,7 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6, takeo
     _api(app, manager)
     _websocket(app, manager)
     app.include_router(tournaments_router)
+    install_table_extras(app, manager)
     return app
 
 

@@ -14,7 +14,7 @@ import random
 import re
 import secrets
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import cardtable
@@ -46,6 +46,10 @@ class TableManager:
         self.takeover_after = takeover_after
         self.games: dict[str, AnyGame] = dict(games) if games is not None else cardtable.all_games()
         self.tables: dict[str, LiveTable] = {}
+        #: Called after every change of a table (the turn timer of ``table_api`` hooks in here).
+        self.on_change: list[Callable[[LiveTable], None]] = []
+        #: Awaited before each computer move (``table_api``: wait while people read a round's summary).
+        self.before_computer_move: list[Callable[[LiveTable], Awaitable[None]]] = []
 
     # Start and stop.
 
@@ -274,7 +278,9 @@ class TableManager:
     # Computer players.
 
     def _kick(self, table: LiveTable) -> None:
-        """Make sure a driver task runs while the computer must act at this table."""
+        """Make sure a driver task runs while the computer must act at this table; run the change hooks."""
+        for hook in self.on_change:
+            hook(table)
         if table.computer_to_act() is None or (table.driver is not None and not table.driver.done()):
             return
         table.driver = asyncio.get_running_loop().create_task(self._drive(table))
@@ -283,6 +289,8 @@ class TableManager:
         """Play the computer's turns, one at a time, after the configured delay."""
         while (seat := table.computer_to_act()) is not None:
             version = table.version
+            for wait in self.before_computer_move:
+                await wait(table)
             await asyncio.sleep(self.bot_delay)
             if table.version != version or table.computer_to_act() != seat:
                 continue  # someone else acted, or the person came back

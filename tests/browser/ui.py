@@ -8,11 +8,13 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-# The page is idle and it is this browser's turn, or the game is over.
+# The page is idle and it is this browser's turn, a summary waits for Continue, or the game is over.
 READY = """() => {
   const root = document.getElementById('table');
   const result = document.getElementById('result');
+  const summary = document.getElementById('summary');
   if (!root) return false;
+  if (summary && !summary.hidden) return true;
   if (root.dataset.status === 'finished' && result && !result.hidden) return true;
   return root.dataset.myTurn === 'true' && root.dataset.pending === 'false';
 }"""
@@ -20,7 +22,8 @@ READY = """() => {
 
 def create_table(page: Page, base_url: str, *, game: str, name: str, players: int | None = None,
                  options: Mapping[str, object] | None = None, seats: Sequence[str] = (),
-                 preset: str | None = None, seed: int | None = 7) -> str:
+                 preset: str | None = None, seed: int | None = 7, pause: float | None = 0.05,
+                 timer: float | None = None, allow_takeover: bool = False) -> str:
     """Fill the lobby's create form and submit it; returns the new table's id.
 
     ``seed`` fills the advanced "Deal seed" field, so that a test plays the same game every run
@@ -28,6 +31,8 @@ def create_table(page: Page, base_url: str, *, game: str, name: str, players: in
 
     ``options`` maps an option's visible label to a value (bool: tick, str: choose or type);
     ``seats`` gives the visible choice for seats 2, 3, ... (e.g. "A person (invite a friend)").
+    ``pause`` is the table's pause on a finished trick in seconds (short in tests; ``None``: the default
+    1.5 s); ``timer`` the time for each move; ``allow_takeover`` lets people take computer seats mid-game.
     """
     page.goto(base_url + "/")
     page.get_by_label("Your name").fill(name)
@@ -43,14 +48,23 @@ def create_table(page: Page, base_url: str, *, game: str, name: str, players: in
     if seed is not None:
         page.locator("#create-advanced summary").click()
         page.get_by_label("Deal seed").fill(str(seed))
+    if pause is not None or timer is not None or allow_takeover:
+        page.locator("#create-table-settings summary").click()
+        if pause is not None:
+            page.get_by_label("Pause on a finished trick (seconds)").fill(str(pause))
+        if timer is not None:
+            page.get_by_label("Time for each move (seconds)").fill(str(timer))
+        page.get_by_label("Friends may take over a computer seat during the game").set_checked(allow_takeover)
     page.get_by_role("button", name="Create table").click()
     page.wait_for_url(re.compile(r".*/table/[^/]+$"))
     return page.url.rsplit("/", 1)[1]
 
 
 def set_option(page: Page, label: str, value: object) -> None:
-    """Set one rule toggle on the create form by its label."""
+    """Set one rule toggle on the create form by its label (opening "More rules" if it is folded there)."""
     field = page.get_by_label(label, exact=True)
+    if not field.is_visible() and page.locator("#more-rules").count():
+        page.locator("#more-rules summary").click()
     if isinstance(value, bool):
         field.set_checked(value)
     elif field.evaluate("el => el.tagName") == "SELECT":
@@ -81,7 +95,8 @@ def take_turn(page: Page) -> str:
     Confirm a chosen selection or a card's choice first, else the first legal card not yet selected,
     else the first enabled action button.
     """
-    for selector in ("#actions button[data-kind=submit]:enabled", "#actions button[data-kind=choice]:enabled",
+    for selector in ("#summary-continue", "#actions button[data-kind=submit]:enabled",
+                     "#actions button[data-kind=choice]:enabled",
                      "#hand button.card.legal:enabled:not(.selected)", "#actions button[data-kind=button]:enabled"):
         target = page.locator(selector)
         if target.count():
@@ -112,5 +127,7 @@ def play_to_end(page: Page, *, max_clicks: int = 1500, on_click: object = None) 
 def screenshot(page: Page, path: Path, *, full_page: bool = False) -> None:
     """Save a PNG (under docs/screenshots/ when CARDTABLE_SCREENSHOTS=docs) and check it was written."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    if not full_page:
+        page.evaluate("window.scrollTo(0, 0)")  # the picture shows the page as it opens, top bar included
     page.screenshot(path=str(path), full_page=full_page)
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"

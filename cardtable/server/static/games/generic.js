@@ -30,7 +30,7 @@ export function isPlayedList(value) {
 
 /** Played cards ({seat, card}) as pile entries with the player's name under each card. */
 export function playedPile(ctx, played, winner = null) {
-  return (played || []).map((p) => ({ id: p.card, note: ctx.name(p.seat), highlight: winner !== null && p.seat === winner }));
+  return (played || []).map((p) => ({ id: p.card, note: ctx.plainName(p.seat), seat: p.seat, highlight: winner !== null && p.seat === winner }));
 }
 
 /** A per-seat list as seat lines: {seat: ["Bid 2"]}. */
@@ -44,16 +44,25 @@ export function addSeatLines(lines, values, format) {
   return lines;
 }
 
-/** "1 card", "5 cards". */
-export function cardsWord(n) {
-  return `${n} card${n === 1 ? "" : "s"}`;
+/** "1 card", "5 cards" (in the page's language). */
+export function cardsWord(n, ctx) {
+  return ctx.t("cards", { n });
+}
+
+/** A name short enough for a score-sheet column: "Computer 3 (heuristic)" -> "C3", "Bartholomew" -> "Bart". */
+export function shortName(name) {
+  const text = String(name);
+  const first = text.split(/[\s(]+/).filter(Boolean)[0] || text;
+  const number = text.match(/\d+/);
+  if (number && !first.includes(number[0])) return `${first.charAt(0)}${number[0]}`;
+  return first.length > 4 ? first.slice(0, 4) : first;
 }
 
 /** A list value in words: numbers joined by " / ", card ids as card words. */
 export function valueWords(ctx, key, value) {
   if (value === null || value === undefined) return "—";
-  if (typeof value === "boolean") return value ? "yes" : "no";
-  if (Array.isArray(value) && value.length === 0) return "none";
+  if (typeof value === "boolean") return value ? ctx.t("word.yes") : ctx.t("word.no");
+  if (Array.isArray(value) && value.length === 0) return ctx.t("word.none");
   if (Array.isArray(value)) return value.map((v) => valueWords(ctx, key, v)).join(" / ");
   if (typeof value === "object") return value.words || value.text || JSON.stringify(value);
   if (Number.isInteger(value) && CARD_WORDS.test(key) && !NOT_CARDS.test(key) && ctx.catalogue.has(value)) return ctx.catalogue.words(value);
@@ -78,10 +87,10 @@ export function viewModel(ctx) {
 function genericSeatLines(ctx, vm, used) {
   const n = ctx.view.seats.length;
   const perSeat = (key) => Array.isArray(ctx.obs[key]) && ctx.obs[key].length === n && ctx.obs[key].every((v) => v === null || typeof v !== "object");
-  for (const [key, label] of [["bids", "Bid"], ["tricks", "Tricks"], ["tricks_taken", "Tricks"], ["scores", "Score"], ["totals", "Total"], ["points", "Points"]]) {
+  for (const [key, label] of [["bids", "generic.bid"], ["tricks", "generic.tricks"], ["tricks_taken", "generic.tricks"], ["scores", "generic.score"], ["totals", "generic.total"], ["points", "generic.points"]]) {
     if (!perSeat(key)) continue;
     used.add(key);
-    addSeatLines(vm.seatLines, ctx.obs[key], (v) => (v === null ? null : `${label} ${v}`));
+    addSeatLines(vm.seatLines, ctx.obs[key], (v) => (v === null ? null : ctx.t(label, { v })));
   }
 }
 
@@ -102,7 +111,7 @@ function genericPiles(ctx, vm, used) {
   }
   if (isPlayedList(obs.last_trick)) {
     const winner = Number.isInteger(obs.last_trick_winner) ? obs.last_trick_winner : null;
-    vm.panels.push({ title: "Last trick", cards: playedPile(ctx, obs.last_trick, winner), caption: winner === null ? null : `Won by ${ctx.name(winner)}` });
+    vm.panels.push({ title: ctx.t("panel.last_trick"), cards: playedPile(ctx, obs.last_trick, winner), caption: winner === null ? null : ctx.t("trick.won_by", { name: ctx.name(winner) }) });
   }
   used.add("last_trick").add("last_trick_winner");
 }

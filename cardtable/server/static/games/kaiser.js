@@ -1,59 +1,69 @@
-// Kaiser: partnerships (seats 1+3 and 2+4), bids with or without no trump, naming trump, tricks and points.
+// Kaiser: partnerships (seats 1+3 and 2+4, sitting opposite), bids with or without no trump, naming trump,
+// tricks and points, and the hand summary shown after the hand's last trick.
 
-import { addSeatLines, playedPile } from "./generic.js";
+import { addSeatLines, playedPile, shortName } from "./generic.js";
 
-const PHASES = { bidding: "Bidding", trump: "The bidder names trump", play: "Playing tricks", over: "Game over" };
-
-/** "Rick and Summer". */
+/** "Rick & Summer". */
 export function teamName(ctx, team) {
   return team.map((s) => ctx.plainName(s)).join(" & ");
 }
 
+/** A suit in words; the engine's own words ("not yet named", "no trump") when it is not a suit. */
+function suitWord(ctx, suit) {
+  if (!suit || suit === "not yet named") return ctx.t("kaiser.not_named");
+  const key = `suit.${suit}`;
+  return ctx.t(key) === key ? suit : ctx.t(key);
+}
+
 /** The Kaiser view model. */
 export function viewModel(ctx) {
+  const { t } = ctx;
   const o = ctx.obs;
   const facts = [
-    ["Hand", String(o.hand_number)],
-    ["Dealer", ctx.name(o.dealer)],
-    ["Phase", PHASES[o.phase] || o.phase],
-    ["Trump", o.trump || "not named yet"],
-    ["Contract", o.contract ? ctx.withNames(o.contract.words) : o.high_bid ? `high bid: ${o.high_bid.words} by ${ctx.plainName(o.high_bid.seat)}` : "none yet"],
-    ["Game to", `${o.target} points`],
+    [t("kaiser.hand"), String(o.hand_number)],
+    [t("fact.dealer"), ctx.name(o.dealer)],
+    [t("fact.phase"), t(`kaiser.phase.${o.phase}`)],
+    [t("fact.trump"), suitWord(ctx, o.trump)],
+    [t("kaiser.contract"), o.contract ? ctx.withNames(o.contract.words) : o.high_bid ? t("kaiser.high_bid", { bid: o.high_bid.words, name: ctx.plainName(o.high_bid.seat) }) : t("kaiser.none_yet")],
+    [t("kaiser.game_to"), t("kaiser.points", { n: o.target })],
   ];
   const seatLines = {};
   const lastBid = {};
-  for (const b of o.bids) lastBid[b.seat] = b.points ? `Bid ${b.words}` : "Passed";
+  for (const b of o.bids) lastBid[b.seat] = b.points ? t("seat.bid", { bid: b.words }) : t("kaiser.passed");
   addSeatLines(seatLines, o.hand_sizes, (_, s) => (lastBid[s] ? lastBid[s] : null));
-  addSeatLines(seatLines, o.hand_sizes, (_, s) => (o.contract && o.contract.bidder === s ? "declarer" : s === o.dealer ? "dealer" : null));
-  const teamOf = (s) => o.teams.findIndex((t) => t.includes(s));
-  addSeatLines(seatLines, o.hand_sizes, (_, s) => `Team ${teamOf(s) + 1}`);
-  const piles = [{ title: "On the table", cards: playedPile(ctx, o.trick), empty: o.leader !== null && o.leader !== undefined ? `${ctx.name(o.leader)} leads` : "No cards yet" }];
+  addSeatLines(seatLines, o.hand_sizes, (_, s) => (o.contract && o.contract.bidder === s ? t("kaiser.declarer") : s === o.dealer ? t("seat.dealer") : null));
+  const teamOf = (s) => o.teams.findIndex((team) => team.includes(s));
+  addSeatLines(seatLines, o.hand_sizes, (_, s) => t("kaiser.team", { n: teamOf(s) + 1 }));
+  const piles = [{ title: t("pile.on_table"), class: "trick", cards: playedPile(ctx, o.trick), empty: o.leader !== null && o.leader !== undefined ? t("pile.leads", { name: ctx.name(o.leader) }) : t("pile.no_cards") }];
   const panels = [{
-    title: "This hand",
-    lines: o.teams.map((t, i) => `Team ${i + 1} (${teamName(ctx, t)}): ${o.tricks_taken[i]} tricks, ${o.points_taken[i]} points taken; game score ${o.totals[i]}`),
+    title: t("kaiser.this_hand"),
+    lines: o.teams.map((team, i) => t("kaiser.team_line", { n: i + 1, names: teamName(ctx, team), tricks: o.tricks_taken[i], points: o.points_taken[i], total: o.totals[i] })),
   }];
-  if (o.bids.length) panels.push({ title: "Bidding", lines: o.bids.map((b) => `${ctx.name(b.seat)}: ${b.points ? `bid ${b.words}` : "pass"}`) });
+  if (o.bids.length) panels.push({ title: t("kaiser.bidding"), lines: o.bids.map((b) => `${ctx.name(b.seat)}: ${b.points ? t("kaiser.bid_words", { bid: b.words }) : t("kaiser.pass")}`) });
   if (o.last_trick.length) {
-    panels.push({ title: "Last trick", cards: playedPile(ctx, o.last_trick, o.last_trick_winner), caption: `Won by ${ctx.name(o.last_trick_winner)}` });
+    panels.push({ title: t("panel.last_trick"), cards: playedPile(ctx, o.last_trick, o.last_trick_winner), caption: t("trick.won_by", { name: ctx.name(o.last_trick_winner) }) });
   }
   return { hand: o.hand, handCounts: o.hand_sizes, facts, seatLines, piles, panels, scoreSheet: sheet(ctx), prompt: prompt(ctx) };
 }
 
+function contractWords(ctx, r) {
+  return `${shortName(ctx.plainName(r.bidder))} ${r.bid}${r.no_trump ? ` ${ctx.t("kaiser.nt")}` : ""} ${r.made ? "✓" : "✗"}`;
+}
+
+/** Hand by hand: contract, and each team's change and running total; totals always in the footer. */
 function sheet(ctx) {
   const o = ctx.obs;
-  const t1 = `Team 1 (${teamName(ctx, o.teams[0])})`;
-  const t2 = `Team 2 (${teamName(ctx, o.teams[1])})`;
+  const team = (i) => ({ text: ctx.t("kaiser.team", { n: i + 1 }), title: `${ctx.t("kaiser.team", { n: i + 1 })}: ${teamName(ctx, o.teams[i])}` });
   return {
-    title: "Score sheet",
-    columns: ["Hand", "Contract", "Taken", t1, t2],
+    title: ctx.t("sheet.title"),
+    columns: [{ text: "#", title: ctx.t("kaiser.hand") }, { text: ctx.t("kaiser.contract"), title: ctx.t("kaiser.contract") }, team(0), team(1)],
     rows: o.score_sheet.map((r) => [
       String(r.hand),
-      `${ctx.plainName(r.bidder)}: ${r.bid}${r.no_trump ? " no trump" : ` in ${r.trump}`} ${r.made ? "made" : "set"}`,
-      `${r.taken[0]} / ${r.taken[1]}`,
-      `${signed(r.change[0])} → ${r.totals[0]}`,
-      `${signed(r.change[1])} → ${r.totals[1]}`,
+      contractWords(ctx, r),
+      { main: String(r.totals[0]), sub: signed(r.change[0]) },
+      { main: String(r.totals[1]), sub: signed(r.change[1]) },
     ]),
-    footer: ["Total", "", "", String(o.totals[0]), String(o.totals[1])],
+    footer: [ctx.t("sheet.total"), "", String(o.totals[0]), String(o.totals[1])],
   };
 }
 
@@ -65,13 +75,31 @@ function prompt(ctx) {
   const o = ctx.obs;
   if (!ctx.view.legal_actions.length) return null;
   const types = new Set(ctx.view.legal_actions.map((e) => e.action.type));
-  if (types.has("name_trump")) return "You won the bidding: name the trump suit.";
-  if (types.has("bid") || types.has("pass")) return `Bid for your team (at least ${o.floor}), or pass.`;
+  if (types.has("name_trump")) return ctx.t("kaiser.prompt_trump");
+  if (types.has("bid") || types.has("pass")) return ctx.t("kaiser.prompt_bid", { floor: o.floor });
   return null;
 }
 
+/** The hand summary, after hand_scored: the contract, what each team took, the change and the totals. */
+export function summaryFor(event, ctx) {
+  if (event.type !== "hand_scored") return null;
+  const { t } = ctx;
+  const o = ctx.obs;
+  const teams = o.teams || [[0, 2], [1, 3]];
+  return {
+    title: t("summary.hand", { hand: event.hand }),
+    blocks: [
+      { text: t(event.made ? "kaiser.summary_made" : "kaiser.summary_set", { name: ctx.plainName(event.bidder), bid: event.bid, nt: event.no_trump ? ` ${t("kaiser.nt")}` : "" }) },
+      { table: {
+        columns: [t("kaiser.team_col"), t("summary.took"), t("summary.points"), t("summary.total")],
+        rows: teams.map((team, i) => [`${t("kaiser.team", { n: i + 1 })}: ${teamName(ctx, team)}`, String(event.taken[i]), signed(event.change[i]), String(event.totals[i])]),
+      } },
+    ],
+  };
+}
+
 /** Bids in two rows (suit bids, no-trump bids), then trump choices. */
-export function groupButtons(buttons) {
+export function groupButtons(buttons, ctx) {
   const of = (f) => buttons.filter(f);
   const suit = of((e) => e.action.type === "bid" && !e.action.no_trump);
   const nt = of((e) => e.action.type === "bid" && e.action.no_trump);
@@ -80,9 +108,9 @@ export function groupButtons(buttons) {
   const rest = of((e) => !["bid", "pass", "name_trump"].includes(e.action.type));
   return [
     pass.length ? { entries: pass } : null,
-    suit.length ? { title: "Bid (trump named later)", entries: suit } : null,
-    nt.length ? { title: "Bid no trump", entries: nt } : null,
-    trump.length ? { title: "Name trump", entries: trump } : null,
+    suit.length ? { title: ctx.t("kaiser.group_bid"), entries: suit } : null,
+    nt.length ? { title: ctx.t("kaiser.group_nt"), entries: nt } : null,
+    trump.length ? { title: ctx.t("kaiser.group_trump"), entries: trump } : null,
     { entries: rest },
   ].filter(Boolean);
 }
@@ -91,5 +119,5 @@ export function groupButtons(buttons) {
 export function resultRows(ctx) {
   const o = ctx.obs;
   const out = ctx.view.outcome;
-  return o.teams.map((t, i) => [`Team ${i + 1}: ${teamName(ctx, t)}`, String(o.totals[i] ?? out.scores[t[0]])]);
+  return o.teams.map((team, i) => [`${ctx.t("kaiser.team", { n: i + 1 })}: ${teamName(ctx, team)}`, String(o.totals[i] ?? out.scores[team[0]])]);
 }

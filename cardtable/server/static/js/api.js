@@ -42,6 +42,16 @@ export const joinTable = (id, seat, name) => request("POST", `/api/tables/${enco
 export const startTable = (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/start`, { token });
 export const leaveTable = (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/leave`, { token });
 
+export const takeSeat = (id, seat, name) => request("POST", `/api/tables/${encodeURIComponent(id)}/take`, { seat, name });
+export const social = (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/social`);
+export const readsSummaries = (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/reader`, { token });
+export const continueTable = (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/continue`, { token });
+export const rematch = (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { token });
+export const chat = (id, token, body) => request("POST", `/api/tables/${encodeURIComponent(id)}/chat`, { token, ...body });
+export const settings = (id, token, values) => request("POST", `/api/tables/${encodeURIComponent(id)}/settings`, { token, ...values });
+export const finishedTables = () => request("GET", "/api/finished");
+export const rules = (game, lang) => request("GET", `/api/games/${encodeURIComponent(game)}/rules?lang=${encodeURIComponent(lang)}`);
+
 // Seat tokens: one key per table (`cardtable.token.<table_id>`), so a reload or a new tab keeps the seat.
 
 const key = (id) => `cardtable.token.${id}`;

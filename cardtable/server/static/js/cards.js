@@ -62,8 +62,10 @@ export function suitClass(card) {
 
 /** The catalogue lookup: card id -> {id, text, words, suit, rank}. */
 export class Catalogue {
-  constructor(cards) {
+  /** `lang`: the language of the card names when it is not the page's (Spanish cards on an English page). */
+  constructor(cards, lang = null) {
     this.byId = new Map((cards || []).map((c) => [c.id, c]));
+    this.lang = lang;
   }
 
   /** The catalogue entry of a card id (a placeholder for an unknown id). */
@@ -108,7 +110,7 @@ export function cardFace(catalogue, id, opts = {}) {
   else inner.push(h("span", { class: "special-name", "aria-hidden": "true" }, card.rank));
   const label = opts.label || card.words;
   // The name is the card in words; what clicking it does ("Play 7 of red") is its description.
-  const attrs = { class: classes.join(" "), "aria-label": label, "aria-description": opts.description, title: opts.description || label, dataset: { card: String(id) } };
+  const attrs = { class: classes.join(" "), "aria-label": label, "aria-description": opts.description, title: opts.description || label, lang: catalogue.lang || undefined, dataset: { card: String(id) } };
   let el;
   if (opts.onclick || opts.button) {
     el = h("button", { ...attrs, type: "button", onclick: opts.onclick, disabled: opts.disabled || undefined, "aria-pressed": opts.selectable ? String(!!opts.selected) : undefined }, inner);

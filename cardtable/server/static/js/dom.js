@@ -42,11 +42,11 @@ export function capitalize(text) {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-/** "a", "a and b", "a, b and c". */
-export function listWords(items) {
+/** "a", "a and b", "a, b and c" (`and` in the page's language). */
+export function listWords(items, and = "and") {
   const xs = items.map(String);
   if (xs.length <= 1) return xs.join("");
-  return `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`;
+  return `${xs.slice(0, -1).join(", ")} ${and} ${xs[xs.length - 1]}`;
 }
 
 /** A one-line message in the status area of the page (role=status, so screen readers announce it). */

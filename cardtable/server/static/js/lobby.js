@@ -1,18 +1,27 @@
 // The lobby: the games, the "create a table" form (seats, rule toggles, presets) and the open tables.
 
 import * as api from "./api.js";
+import * as i18n from "./i18n.js";
+import { t } from "./i18n.js";
 import { h, humanize, notify, replace } from "./dom.js";
+import { translateStatic } from "./extras.js";
+
+// Options people rarely change: folded away under "More rules" (scoring tables, shuffles, test helpers).
+const ADVANCED = /^(scoring\.(?!target$)|betting\.|signals\.)|^(shuffle|deal|first_attacker|attack_cap|player_limit|bout_limit|first_dealer|hand_size)$/;
 
 const state = { games: [], byName: new Map() };
 const nameInput = document.getElementById("player-name");
 
 async function main() {
-  nameInput.value = api.lastName();
+  await i18n.load();
+  translateStatic();
+  // A name typed while the page was loading is kept.
+  if (!nameInput.value) nameInput.value = api.lastName();
   nameInput.addEventListener("change", () => api.rememberName(nameInput.value.trim()));
   try {
     state.games = await api.games();
   } catch (err) {
-    notify(`Cannot load the games: ${err.message}`, "error");
+    notify(t("lobby.cannot_load_games", { error: err.message }), "error");
     return;
   }
   for (const g of state.games) state.byName.set(g.name, g);
@@ -20,6 +29,7 @@ async function main() {
   setUpForm();
   document.getElementById("refresh-tables").addEventListener("click", refreshTables);
   await refreshTables();
+  refreshFinished();
   setInterval(refreshTables, 4000);
 }
 
@@ -27,7 +37,7 @@ async function main() {
 function requireName() {
   const name = nameInput.value.trim();
   if (!name) {
-    notify("Type your name first (at the top of the page).", "error");
+    notify(t("lobby.type_name"), "error");
     nameInput.focus();
     return null;
   }
@@ -39,10 +49,10 @@ function requireName() {
 
 function renderGames() {
   replace(document.getElementById("games"), state.games.map((g) => h("li", { class: "game-card" },
-    h("h3", {}, g.title),
-    h("p", { class: "players" }, g.min_players === g.max_players ? `${g.min_players} players` : `${g.min_players}–${g.max_players} players`, g.has_teams ? " · partnerships" : ""),
-    h("p", { class: "description" }, g.description),
-    h("button", { type: "button", class: "small", onclick: () => chooseGame(g.name) }, `Set up a ${g.title} table`))));
+    h("h3", {}, t(`game.${g.name}.title`)),
+    h("p", { class: "players" }, g.min_players === g.max_players ? t("lobby.players_n", { n: g.min_players }) : t("lobby.players_range", { min: g.min_players, max: g.max_players }), g.has_teams ? ` · ${t("lobby.partnerships")}` : ""),
+    h("p", { class: "description" }, i18n.has(`game.${g.name}.description`) ? t(`game.${g.name}.description`) : g.description),
+    h("button", { type: "button", class: "small", onclick: () => chooseGame(g.name) }, t("lobby.set_up", { title: t(`game.${g.name}.title`) })))));
 }
 
 function chooseGame(name) {
@@ -57,7 +67,7 @@ function chooseGame(name) {
 
 function setUpForm() {
   const select = document.getElementById("create-game");
-  replace(select, state.games.map((g) => h("option", { value: g.name }, g.title)));
+  replace(select, state.games.map((g) => h("option", { value: g.name }, t(`game.${g.name}.title`))));
   select.addEventListener("change", onGameChange);
   document.getElementById("create-players").addEventListener("change", renderSeats);
   document.getElementById("create-preset").addEventListener("change", applyPreset);
@@ -72,7 +82,7 @@ function currentGame() {
 function onGameChange() {
   const g = currentGame();
   if (!g) return;
-  document.getElementById("create-description").textContent = g.description;
+  document.getElementById("create-description").textContent = i18n.has(`game.${g.name}.description`) ? t(`game.${g.name}.description`) : g.description;
   const playersSpec = g.options.find((o) => o.name === "players");
   const preferred = playersSpec ? playersSpec.default : g.min_players;
   const players = document.getElementById("create-players");
@@ -81,23 +91,35 @@ function onGameChange() {
   replace(players, counts.map((n) => h("option", { value: n, selected: n === preferred || undefined }, String(n))));
   const presets = Object.keys(g.presets || {});
   document.getElementById("preset-row").hidden = presets.length === 0;
-  replace(document.getElementById("create-preset"), h("option", { value: "" }, "Standard rules (no preset)"),
-    presets.map((p) => h("option", { value: p }, humanize(p))));
+  replace(document.getElementById("create-preset"), h("option", { value: "" }, t("lobby.no_preset")),
+    presets.map((p) => h("option", { value: p }, i18n.has(`preset.${g.name}.${p}`) ? t(`preset.${g.name}.${p}`) : humanize(p))));
   renderOptions(g);
-  renderSeats();
+  renderSeats(true);
 }
 
 function renderOptions(g) {
-  const rows = g.options.filter((o) => o.name !== "players").map((o) => optionRow(o));
-  document.getElementById("create-options").hidden = rows.length === 0;
-  replace(document.getElementById("option-rows"), rows);
+  const specs = g.options.filter((o) => o.name !== "players");
+  const main = specs.filter((o) => !ADVANCED.test(o.name)).map((o) => optionRow(g, o));
+  const more = specs.filter((o) => ADVANCED.test(o.name)).map((o) => optionRow(g, o));
+  document.getElementById("create-options").hidden = specs.length === 0;
+  replace(document.getElementById("option-rows"), main,
+    more.length ? h("details", { class: "more-rules", id: "more-rules" }, h("summary", {}, t("lobby.more_rules", { n: more.length })), h("div", { class: "option-grid" }, more)) : null);
 }
 
-function optionRow(spec) {
+/** An option's label and help, written for players in the catalogue when it has them. */
+function optionWords(g, spec) {
+  const key = `option.${g.name}.${spec.name}`;
+  const label = i18n.has(key) ? t(key) : spec.name.split(".").map(humanize).join(" · ");
+  const help = i18n.has(`${key}.help`) ? t(`${key}.help`) : spec.help;
+  return { label, help };
+}
+
+function optionRow(g, spec) {
   const id = `opt-${spec.name.replace(/\./g, "-")}`;
-  const help = spec.help ? h("span", { class: "help", id: `${id}-help` }, spec.help) : null;
-  const described = spec.help ? `${id}-help` : undefined;
-  const label = spec.name.split(".").map(humanize).join(" · ");
+  const words = optionWords(g, spec);
+  const help = words.help ? h("span", { class: "help", id: `${id}-help` }, words.help) : null;
+  const described = words.help ? `${id}-help` : undefined;
+  const label = words.label;
   let input;
   if (spec.kind === "bool") {
     input = h("input", { type: "checkbox", id, "aria-describedby": described, dataset: { option: spec.name, kind: spec.kind } });
@@ -106,7 +128,7 @@ function optionRow(spec) {
   }
   if (spec.kind === "choice") {
     input = h("select", { id, "aria-describedby": described, dataset: { option: spec.name, kind: spec.kind } },
-      spec.choices.map((c) => h("option", { value: JSON.stringify(c), selected: c === spec.default || undefined }, humanize(c))));
+      spec.choices.map((c) => h("option", { value: JSON.stringify(c), selected: c === spec.default || undefined }, i18n.has(`choice.${c}`) ? t(`choice.${c}`) : humanize(c))));
   } else {
     const numeric = spec.kind === "int" || spec.kind === "float";
     input = h("input", { id, type: numeric ? "number" : "text", step: spec.kind === "float" ? "any" : numeric ? "1" : undefined, "aria-describedby": described, dataset: { option: spec.name, kind: spec.kind } });
@@ -159,26 +181,29 @@ function readOptions() {
     else if (kind === "int") value = Number.parseInt(input.value, 10);
     else if (kind === "float") value = Number.parseFloat(input.value);
     else value = input.value;
-    if (typeof value === "number" && Number.isNaN(value)) throw new Error(`${humanize(input.dataset.option)} needs a number`);
+    if (typeof value === "number" && Number.isNaN(value)) throw new Error(t("lobby.needs_number", { name: humanize(input.dataset.option) }));
     options[input.dataset.option] = value;
   }
   return options;
 }
 
-// Seats: the first is the host's; each other seat is a person (a friend joins it) or a computer player.
+// Seats: the first is the host's; every other seat is a computer player unless the host keeps it for a
+// friend (seed 004). Anyone with the link can still take over a computer seat before the start.
 
-function renderSeats() {
+function renderSeats(reset = false) {
   const g = currentGame();
   const n = Number.parseInt(document.getElementById("create-players").value, 10);
-  const previous = [...document.querySelectorAll("[data-seat-choice]")].map((s) => s.value);
-  const choices = [h("option", { value: "human" }, "A person (invite a friend)"),
-    (g.bots || []).map((b) => h("option", { value: `bot:${b}` }, `Computer: ${b}${b === g.default_bot ? " (default)" : ""}`))];
-  const rows = [h("div", { class: "seat-row" }, h("span", { class: "seat-no" }, "Seat 1"), h("span", {}, "You"))];
+  const previous = reset ? [] : [...document.querySelectorAll("[data-seat-choice]")].map((s) => s.value);
+  const bots = g.bots || [];
+  const choices = () => [h("option", { value: "human" }, t("lobby.seat_person")),
+    bots.map((b) => h("option", { value: `bot:${b}` }, t(b === g.default_bot ? "lobby.seat_bot_default" : "lobby.seat_bot", { bot: b })))];
+  const rows = [h("div", { class: "seat-row" }, h("span", { class: "seat-no" }, t("seat.numbered", { n: 1 })), h("span", {}, t("lobby.you")))];
   for (let seat = 1; seat < n; seat++) {
     const id = `seat-${seat}`;
-    const select = h("select", { id, dataset: { seatChoice: String(seat) } }, choices.map((c) => (Array.isArray(c) ? c.map((o) => o.cloneNode(true)) : c.cloneNode(true))));
-    select.value = previous[seat - 1] || `bot:${g.default_bot || (g.bots || [])[0]}`;
-    rows.push(h("div", { class: "seat-row" }, h("label", { for: id, class: "seat-no" }, `Seat ${seat + 1}`), select));
+    const select = h("select", { id, dataset: { seatChoice: String(seat) } }, choices());
+    const wanted = previous[seat - 1];
+    select.value = wanted && [...select.options].some((o) => o.value === wanted) ? wanted : `bot:${g.default_bot || bots[0]}`;
+    rows.push(h("div", { class: "seat-row" }, h("label", { for: id, class: "seat-no" }, t("seat.numbered", { n: seat + 1 })), select));
   }
   replace(document.getElementById("seat-rows"), rows);
 }
@@ -191,11 +216,21 @@ function readSeats() {
   return seats;
 }
 
+/** The table settings of the form: trick pause, turn timer, takeovers during the game. */
+function readSettings() {
+  const pause = Number.parseFloat(document.getElementById("create-pace").value);
+  const timerText = document.getElementById("create-timer").value.trim();
+  const timer = timerText === "" ? null : Number.parseFloat(timerText);
+  if (Number.isNaN(pause) || pause < 0 || pause > 10) throw new Error(t("lobby.bad_pace"));
+  if (timer !== null && (Number.isNaN(timer) || timer < 1 || timer > 600)) throw new Error(t("lobby.bad_timer"));
+  return { pace_ms: Math.round(pause * 1000), turn_seconds: timer, allow_takeover: document.getElementById("create-takeover").checked };
+}
+
 /** The optional deal seed: null for a random deal, else a whole number. */
 function readSeed() {
   const text = document.getElementById("create-seed").value.trim();
   if (text === "") return null;
-  if (!/^\d{1,15}$/.test(text)) throw new Error("The deal seed must be a whole number, or empty for a random deal.");
+  if (!/^\d{1,15}$/.test(text)) throw new Error(t("lobby.bad_seed"));
   return Number(text);
 }
 
@@ -205,7 +240,9 @@ async function onCreate(event) {
   if (!name) return;
   const g = currentGame();
   let body;
+  let settings;
   try {
+    settings = readSettings();
     const seats = readSeats();
     const options = { ...readOptions(), players: seats.length };
     const preset = document.getElementById("create-preset").value || null;
@@ -219,9 +256,10 @@ async function onCreate(event) {
   try {
     const res = await api.createTable(body);
     api.saveToken(res.table_id, res.token);
+    await api.settings(res.table_id, res.token, settings);
     location.href = `/table/${encodeURIComponent(res.table_id)}`;
   } catch (err) {
-    notify(`The table was not created: ${err.message}`, "error");
+    notify(t("lobby.not_created", { error: err.message }), "error");
     button.disabled = false;
   }
 }
@@ -233,38 +271,58 @@ async function refreshTables() {
   try {
     tables = await api.listTables();
   } catch (err) {
-    notify(`Cannot load the tables: ${err.message}`, "error");
+    notify(t("lobby.cannot_load_tables", { error: err.message }), "error");
     return;
   }
   const list = document.getElementById("tables");
   if (!tables.length) {
-    replace(list, h("li", { class: "empty" }, "No open tables yet: create one."));
+    replace(list, h("li", { class: "empty" }, t("lobby.no_tables")));
     return;
   }
   replace(list, tables.map((t) => tableItem(t)));
 }
 
-function tableItem(t) {
-  const mine = api.loadToken(t.table_id);
-  const status = t.status === "waiting" ? "waiting for players" : t.status;
-  return h("li", { class: "table-item", dataset: { table: t.table_id } },
-    h("h3", {}, `${t.title} · `, h("span", { class: "table-status" }, status)),
-    h("ul", { class: "seat-list" }, t.seats.map((s) => h("li", {},
-      h("span", { class: "seat-no" }, `Seat ${s.seat + 1}: `),
-      s.kind === "bot" ? `computer (${s.bot})` : s.taken ? `${s.name}${s.host ? " (host)" : ""}` : "free",
-      s.kind === "human" && !s.taken && t.status === "waiting" && !mine ? h("button", { type: "button", class: "small join", onclick: () => join(t, s.seat) }, `Join seat ${s.seat + 1}`) : null))),
-    h("a", { class: "button small", href: `/table/${encodeURIComponent(t.table_id)}` }, mine ? "Back to your seat" : "Watch"));
+function tableItem(table) {
+  const mine = api.loadToken(table.table_id);
+  const open = table.status === "waiting";
+  return h("li", { class: "table-item", dataset: { table: table.table_id } },
+    h("h3", {}, `${t(`game.${table.game}.title`)} · `, h("span", { class: "table-status" }, t(`lobby.status.${table.status}`))),
+    h("ul", { class: "seat-list" }, table.seats.map((s) => h("li", {},
+      h("span", { class: "seat-no" }, `${t("seat.numbered", { n: s.seat + 1 })}: `),
+      s.kind === "bot" ? t("seat.computer", { bot: s.bot }) : s.taken ? `${s.name}${s.host ? t("seat.host_mark") : ""}` : t("seat.free"),
+      open && !mine && (s.kind === "bot" || !s.taken) ? h("button", { type: "button", class: "small join", onclick: () => join(table, s.seat) }, t(s.kind === "bot" ? "table.take_seat" : "table.join_seat", { n: s.seat + 1 })) : null))),
+    h("a", { class: "button small", href: `/table/${encodeURIComponent(table.table_id)}` }, mine ? t("lobby.back_to_seat") : t("lobby.watch")));
+}
+
+/** Finished tables, newest first, each with a Replay link. */
+async function refreshFinished() {
+  const list = document.getElementById("finished");
+  if (!list) return;
+  let tables;
+  try {
+    tables = await api.finishedTables();
+  } catch (err) {
+    notify(t("lobby.cannot_load_tables", { error: err.message }), "error");
+    return;
+  }
+  replace(list, tables.length ? tables.map((table) => {
+    const token = api.loadToken(table.table_id);
+    const src = `/api/tables/${encodeURIComponent(table.table_id)}/replay${token ? `?token=${encodeURIComponent(token)}` : ""}`;
+    return h("li", { class: "table-item", dataset: { finished: table.table_id } },
+      h("span", {}, `${t(`game.${table.game}.title`)}: ${table.seats.join(", ")} `),
+      h("a", { class: "button small", href: `/replay.html?src=${encodeURIComponent(src)}` }, t("lobby.replay")));
+  }) : h("li", { class: "empty" }, t("lobby.no_finished")));
 }
 
 async function join(table, seat) {
   const name = requireName();
   if (!name) return;
   try {
-    const res = await api.joinTable(table.table_id, seat, name);
+    const res = await api.takeSeat(table.table_id, seat, name);
     api.saveToken(table.table_id, res.token);
     location.href = `/table/${encodeURIComponent(table.table_id)}`;
   } catch (err) {
-    notify(`Could not join: ${err.message}`, "error");
+    notify(t("lobby.could_not_join", { error: err.message }), "error");
     refreshTables();
   }
 }

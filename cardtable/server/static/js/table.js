@@ -1,24 +1,48 @@
-// The table page: one WebSocket per table, and the whole screen redrawn from each `view` message only.
-// A game module (static/games/<name>.js) turns the observation into a view model; generic.js is the
-// fallback that keeps any game playable before it has its own view.
+// The table page: one WebSocket per table, the screen redrawn from each `view` message, paced so a person
+// can follow it. A game module (static/games/<name>.js) turns the observation into a view model;
+// generic.js is the fallback that keeps any game playable before it has its own view.
+// The same page replays a finished game (replay.html: body[data-mode=replay]) from stored frames.
+//
+// Pace: views are shown in order from a queue. A view whose events complete a trick first holds the whole
+// trick in the middle (table setting pace_ms, default 1.5 s; a click or a key skips), then a round or
+// hand summary is shown until Continue (or a timeout). The page only delays what it shows: an action is
+// always sent on the newest view, at once.
 
 import * as api from "./api.js";
+import * as i18n from "./i18n.js";
+import { t } from "./i18n.js";
 import { classify, matchSelection, selectableCards, typeWords } from "./actions.js";
 import { Catalogue, cardBack, cardFace } from "./cards.js";
 import { capitalize, h, listWords, notify, replace } from "./dom.js";
 import * as generic from "../games/generic.js";
+import * as words from "./words.js";
+import * as extras from "./extras.js";
 
-const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+const REPLAY = document.body.dataset.mode === "replay";
+const params = new URLSearchParams(location.search);
+const tableId = REPLAY ? "" : decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const root = document.getElementById("table");
+const SUMMARY_TIMEOUT_MS = 30000;
+const REDUCED_MOTION = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 const page = {
-  token: api.loadToken(tableId),
+  token: REPLAY ? null : api.loadToken(tableId),
   game: null,          // the catalogue entry of this table's game
   catalogue: null,     // card id -> words
   module: generic,     // the game's view module
   socket: null,
-  view: null,
-  events: [],          // event texts shown in the log, oldest first
+  view: null,          // the view on screen
+  latest: null,        // the newest view received (actions are sent on it)
+  queue: [],           // views received, not yet shown
+  steps: [],           // interludes still to show for the view on screen
+  interlude: null,     // {kind: "trick" | "summary", ...} on screen now
+  stepTimer: null,
+  afterLines: [],      // its log lines
+  afterSteps: null,    // the view to show once the interludes are over (it dealt the next round)
+  plays: [],           // the cards of the trick in progress, from card_played events ({seat, card})
+  handLog: [],         // Mus: the events of the hand in progress
+  lastPlayed: new Set(), // cards shown in the middle at the last draw (new ones fly in)
+  events: [],          // event lines shown in the log, oldest first ({text, lang})
   freshSocket: true,   // the next view is the first on this connection: it carries every event so far
   pendingVersion: null,// the version an action was sent on; cleared by a newer view or an error
   selected: new Set(), // cards chosen for a multi-card action (Mus discards, several attacks)
@@ -26,27 +50,54 @@ const page = {
   selectionVersion: -1,
   resultDismissed: false,
   retries: 0,
+  pumpTimer: null,     // the pause before the next queued view is shown
+  joinName: null,
+  stickyNotice: false, // a notice that new views do not clear (the timer played for this seat)      // what a spectator typed as their name
+  paceMs: 1500,
+  settings: null,
+  timer: null,         // {seat, version, until}
+  replay: null,        // {frames, index} on the replay page
 };
 
 // Start-up.
 
 async function main() {
+  await i18n.load();
+  extras.translateStatic();
+  if (REPLAY) return startReplay();
   document.getElementById("share-link").value = `${location.origin}/table/${encodeURIComponent(tableId)}`;
   document.getElementById("copy-link").addEventListener("click", copyLink);
   try {
     const summary = await api.getTable(tableId);
-    page.game = await api.game(summary.game);
-    page.catalogue = new Catalogue(page.game.cards);
-    document.title = `${page.game.title} — cardtable`;
-    document.getElementById("game-title").textContent = page.game.title;
-    // `?view=generic` draws the table with the generic view (how a game without its own view looks).
-    const forced = new URLSearchParams(location.search).get("view");
-    page.module = forced === "generic" ? generic : await loadModule(summary.game);
+    await loadGame(summary.game);
+    const state = await api.social(tableId);
+    applySettings(state.settings);
+    extras.setUp({ tableId, token: () => page.token, social: state, seatName: plainName, onRematch: followRematch });
+    if (state.rematch && summary.status === "finished") page.rematchId = state.rematch;
   } catch (err) {
-    notify(`Cannot open table ${tableId}: ${err.message}`, "error");
+    notify(t("table.cannot_open", { id: tableId, error: err.message }), "error");
     return;
   }
+  setUpSkipping();
+  registerReader();
   connect();
+}
+
+/** Tell the server this page shows round summaries, so the computer waits for its Continue. */
+function registerReader() {
+  if (page.token) api.readsSummaries(tableId, page.token).catch(() => {});
+}
+
+async function loadGame(name) {
+  page.game = await api.game(name);
+  const cardLang = words.engineLanguage(name) !== i18n.lang() && !i18n.has("card.words", true) ? words.engineLanguage(name) : null;
+  page.catalogue = new Catalogue(words.translateCards(page.game.cards, name), cardLang);
+  const title = t(`game.${name}.title`);
+  document.title = `${title} — cardtable`;
+  document.getElementById("game-title").textContent = title;
+  // `?view=generic` draws the table with the generic view (how a game without its own view looks).
+  page.module = params.get("view") === "generic" ? generic : await loadModule(name);
+  extras.rulesButton(name);
 }
 
 /** The game's own view module, or the generic one if it has none yet. */
@@ -58,15 +109,31 @@ async function loadModule(name) {
   }
 }
 
+function applySettings(settings) {
+  page.settings = settings;
+  const forced = params.get("pace");
+  page.paceMs = forced !== null && /^\d+$/.test(forced) ? Number(forced) : settings.pace_ms;
+}
+
 async function copyLink() {
   const input = document.getElementById("share-link");
   input.select();
   try {
     await navigator.clipboard.writeText(input.value);
-    notify("Link copied: send it to your friends.");
+    notify(t("table.link_copied"));
   } catch {
-    notify("Select the link and copy it to share the table.");
+    notify(t("table.link_select"));
   }
+}
+
+/** Any click on the table or any key skips the interlude on screen (a held trick, a summary). */
+function setUpSkipping() {
+  document.addEventListener("keydown", (ev) => {
+    if (page.interlude && page.interlude.kind === "trick" && !ev.target.closest?.("input, textarea, select")) skipInterlude();
+  });
+  document.getElementById("piles").addEventListener("click", () => {
+    if (page.interlude && page.interlude.kind === "trick") skipInterlude();
+  });
 }
 
 // The connection.
@@ -86,11 +153,11 @@ function onClose(socket, ev) {
   if (page.socket !== socket) return;
   root.dataset.connected = "false";
   if (ev.code === 4404) {
-    notify("This table does not exist (any more).", "error");
+    notify(t("table.gone"), "error");
     return;
   }
   page.retries += 1;
-  notify("Connection lost; reconnecting…", "warn");
+  notify(t("table.reconnecting"), "warn");
   setTimeout(connect, Math.min(5000, 300 * 2 ** page.retries));
 }
 
@@ -110,64 +177,234 @@ function onMessage(text) {
     root.dataset.pending = "false";
     notify(msg.message, "error");
     if (page.view) render();
+  } else if (msg.type === "chat") {
+    extras.addChatLine(msg.line);
+    if (msg.line.kind === "note" && msg.line.note === "timeout") {
+      notify(t("timer.played_for", { name: plainName(msg.line.seat) }), "warn");
+      page.stickyNotice = true;  // stays until this page's next action
+    }
+  } else if (msg.type === "settings") {
+    applySettings(msg.settings);
+  } else if (msg.type === "turn_timer") {
+    page.timer = { seat: msg.seat, version: msg.version, until: Date.now() + msg.seconds * 1000 };
+    if (page.view) renderTimer();
+  } else if (msg.type === "rematch") {
+    followRematch(msg.table_id);
   }
 }
 
+/** A new view: sent actions are answered by it; it is shown after the views queued before it. */
 function onView(view) {
-  if (page.freshSocket) page.events = [];
+  const fresh = page.freshSocket;
   page.freshSocket = false;
-  for (const e of view.events || []) page.events.push(withNames(e.text, view));
-  if (page.events.length > 400) page.events.splice(0, page.events.length - 400);
   if (page.pendingVersion !== null && (view.version > page.pendingVersion || view.to_act !== view.seat)) {
     page.pendingVersion = null;
   }
+  page.latest = view;
+  if (fresh) {
+    // The first view on a connection carries the whole game so far: shown at once, without pauses.
+    page.events = [];
+    page.queue = [];
+    clearTimeout(page.pumpTimer);
+    page.pumpTimer = null;
+    forgetPlay();
+    endInterludes();
+    show(view, false);
+    return;
+  }
+  page.queue.push(view);
+  pump();
+}
+
+/** Forget what the page followed of the play (the next view carries the whole game again). */
+function forgetPlay() {
+  page.plays = [];
+  page.handLog = [];
+  if (page.module.reset) page.module.reset();
+}
+
+/** Show queued views in order, a moment apart so each move can be followed, until one needs an interlude. */
+function pump() {
+  if (page.interlude || page.pumpTimer !== null || !page.queue.length) return;
+  const view = page.queue.shift();
+  const steps = show(view, true);
+  if (steps.length) {
+    page.steps = steps;
+    nextStep();
+    return;
+  }
+  if (page.queue.length) {
+    // Moves that arrived together (computer players answering at once) are shown one by one.
+    page.pumpTimer = setTimeout(() => { page.pumpTimer = null; pump(); }, moveGap());
+  }
+}
+
+/** The pause between two queued moves: a third of the trick pause, at most 0.5 s. */
+function moveGap() {
+  return Math.min(500, Math.round(page.paceMs / 3));
+}
+
+/** Put a view on screen: its events go to the log; returns the interludes it calls for.
+ * A view that ends a round or hand stays behind its summary: the board shows the round as it ended
+ * until the summary is done (page.afterSteps), then the next deal. */
+function show(view, paced) {
+  const steps = [];
+  const lines = [];
+  let summaryAt = -1;
+  for (const e of view.events || []) {
+    lines.push(eventLine(e, view));
+    const step = noteEvent(e.event, view);
+    if (step && paced) {
+      steps.push(step);
+      // A summary triggered by the next deal's first event (Mus) leaves that event's line for later.
+      if (step.kind === "summary") summaryAt = step.startsNext ? lines.length - 1 : lines.length;
+    }
+  }
+  if (page.view && summaryAt >= 0) {
+    // The log stops where the round ends; the next deal's lines come with the next deal.
+    page.events.push(...lines.slice(0, summaryAt));
+    page.afterLines = lines.slice(summaryAt);
+    page.afterSteps = view;
+    render();
+    return steps;
+  }
+  page.events.push(...lines);
+  if (page.events.length > 400) page.events.splice(0, page.events.length - 400);
   if (!page.view || view.version !== page.view.version) {
     page.selected.clear();
     page.choiceCard = null;
   }
+  const hadTurn = page.view && page.view.legal_actions.length > 0;
   page.view = view;
-  if (page.pendingVersion === null) notify("");
+  if (page.pendingVersion === null && !REPLAY && !page.stickyNotice) notify("");
+  if (paced && !hadTurn && view.legal_actions.length > 0) extras.sound("turn");
   render();
+  return steps;
 }
 
-/** Send an action chosen from the legal actions, on the version it was offered in. */
+/** Follow the play from the events; a complete trick or a finished round or hand gives an interlude. */
+function noteEvent(event, view) {
+  if (!event) return null;
+  const type = event.type;
+  if (type === "card_played") {
+    page.plays.push({ seat: event.seat, card: event.card });
+    extras.sound("card");
+    return null;
+  }
+  if (type === "trick_won" || type === "trick_taken") {
+    const winner = type === "trick_won" ? event.winner : event.seat;
+    const cards = event.cards || [];
+    const bySeat = new Map(page.plays.map((p) => [p.card, p.seat]));
+    const n = view.seats.length;
+    const leader = Number.isInteger(event.leader) ? event.leader : null;
+    const played = cards.map((card, i) => ({ card, seat: bySeat.has(card) ? bySeat.get(card) : leader !== null ? (leader + i) % n : null }));
+    page.plays = [];
+    return { kind: "trick", played, winner };
+  }
+  if (page.module.summaryFor) {
+    const summary = page.module.summaryFor(event, context(view), page.handLog);
+    if (summary) return { kind: "summary", ...summary };
+  }
+  return null;
+}
+
+function nextStep(immediate = false) {
+  clearTimeout(page.stepTimer);
+  const held = document.querySelector("#piles .pile.held");
+  if (!immediate && !REDUCED_MOTION && page.interlude && page.interlude.kind === "trick" && held && !page.sweeping) {
+    // The trick goes to its winner (a quarter of a second at the default pace), then on.
+    page.sweeping = true;
+    held.classList.add("to-winner");
+    page.stepTimer = setTimeout(() => { page.sweeping = false; nextStep(true); }, Math.min(250, page.paceMs / 6));
+    return;
+  }
+  page.sweeping = false;
+  const step = page.steps.shift() || null;
+  page.interlude = step;
+  root.dataset.interlude = step ? step.kind : "";
+  if (!step && page.afterSteps) {
+    page.view = page.afterSteps;
+    page.afterSteps = null;
+    page.events.push(...page.afterLines);
+    page.afterLines = [];
+  }
+  render();
+  if (!step) {
+    pump();
+    return;
+  }
+  const wait = step.kind === "trick" ? page.paceMs : SUMMARY_TIMEOUT_MS;
+  page.stepTimer = setTimeout(step.kind === "summary" ? skipInterlude : nextStep, wait);
+}
+
+/** Click, key or Continue: on to the next interlude, or the next view. Continue on a summary also tells
+ * the server this person has read it (the computer players wait for everyone, or 30 s). */
+function skipInterlude() {
+  if (!page.interlude || page.sweeping) return;
+  if (page.interlude.kind === "summary" && page.token && !REPLAY) api.continueTable(tableId, page.token).catch(() => {});
+  nextStep();
+}
+
+function endInterludes() {
+  clearTimeout(page.stepTimer);
+  page.steps = [];
+  page.interlude = null;
+  page.afterSteps = null;
+  page.afterLines = [];
+  root.dataset.interlude = "";
+}
+
+/** Send an action chosen from the legal actions, on the newest view's version, at once. */
 function send(action) {
-  const view = page.view;
-  if (!page.socket || page.socket.readyState !== WebSocket.OPEN || page.pendingVersion !== null) return;
+  const view = page.latest || page.view;
+  if (REPLAY || !page.socket || page.socket.readyState !== WebSocket.OPEN || page.pendingVersion !== null) return;
   page.pendingVersion = view.version;
+  page.stickyNotice = false;
   root.dataset.pending = "true";
+  extras.sound("card");
   page.socket.send(JSON.stringify({ type: "action", version: view.version, action }));
+}
+
+function followRematch(newId) {
+  if (!newId || REPLAY || page.leaving) return;
+  page.leaving = true;  // the answer to Rematch and the table's message both lead here: go once
+  if (page.token) api.saveToken(newId, page.token);
+  location.href = `/table/${encodeURIComponent(newId)}`;
 }
 
 // Names and context for the game modules.
 
-function seatName(seat) {
-  const view = page.view;
-  if (seat === null || seat === undefined) return "nobody";
+function seatName(seat, view = page.view) {
+  if (seat === null || seat === undefined) return t("seat.nobody");
+  const name = plainName(seat, view);
+  return view && seat === view.seat ? t("seat.you_suffix", { name }) : name;
+}
+
+/** A seat's name, or "Seat 3" (numbered from 1) for a seat without one. */
+function plainName(seat, view = page.view) {
   const info = view && view.seats ? view.seats[seat] : null;
-  const name = info && info.name ? info.name : `Seat ${seat + 1}`;
-  return view && seat === view.seat ? `${name} (you)` : name;
+  return info && info.name ? info.name : t("seat.numbered", { n: seat + 1 });
 }
 
-/** Engine texts number seats from 0 ("Seat 2 plays…", "Asiento 1: mus"); people read names instead. */
-function withNames(text, view = page.view) {
-  return String(text).replace(/\b(Seat|seat|Asiento|asiento) (\d+)\b/g, (whole, _word, n) => {
-    const info = view && view.seats ? view.seats[Number(n)] : null;
-    return info && info.name ? info.name : whole;
-  });
+/** One event as a log line: the page's own wording when the catalogue has one, else the engine's text. */
+function eventLine(e, view) {
+  const line = words.eventText(e, page.game ? page.game.name : "", { name: (s) => plainName(s, view), card: (c) => page.catalogue.words(c) });
+  if (line) return { text: line, lang: i18n.lang() };
+  return { text: words.withNames(e.text, (s) => (view && view.seats && view.seats[s] ? plainName(s, view) : null)), lang: words.engineLanguage(page.game ? page.game.name : "") };
 }
 
-function context() {
-  const view = page.view;
+function context(view = page.view) {
   return {
     view,
     obs: view.observation || {},
     me: view.seat,
     game: page.game,
     catalogue: page.catalogue,
-    name: seatName,
-    plainName: (seat) => (view.seats[seat] && view.seats[seat].name) || `Seat ${seat + 1}`,
-    withNames: (text) => withNames(text, view),
+    t,
+    lang: i18n.lang(),
+    name: (seat) => seatName(seat, view),
+    plainName: (seat) => plainName(seat, view),
+    withNames: (text) => words.withNames(text, (s) => (view.seats[s] ? plainName(s, view) : null)),
   };
 }
 
@@ -196,10 +433,11 @@ function restoreFocus(key) {
 
 function draw() {
   const view = page.view;
+  const live = page.latest || view;
   root.dataset.status = view.status;
   root.dataset.version = String(view.version);
   root.dataset.seat = view.seat === null ? "" : String(view.seat);
-  root.dataset.myTurn = String(view.legal_actions.length > 0);
+  root.dataset.myTurn = String(!page.interlude && page.queue.length === 0 && live.legal_actions.length > 0);
   root.dataset.pending = String(page.pendingVersion !== null);
   renderHeader(view);
   renderTakeover(view);
@@ -209,22 +447,27 @@ function draw() {
   }
   document.getElementById("waiting").hidden = true;
   document.getElementById("board").hidden = false;
-  const ctx = context();
+  const ctx = context(view);
   const vm = { ...generic.viewModel(ctx), ...(page.module.viewModel ? page.module.viewModel(ctx) : {}) };
+  root.dataset.players = String(view.seats.length);
   renderSeats(view, vm);
-  renderCenter(vm);
+  renderCenter(view, vm);
   renderHand(view, vm, ctx);
   renderPanels(vm);
   renderLog();
+  renderSummary();
+  renderTimer();
   renderResult(view, ctx);
+  if (REPLAY) renderReplayControls();
 }
 
 function renderHeader(view) {
-  const status = { waiting: "Waiting for players", playing: "Playing", finished: "Finished" }[view.status] || view.status;
-  const who = view.seat === null ? "You are watching" : `You are ${seatName(view.seat).replace(" (you)", "")}, seat ${view.seat + 1}`;
-  replace(document.getElementById("table-status"), `${status} · ${who}`);
+  const status = t(`status.${view.status}`);
+  const who = view.seat === null ? t("table.watching") : t("table.you_are", { name: plainName(view.seat), n: view.seat + 1 });
+  replace(document.getElementById("table-status"), REPLAY ? `${t("replay.title")} · ${who}` : `${status} · ${who}`);
   const leave = document.getElementById("leave");
-  leave.hidden = !page.token || view.status === "finished";
+  if (!leave) return;
+  leave.hidden = !page.token || view.status === "finished" || view.seat === null;
   leave.onclick = onLeave;
 }
 
@@ -232,7 +475,7 @@ function renderTakeover(view) {
   const box = document.getElementById("takeover");
   const seats = view.computer_playing_for || [];
   box.hidden = seats.length === 0;
-  replace(box, seats.map((s) => h("p", {}, `The computer is playing for ${seatName(s)}.`)));
+  replace(box, seats.map((s) => h("p", {}, t("table.computer_playing_for", { name: seatName(s) }))));
 }
 
 function isHost(view) {
@@ -244,42 +487,45 @@ function renderWaiting(view) {
   document.getElementById("result").hidden = true;
   const box = document.getElementById("waiting");
   box.hidden = false;
-  const free = view.seats.filter((s) => s.kind === "human" && !s.taken);
+  const free = view.seats.filter((s) => (s.kind === "human" && !s.taken) || s.kind === "bot");
   const rows = view.seats.map((s) => h("li", { class: "waiting-seat" },
-    h("span", { class: "seat-no" }, `Seat ${s.seat + 1}`), " ",
-    s.kind === "bot" ? `Computer (${s.bot})` : s.taken ? `${s.name}${s.seat === view.seat ? " (you)" : ""}${s.host ? " · host" : ""}${s.connected ? "" : " · not here"}` : "Free seat",
-    s.kind === "human" && !s.taken && view.seat === null ? joinButton(s.seat) : null));
+    h("span", { class: "seat-no" }, t("seat.numbered", { n: s.seat + 1 })), " ",
+    s.kind === "bot" ? t("seat.computer", { bot: s.bot }) : s.taken ? `${s.name}${s.seat === view.seat ? t("seat.you_mark") : ""}${s.host ? t("seat.host_mark") : ""}${s.connected ? "" : t("seat.away_mark")}` : t("seat.free"),
+    view.seat === null && (s.kind === "bot" || !s.taken) ? joinButton(s) : null));
   const controls = [];
   if (view.seat === null && free.length) {
-    controls.push(h("label", { for: "join-name" }, "Your name "),
-      h("input", { id: "join-name", name: "name", maxlength: 40, value: api.lastName(), autocomplete: "nickname" }));
+    controls.push(h("label", { for: "join-name" }, t("table.your_name"), " "),
+      nameInput());
+    controls.push(h("p", { class: "hint" }, t("table.spectator_hint")));
   }
   if (isHost(view)) {
-    controls.push(h("button", { type: "button", class: "primary", id: "start", onclick: onStart }, "Start game"));
-    controls.push(h("p", { class: "hint" }, free.length ? "Free seats are played by the computer if nobody has taken them when you start." : "Everybody is here."));
+    controls.push(h("button", { type: "button", class: "primary", id: "start", onclick: onStart }, t("table.start")));
+    controls.push(h("p", { class: "hint" }, t("table.host_hint")));
   } else if (view.seat !== null) {
-    controls.push(h("p", { class: "hint" }, "Waiting for the host to start the game."));
+    controls.push(h("p", { class: "hint" }, t("table.waiting_host")));
   }
-  replace(box, h("h2", {}, "Seats"), h("ul", { class: "waiting-seats" }, rows), h("div", { class: "waiting-controls" }, controls));
+  replace(box, h("h2", {}, t("table.seats")), h("ul", { class: "waiting-seats" }, rows), h("div", { class: "waiting-controls" }, controls));
 }
 
-function joinButton(seat) {
-  return h("button", { type: "button", class: "join", onclick: () => onJoin(seat) }, `Join seat ${seat + 1}`);
+function joinButton(s) {
+  const label = s.kind === "bot" ? t("table.take_seat", { n: s.seat + 1 }) : t("table.join_seat", { n: s.seat + 1 });
+  return h("button", { type: "button", class: "join", onclick: () => onJoin(s.seat) }, label);
 }
 
 async function onJoin(seat) {
   const input = document.getElementById("join-name");
   const name = (input && input.value.trim()) || "";
   if (!name) {
-    notify("Type your name first.", "error");
+    notify(t("table.type_name"), "error");
     if (input) input.focus();
     return;
   }
   try {
-    const res = await api.joinTable(tableId, seat, name);
+    const res = await api.takeSeat(tableId, seat, name);
     api.rememberName(name);
     page.token = res.token;
     api.saveToken(tableId, res.token);
+    registerReader();
     reconnect();
   } catch (err) {
     notify(err.message, "error");
@@ -295,7 +541,7 @@ async function onStart() {
 }
 
 async function onLeave() {
-  if (!confirm("Leave this table? During a game the computer takes over your seat.")) return;
+  if (!confirm(t("table.leave_confirm"))) return;
   try {
     await api.leaveTable(tableId, page.token);
   } catch (err) {
@@ -306,14 +552,28 @@ async function onLeave() {
   location.href = "/";
 }
 
-// The seats around the table.
+// The seats around the table: me at the bottom, the others clockwise from my left, partners opposite.
+
+const POSITIONS = {
+  1: ["bottom"], 2: ["bottom", "top"], 3: ["bottom", "left", "right"], 4: ["bottom", "left", "top", "right"],
+  5: ["bottom", "left", "top-left", "top-right", "right"], 6: ["bottom", "left", "top-left", "top", "top-right", "right"],
+};
+
+/** Where a seat sits on screen, seen from this page's seat (a spectator sits at seat 1's place). */
+function position(view, seat) {
+  const n = view.seats.length;
+  const me = view.seat === null ? 0 : view.seat;
+  const places = POSITIONS[n] || [];
+  return places[(seat - me + n) % n] || "top";
+}
 
 function renderSeats(view, vm) {
   const others = document.getElementById("others");
   const mine = document.getElementById("my-seat");
   const order = seatOrder(view);
-  replace(others, order.filter((s) => s !== view.seat).map((s) => seatPlate(view, vm, s)));
-  replace(mine, view.seat === null ? null : seatPlate(view, vm, view.seat));
+  const bottom = view.seat === null ? 0 : view.seat;
+  replace(others, order.filter((s) => s !== bottom).map((s) => seatPlate(view, vm, s)));
+  replace(mine, seatPlate(view, vm, bottom));
 }
 
 /** Seats in playing order starting after mine, so the table reads clockwise from my left. */
@@ -327,16 +587,18 @@ function seatPlate(view, vm, seat) {
   const info = view.seats[seat];
   const turn = view.to_act === seat && view.status === "playing";
   const tags = [];
-  if (info.kind === "bot") tags.push(`computer · ${info.bot}`);
-  if (info.host) tags.push("host");
-  if (info.kind === "human" && !info.connected) tags.push("away");
-  if ((view.computer_playing_for || []).includes(seat)) tags.push("computer playing");
+  if (info.kind === "bot") tags.push(t("seat.computer_tag", { bot: info.bot }));
+  if (info.host) tags.push(t("seat.host"));
+  if (info.kind === "human" && !info.connected) tags.push(t("seat.away"));
+  if ((view.computer_playing_for || []).includes(seat)) tags.push(t("seat.computer_playing"));
   const count = vm.handCounts ? vm.handCounts[seat] : undefined;
   const lines = (vm.seatLines && vm.seatLines[seat]) || [];
-  const label = `${seatName(seat)}${turn ? ", to play" : ""}`;
-  return h("section", { class: `seat${turn ? " turn" : ""}${seat === view.seat ? " me" : ""}`, "aria-label": label, dataset: { seat: String(seat) } },
+  const label = turn ? t("seat.to_play_label", { name: seatName(seat) }) : seatName(seat);
+  const timer = page.timer && page.timer.seat === seat && page.timer.version === (page.latest || view).version;
+  return h("section", { class: `seat${turn ? " turn" : ""}${seat === view.seat ? " me" : ""}`, "aria-label": label, dataset: { seat: String(seat), pos: position(view, seat) } },
     h("header", {}, h("span", { class: "seat-name" }, seatName(seat)),
-      turn ? h("span", { class: "turn-mark" }, seat === view.seat ? "your turn" : "to play") : null),
+      turn ? h("span", { class: "turn-mark" }, seat === view.seat ? t("seat.your_turn") : t("seat.to_play")) : null,
+      timer ? h("span", { class: "turn-timer", role: "timer", "aria-live": "off" }, "") : null),
     tags.length ? h("div", { class: "tags" }, tags.join(" · ")) : null,
     count !== undefined && seat !== view.seat ? handBacks(count) : null,
     lines.length ? h("ul", { class: "seat-lines" }, lines.map((l) => h("li", {}, l))) : null);
@@ -344,47 +606,96 @@ function seatPlate(view, vm, seat) {
 
 function handBacks(count) {
   const shown = Math.min(count, 8);
-  return h("div", { class: "backs", "aria-label": `${count} card${count === 1 ? "" : "s"} in hand`, role: "img" },
+  return h("div", { class: "backs", "aria-label": t("cards", { n: count }), role: "img" },
     Array.from({ length: shown }, () => h("span", { class: "mini-back", "aria-hidden": "true" })),
     h("span", { class: "count", "aria-hidden": "true" }, String(count)));
 }
 
+/** The seconds left on the turn timer, on the plate of the seat to act. */
+function renderTimer() {
+  const el = document.querySelector(".turn-timer");
+  if (!el || !page.timer) return;
+  const left = Math.max(0, Math.ceil((page.timer.until - Date.now()) / 1000));
+  el.textContent = t("timer.left", { n: left });
+  clearTimeout(page.timerTick);
+  if (left > 0) page.timerTick = setTimeout(renderTimer, 500);
+}
+
 // The middle of the table: facts in words and the cards on the table.
 
-function renderCenter(vm) {
+function renderCenter(view, vm) {
   const facts = document.getElementById("facts");
   replace(facts, (vm.facts || []).map(([k, v]) => h("div", { class: "fact" }, h("dt", {}, k), h("dd", {}, v))));
   const piles = document.getElementById("piles");
-  replace(piles, (vm.piles || []).map((pile) => h("section", { class: `pile ${pile.class || ""}`, "aria-label": pile.title },
+  let list = vm.piles || [];
+  const held = page.interlude && page.interlude.kind === "trick" ? page.interlude : null;
+  if (held) {
+    // The complete trick stays in the middle, its winner's card marked, until the pace runs out.
+    const trick = { title: t("trick.complete"), class: "trick held", cards: held.played.map((p) => ({ id: p.card, note: p.seat === null ? "" : plainName(p.seat), seat: p.seat, highlight: p.seat === held.winner })),
+      caption: t("trick.won_by", { name: plainName(held.winner) }), skip: true };
+    list = [trick, ...list.filter((p) => !(p.class || "").includes("trick"))];
+  }
+  const seen = new Set();
+  replace(piles, list.map((pile) => h("section", { class: `pile ${pile.class || ""}`, "aria-label": pile.title, dataset: held && pile.skip ? { winner: position(view, held.winner) } : {} },
     h("h3", {}, pile.title),
     h("div", { class: "pile-cards" },
-      pile.cards.length ? pile.cards.map((c) => pileCard(c)) : h("p", { class: "empty" }, pile.empty || "No cards")),
-    pile.caption ? h("p", { class: "caption" }, pile.caption) : null)));
+      pile.cards.length ? pile.cards.map((c) => pileCard(c, view, seen)) : h("p", { class: "empty" }, pile.empty || t("pile.no_cards"))),
+    pile.caption ? h("p", { class: "caption" }, pile.caption) : null,
+    pile.skip ? h("button", { type: "button", class: "small skip", onclick: skipInterlude }, t("trick.continue")) : null)));
+  page.lastPlayed = seen;
 }
 
-function pileCard(c) {
-  if (c.back) return cardBack(c.label || "face-down card", true);
-  if (c.group) return h("div", { class: "card-group" }, c.group.map((g) => pileCard(g)));
-  return cardFace(page.catalogue, c.id, { note: c.note, highlight: c.highlight });
+function pileCard(c, view = page.view, seen = null) {
+  if (c.back) return cardBack(c.label || t("card.face_down"), true);
+  if (c.group) return h("div", { class: "card-group" }, c.group.map((g) => pileCard(g, view, seen)));
+  const el = cardFace(page.catalogue, c.id, { note: c.note, highlight: c.highlight });
+  if (seen) {
+    seen.add(c.id);
+    // A card that was not in the middle before travels in from its player's side.
+    if (!REDUCED_MOTION && !page.lastPlayed.has(c.id) && Number.isInteger(c.seat)) el.dataset.from = position(view, c.seat);
+  }
+  return el;
 }
 
-// My hand and my controls.
+// My hand and my controls (always from the newest view: the page never delays what a person sends).
 
-function renderHand(view, vm, ctx) {
+function renderHand(shown, vm, ctx) {
+  const newest = page.latest && page.latest.version >= shown.version && !page.afterSteps;
+  const view = newest ? page.latest : shown;
   if (page.selectionVersion !== view.version) {
     page.selectionVersion = view.version;
     page.selected.clear();
   }
-  const isCard = page.module.isCardAction ? (e) => page.module.isCardAction(e, ctx) : undefined;
+  const liveCtx = view === shown ? ctx : context(view);
+  const liveVm = view === shown ? vm : { ...generic.viewModel(liveCtx), ...(page.module.viewModel ? page.module.viewModel(liveCtx) : {}) };
+  const isCard = page.module.isCardAction ? (e) => page.module.isCardAction(e, liveCtx) : undefined;
   const { byCard, selections, buttons } = classify(view.legal_actions, isCard);
   const selectable = selectableCards(selections);
-  const hand = vm.hand || [];
+  const hand = liveVm.hand || [];
   const handBox = document.getElementById("hand");
   const cards = hand.map((id) => handCard(id, byCard, selectable));
-  replace(handBox, cards.length ? cards : h("p", { class: "empty" }, view.seat === null ? "Spectators see no hand: join a free seat from the lobby to play." : "No cards in your hand."));
-  const title = view.seat === null ? "You are watching" : hand.length ? `Your hand (${hand.length} card${hand.length === 1 ? "" : "s"})` : "Your hand";
-  document.getElementById("hand-title").textContent = vm.handTitle || title;
-  renderControls(view, vm, byCard, selections, buttons);
+  replace(handBox, cards.length ? cards : view.seat === null ? spectatorBox(view) : h("p", { class: "empty" }, t("hand.empty")));
+  const title = view.seat === null ? t("hand.watching") : hand.length ? t("hand.title_count", { n: hand.length }) : t("hand.title");
+  document.getElementById("hand-title").textContent = liveVm.handTitle || title;
+  renderControls(view, liveVm, byCard, selections, buttons, liveCtx);
+}
+
+/** The name field of a spectator about to sit down; what was typed survives the redraws. */
+function nameInput() {
+  return h("input", { id: "join-name", name: "name", maxlength: 40, value: page.joinName ?? api.lastName(), autocomplete: "nickname",
+    oninput: (ev) => { page.joinName = ev.target.value; } });
+}
+
+/** A spectator's corner: during play, the computer seats they may take over if the host allows it. */
+function spectatorBox(view) {
+  const bots = view.seats.filter((s) => s.kind === "bot");
+  if (REPLAY || view.status !== "playing" || !page.settings || !page.settings.allow_takeover || !bots.length) {
+    return h("p", { class: "empty" }, t("hand.spectator_playing"));
+  }
+  return h("div", { class: "take-over" }, h("p", {}, t("table.take_over_hint")),
+    h("label", { for: "join-name" }, t("table.your_name"), " "),
+    nameInput(),
+    bots.map((s) => joinButton(s)));
 }
 
 function handCard(id, byCard, selectable) {
@@ -392,20 +703,20 @@ function handCard(id, byCard, selectable) {
   const selected = page.selected.has(id) || page.choiceCard === id;
   const entries = byCard.get(id);
   const label = entries && entries.length === 1 ? entries[0].label : undefined;
-  const words = page.catalogue.words(id);
   return cardFace(page.catalogue, id, {
     legal: playable,
     selected,
     selectable: selectable.has(id),
     button: true,
     disabled: !playable || page.pendingVersion !== null,
-    label: words,
+    label: page.catalogue.words(id),
     description: label,
     onclick: playable ? () => onCardClick(id, byCard, selectable) : undefined,
   });
 }
 
 function onCardClick(id, byCard, selectable) {
+  if (page.interlude && page.interlude.kind === "trick") endTrickEarly();
   const entries = byCard.get(id) || [];
   if (entries.length === 1 && !selectable.has(id)) {
     send(entries[0].action);
@@ -422,7 +733,12 @@ function onCardClick(id, byCard, selectable) {
   render();
 }
 
-function renderControls(view, vm, byCard, selections, buttons) {
+/** Playing during a held trick ends the hold (the person has seen enough). */
+function endTrickEarly() {
+  while (page.interlude && page.interlude.kind === "trick") nextStep(true);
+}
+
+function renderControls(view, vm, byCard, selections, buttons, ctx) {
   const box = document.getElementById("actions");
   const controls = [];
   const busy = page.pendingVersion !== null;
@@ -433,39 +749,40 @@ function renderControls(view, vm, byCard, selections, buttons) {
   // Selections: "Discard" is enabled once the chosen cards form a legal discard.
   for (const [type, entries] of selections) {
     const match = matchSelection(entries, page.selected);
-    const name = (page.module.selectionName && page.module.selectionName(type, entries)) || typeWords(type);
-    const label = match ? match.label : `${name} (choose cards first)`;
+    const name = (page.module.selectionName && page.module.selectionName(type, entries, ctx)) || typeWords(type);
+    const label = match ? match.label : t("actions.choose_first", { name });
     controls.push(h("button", { type: "button", class: "action submit", disabled: !match || busy || undefined, "aria-label": match ? name : label, title: label, dataset: { kind: "submit" }, onclick: match ? () => send(match.action) : undefined },
       match && page.selected.size ? `${name}: ${page.catalogue.wordsList([...page.selected])}` : name));
   }
   if (view.status === "finished" && page.resultDismissed) {
-    controls.push(h("button", { type: "button", class: "primary", onclick: () => { page.resultDismissed = false; render(); } }, "Show the result"));
+    controls.push(h("button", { type: "button", class: "primary", onclick: () => { page.resultDismissed = false; render(); } }, t("result.show")));
   }
-  const groups = page.module.groupButtons ? page.module.groupButtons(buttons, context()) : [{ entries: buttons }];
+  const groups = page.module.groupButtons ? page.module.groupButtons(buttons, ctx) : [{ entries: buttons }];
   for (const group of groups) {
-    const row = group.entries.map((e) => actionButton(e, busy, "button"));
+    const row = group.entries.map((e) => actionButton(e, busy, "button", ctx));
     controls.push(group.title ? h("div", { class: "action-group", role: "group", "aria-label": group.title }, h("span", { class: "group-title" }, group.title), row) : row);
   }
   const choosing = page.choiceCard !== null && byCard.has(page.choiceCard);
-  const prompt = choosing ? `Choose how to play the ${page.catalogue.words(page.choiceCard)}:` : vm.prompt || defaultPrompt(view, byCard, selections, buttons);
+  const prompt = choosing ? t("actions.choose_how", { card: page.catalogue.words(page.choiceCard) }) : vm.prompt || defaultPrompt(view, byCard, selections, buttons);
   replace(box, prompt ? h("p", { class: "prompt" }, prompt) : null, h("div", { class: "action-buttons" }, controls));
 }
 
-function actionButton(entry, busy, kind) {
-  return h("button", { type: "button", class: `action${kind === "choice" ? " choice" : ""}`, disabled: busy || undefined, dataset: { kind }, onclick: () => send(entry.action) }, entry.label || entry.text);
+function actionButton(entry, busy, kind, ctx) {
+  const label = (page.module.actionLabel && ctx && page.module.actionLabel(entry, ctx)) || entry.label || entry.text;
+  return h("button", { type: "button", class: `action${kind === "choice" ? " choice" : ""}`, disabled: busy || undefined, dataset: { kind }, onclick: () => { endTrickEarly(); send(entry.action); } }, label);
 }
 
 function defaultPrompt(view, byCard, selections, buttons) {
   if (view.status !== "playing") return "";
   if (view.legal_actions.length === 0) {
-    if (view.seat === null) return `${seatName(view.to_act)} to play.`;
-    if ((view.computer_playing_for || []).includes(view.seat)) return "The computer is playing for you until you are back.";
-    return view.to_act === null ? "" : `Waiting for ${seatName(view.to_act)}.`;
+    if (view.seat === null) return t("prompt.to_play", { name: seatName(view.to_act) });
+    if ((view.computer_playing_for || []).includes(view.seat)) return t("prompt.computer_for_you");
+    return view.to_act === null ? "" : t("prompt.waiting_for", { name: seatName(view.to_act) });
   }
-  if (selections.size) return "Your turn: choose cards, then confirm.";
-  if (byCard.size && buttons.length) return "Your turn: play a highlighted card or choose an action.";
-  if (byCard.size) return "Your turn: play one of the highlighted cards.";
-  return "Your turn.";
+  if (selections.size) return t("prompt.choose_cards");
+  if (byCard.size && buttons.length) return t("prompt.card_or_action");
+  if (byCard.size) return t("prompt.card");
+  return t("prompt.your_turn");
 }
 
 // Side panels: last trick, score sheet, anything a game adds; the event log.
@@ -483,20 +800,62 @@ function renderPanels(vm) {
   replace(box, panels);
 }
 
-function scoreSheet(sheet) {
-  return h("section", { class: "panel score-sheet", "aria-label": "Score sheet" }, h("h3", {}, sheet.title || "Score sheet"),
-    sheet.rows.length === 0 ? h("p", { class: "empty" }, "No rounds scored yet.") :
-      h("div", { class: "table-scroll" }, h("table", {},
-        h("thead", {}, h("tr", {}, sheet.columns.map((c) => h("th", { scope: "col" }, c)))),
-        h("tbody", {}, sheet.rows.map((r) => h("tr", {}, r.map((cell) => h("td", {}, cell))))),
-        sheet.footer ? h("tfoot", {}, h("tr", {}, sheet.footer.map((c) => h("th", {}, c)))) : null)));
+/** A score sheet that fits its column: fixed layout, short headers (full names as titles), totals in the footer. */
+export function scoreSheet(sheet) {
+  const head = sheet.columns.map((c) => (typeof c === "object" ? c : { text: c, title: c }));
+  return h("section", { class: "panel score-sheet", "aria-label": sheet.title || t("sheet.title"), dataset: { columns: String(head.length) } }, h("h3", {}, sheet.title || t("sheet.title")),
+    sheet.note ? h("p", { class: "caption" }, sheet.note) : null,
+    h("div", { class: "table-scroll" }, h("table", {},
+      h("thead", {}, h("tr", {}, head.map((c) => h("th", { scope: "col", title: c.title, "aria-label": c.title }, c.text)))),
+      h("tbody", {}, sheet.rows.length === 0 ? h("tr", {}, h("td", { colspan: head.length, class: "empty" }, t("sheet.empty"))) :
+        sheet.rows.map((r) => h("tr", {}, r.map((cell) => h("td", {}, cellContent(cell)))))),
+      sheet.footer ? h("tfoot", {}, h("tr", {}, sheet.footer.map((c, i) => h(i === 0 ? "th" : "td", { class: "total", dataset: i === 0 ? {} : { total: "" } }, c)))) : null)));
+}
+
+function cellContent(cell) {
+  if (cell && typeof cell === "object" && !(cell instanceof Node)) return [h("strong", {}, cell.main), cell.sub ? h("small", {}, cell.sub) : null];
+  return cell;
 }
 
 function renderLog() {
   const log = document.getElementById("log");
   const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
-  replace(log, page.events.map((t) => h("li", {}, t)));
+  replace(log, page.events.map((e) => h("li", { lang: e.lang !== i18n.lang() ? e.lang : undefined }, e.text)));
   if (atBottom) log.scrollTop = log.scrollHeight;
+}
+
+// Round and hand summaries.
+
+function renderSummary() {
+  const box = document.getElementById("summary");
+  const step = page.interlude && page.interlude.kind === "summary" ? page.interlude : null;
+  if (!step) {
+    box.hidden = true;
+    replace(box);
+    return;
+  }
+  box.hidden = false;
+  replace(box, h("div", { class: "summary-card", role: "dialog", "aria-modal": "false", "aria-labelledby": "summary-title" },
+    h("h2", { id: "summary-title" }, step.title),
+    (step.blocks || []).map((b) => summaryBlock(b)),
+    h("div", { class: "result-buttons" }, h("button", { type: "button", class: "primary", id: "summary-continue", onclick: skipInterlude }, t("summary.continue")))));
+  const button = document.getElementById("summary-continue");
+  if (button && !root.contains(document.activeElement)) button.focus({ preventScroll: true });
+}
+
+function summaryBlock(b) {
+  if (b.hands) {
+    return h("div", { class: "shown-hands" }, b.hands.map((x) => h("section", { class: "shown-hand", "aria-label": x.title },
+      h("h3", {}, x.title), h("div", { class: "pile-cards" }, x.cards.map((id) => cardFace(page.catalogue, id, { small: true }))), x.caption ? h("p", { class: "caption" }, x.caption) : null)));
+  }
+  if (b.table) {
+    return h("table", { class: "result-scores summary-table" },
+      h("thead", {}, h("tr", {}, b.table.columns.map((c) => h("th", { scope: "col" }, c)))),
+      h("tbody", {}, b.table.rows.map((r) => h("tr", {}, r.map((c) => h("td", {}, c))))),
+      b.table.footer ? h("tfoot", {}, h("tr", {}, b.table.footer.map((c) => h("th", {}, c)))) : null);
+  }
+  if (b.lines) return h("ul", { class: "summary-lines" }, b.lines.map((l) => h("li", {}, l)));
+  return h("p", {}, b.text || "");
 }
 
 // The result screen.
@@ -504,30 +863,123 @@ function renderLog() {
 function renderResult(view, ctx) {
   const box = document.getElementById("result");
   const outcome = view.outcome;
-  if (!outcome || view.status !== "finished") {
+  if (!outcome || view.status !== "finished" || page.interlude) {
     box.hidden = true;
     return;
   }
   box.hidden = page.resultDismissed;
   const winners = outcome.winners.map((s) => ctx.plainName(s));
   const mine = view.seat !== null && outcome.winners.includes(view.seat);
-  const headline = winners.length === 0 ? "Nobody wins" : winners.length === 1 ? `${winners[0]} wins!` : `${listWords(winners)} win!`;
+  const headline = winners.length === 0 ? t("result.nobody") : t("result.wins", { names: listWords(winners, t("list.and")), n: winners.length });
   const rows = (page.module.resultRows ? page.module.resultRows(ctx) : null) ||
     view.seats.map((s) => [seatName(s.seat), fmt(outcome.scores[s.seat])]);
+  const buttons = [h("a", { class: "button primary", href: "/" }, t("result.lobby")),
+    h("button", { type: "button", onclick: () => { page.resultDismissed = true; render(); } }, t("result.show_table"))];
+  if (!REPLAY && view.seat !== null) buttons.unshift(h("button", { type: "button", class: "primary", id: "rematch", onclick: onRematch }, t("result.rematch")));
+  if (!REPLAY) buttons.push(h("a", { class: "button", href: replayLink() }, t("result.replay")));
   replace(box, h("div", { class: "result-card", role: "dialog", "aria-modal": "false", "aria-labelledby": "result-title" },
-    h("h2", { id: "result-title" }, "Game over"),
+    h("h2", { id: "result-title" }, t("result.title")),
     h("p", { class: "winners" }, headline),
-    view.seat !== null ? h("p", {}, mine ? "Well played: you are among the winners." : "Better luck next time.") : null,
-    outcome.reason ? h("p", { class: "reason" }, capitalize(withNames(outcome.reason, view))) : null,
-    h("table", { class: "result-scores" }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Score"))),
+    view.seat !== null ? h("p", {}, mine ? t("result.well_played") : t("result.better_luck")) : null,
+    outcome.reason ? h("p", { class: "reason", lang: words.engineLanguage(page.game.name) !== i18n.lang() ? words.engineLanguage(page.game.name) : undefined }, capitalize(ctx.withNames(outcome.reason))) : null,
+    h("table", { class: "result-scores" }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("result.player")), h("th", { scope: "col" }, t("result.score")))),
       h("tbody", {}, rows.map((r) => h("tr", {}, r.map((c) => h("td", {}, c)))))),
-    h("div", { class: "result-buttons" },
-      h("a", { class: "button primary", href: "/" }, "Back to the lobby"),
-      h("button", { type: "button", onclick: () => { page.resultDismissed = true; render(); } }, "Show the table"))));
+    h("div", { class: "result-buttons" }, buttons)));
+}
+
+function replayLink() {
+  const src = `/api/tables/${encodeURIComponent(tableId)}/replay${page.token ? `?token=${encodeURIComponent(page.token)}` : ""}`;
+  return `/replay.html?src=${encodeURIComponent(src)}`;
+}
+
+async function onRematch() {
+  const button = document.getElementById("rematch");
+  if (button) button.disabled = true;
+  try {
+    const res = await api.rematch(tableId, page.token);
+    followRematch(res.table_id);
+  } catch (err) {
+    notify(err.message, "error");
+    if (button) button.disabled = false;
+  }
 }
 
 function fmt(x) {
   return Number.isInteger(x) ? String(x) : Number(x).toFixed(1);
+}
+
+// Replays: the stored frames of a finished game, stepped forward and back with the same table view.
+
+async function startReplay() {
+  const src = params.get("src") || "";
+  if (!src.startsWith("/")) {
+    notify(t("replay.bad_src"), "error");
+    return;
+  }
+  let data;
+  try {
+    data = await api.request("GET", src);
+    await loadGame(data.game);
+  } catch (err) {
+    notify(t("replay.cannot_load", { error: err.message }), "error");
+    return;
+  }
+  page.replay = { frames: data.frames, seats: replaySeats(data), seat: data.seat ?? null, index: 0 };
+  page.paceMs = 0;
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "ArrowRight") stepReplay(1);
+    else if (ev.key === "ArrowLeft") stepReplay(-1);
+  });
+  showFrame(0);
+}
+
+/** The seat list of a replay: as sent, or (a source that sends only game and frames) numbered seats,
+ * named from `names` when given. */
+function replaySeats(data) {
+  if (Array.isArray(data.seats)) return data.seats;
+  const obs = (data.frames[0] && data.frames[0].view.observation) || {};
+  const perSeat = [obs.hand_sizes, obs.hand_counts, obs.totals, obs.in_game].find(Array.isArray);
+  const n = data.players || obs.players || (perSeat ? perSeat.length : 4);
+  const names = Array.isArray(data.names) ? data.names : [];
+  return Array.from({ length: n }, (_, seat) => ({ seat, kind: "human", bot: null, name: names[seat] || "", taken: true, connected: true, host: false }));
+}
+
+/** Rebuild the page at frame i: the log holds every event up to it, the table shows its view. */
+function showFrame(i) {
+  const r = page.replay;
+  r.index = Math.max(0, Math.min(r.frames.length - 1, i));
+  page.events = [];
+  forgetPlay();
+  let view = null;
+  for (let k = 0; k <= r.index; k++) {
+    view = { ...r.frames[k].view, seats: r.seats, table_id: "", computer_playing_for: [] };
+    for (const e of view.events) {
+      page.events.push(eventLine(e, view));
+      noteEvent(e.event, view);
+    }
+  }
+  page.view = view;
+  page.latest = view;
+  page.resultDismissed = r.index < r.frames.length - 1;
+  render();
+}
+
+function stepReplay(delta) {
+  if (page.replay) showFrame(page.replay.index + delta);
+}
+
+function renderReplayControls() {
+  const r = page.replay;
+  const box = document.getElementById("replay-controls");
+  if (!box || !r) return;
+  box.hidden = false;
+  const last = r.frames.length - 1;
+  replace(box,
+    h("button", { type: "button", id: "replay-start", onclick: () => showFrame(0), disabled: r.index === 0 || undefined }, t("replay.start")),
+    h("button", { type: "button", id: "replay-back", onclick: () => stepReplay(-1), disabled: r.index === 0 || undefined }, t("replay.back")),
+    h("span", { class: "replay-step", role: "status", id: "replay-step" }, t("replay.step", { i: r.index, n: last })),
+    h("button", { type: "button", class: "primary", id: "replay-forward", onclick: () => stepReplay(1), disabled: r.index === last || undefined }, t("replay.forward")),
+    h("button", { type: "button", id: "replay-end", onclick: () => showFrame(last), disabled: r.index === last || undefined }, t("replay.end")));
 }
 
 main();

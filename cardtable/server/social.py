@@ -1,0 +1,260 @@
+"""The social side of a table: its settings, chat and quick reactions, taking over a computer seat, rematch.
+
+Chat lines are table talk, not game state: they go to every connection of the table (seated people and
+spectators) as ``{"type": "chat", ...}`` messages. Game information still reaches a seat only through
+its view (``observe``). Names and texts are sent as data; the page shows them as text, never as HTML.
+Table settings and chat live in memory: after a server restart a table keeps its game and seats and
+falls back to the default settings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections import deque
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from cardtable.core.types import Seat
+from cardtable.server.live import LiveTable, TableError
+from cardtable.server.manager import TableManager
+from cardtable.store import StoredSeat, StoredTable, hash_token
+
+#: The quick reactions a player may send (the page shows each as a symbol with its name).
+REACTIONS = ("thumbs_up", "well_played", "oops", "laugh", "thinking", "hurry")
+MAX_CHAT_CHARS = 200
+CHAT_HISTORY = 50
+#: At most this many lines per seat in ``RATE_WINDOW`` seconds.
+RATE_LINES = 5
+RATE_WINDOW = 10.0
+DEFAULT_PACE_MS = 1500
+#: Events that end a round or hand: the page shows a summary, and the computer players wait until every
+#: person at the table has pressed Continue, or ``SUMMARY_SECONDS`` have passed.
+SUMMARY_EVENTS = frozenset({"round_scored", "hand_scored", "round_ended", "hands_shown"})
+SUMMARY_SECONDS = 30.0
+
+
+@dataclass
+class SummaryHold:
+    """People who have not yet pressed Continue on a round's summary; released when none is left."""
+
+    waiting: set[Seat]
+    released: asyncio.Event
+    timeout: asyncio.TimerHandle | None = None
+
+    def release(self) -> None:
+        """Let the computer players go on."""
+        self.waiting.clear()
+        self.released.set()
+        if self.timeout is not None:
+            self.timeout.cancel()
+
+
+@dataclass
+class TableSettings:
+    """How a table is run: trick pace in the page, the optional turn timer, takeovers during play."""
+
+    #: How long a complete trick stays in the middle of the table, in milliseconds.
+    pace_ms: int = DEFAULT_PACE_MS
+    #: FEM V "tiempo de juego": seconds a person has for a move; ``None``: no timer.
+    turn_seconds: float | None = None
+    #: Whether someone with the link may take over a computer seat once the game has started.
+    allow_takeover: bool = False
+
+
+@dataclass
+class TableSocial:
+    """One table's settings, chat history, rate-limit clocks and rematch."""
+
+    settings: TableSettings = field(default_factory=TableSettings)
+    chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_HISTORY))
+    sent: dict[Seat, deque[float]] = field(default_factory=dict)
+    rematch: str | None = None
+    hold: SummaryHold | None = None
+    #: Seats whose page shows round summaries (it said so): only they are waited for.
+    readers: set[Seat] = field(default_factory=set)
+    #: How many of the table's events were looked at for round ends (-1: none yet; a table rebuilt after
+    #: a restart starts from its current events, so old rounds hold nothing).
+    seen_events: int = -1
+
+
+class Social:
+    """Settings, chat, reactions, takeovers and rematches of the manager's tables."""
+
+    def __init__(self, manager: TableManager) -> None:
+        self.manager = manager
+        self.tables: dict[str, TableSocial] = {}
+
+    def of(self, table_id: str) -> TableSocial:
+        """The social record of a table (created on first use)."""
+        return self.tables.setdefault(table_id, TableSocial())
+
+    def state(self, table: LiveTable) -> dict[str, Any]:
+        """What a page loads on opening: settings, recent chat, the rematch table if there is one."""
+        social = self.of(table.id)
+        return {"settings": asdict(social.settings), "chat": list(social.chat), "rematch": social.rematch,
+                "reactions": list(REACTIONS), "max_chat_chars": MAX_CHAT_CHARS}
+
+    # Settings.
+
+    def configure(self, table: LiveTable, token: str, changes: dict[str, Any]) -> TableSettings:
+        """The host changes the table's settings; each field is checked, and nothing changes on an error."""
+        self._require_host(table, token)
+        current = self.of(table.id).settings
+        pace = changes.get("pace_ms", current.pace_ms)
+        seconds = changes.get("turn_seconds", current.turn_seconds)
+        allow = changes.get("allow_takeover", current.allow_takeover)
+        if not isinstance(pace, int) or isinstance(pace, bool) or not 0 <= pace <= 10_000:
+            raise TableError(400, "pace_ms must be a whole number of milliseconds from 0 to 10000")
+        if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, int | float)
+                                    or not 0.2 <= seconds <= 600):
+            raise TableError(400, "turn_seconds must be empty (no timer) or from 0.2 to 600 seconds")
+        if not isinstance(allow, bool):
+            raise TableError(400, "allow_takeover must be true or false")
+        current.pace_ms, current.turn_seconds, current.allow_takeover = pace, seconds, allow
+        self._send_all(table, {"type": "settings", "settings": asdict(current)})
+        self.manager._kick(table)  # a new timer applies from the move in play
+        return current
+
+    # Round summaries: the computer waits while people read them.
+
+    def on_change(self, table: LiveTable) -> None:
+        """After a change: a round or hand that just ended holds the computer players for its summary."""
+        social = self.of(table.id)
+        fresh = table.events[social.seen_events:] if social.seen_events >= 0 else []
+        social.seen_events = len(table.events)
+        if table.status != "playing" or not any(type(e).TYPE in SUMMARY_EVENTS for e in fresh):
+            return
+        people = {s for s in table.connected_seats() & social.readers
+                  if table.stored.seats[s].kind == "human" and s not in table.covering}
+        if not people:
+            return
+        if social.hold is not None:
+            social.hold.release()
+        hold = SummaryHold(people, asyncio.Event())
+        hold.timeout = asyncio.get_running_loop().call_later(SUMMARY_SECONDS, hold.release)
+        social.hold = hold
+
+    def reads_summaries(self, table: LiveTable, token: str) -> None:
+        """A seat's page shows round summaries: the computer will wait for its Continue."""
+        self.of(table.id).readers.add(self.manager._seat_by_token(table, token))
+
+    async def wait_for_readers(self, table: LiveTable) -> None:
+        """Wait until everyone has pressed Continue on the summary on screen (or its time is up)."""
+        hold = self.of(table.id).hold
+        if hold is not None:
+            await hold.released.wait()
+
+    def read(self, table: LiveTable, token: str) -> None:
+        """A person pressed Continue; the last one lets the computer players go on."""
+        seat = self.manager._seat_by_token(table, token)
+        hold = self.of(table.id).hold
+        if hold is None:
+            return
+        hold.waiting.discard(seat)
+        if not hold.waiting:
+            hold.release()
+
+    # Chat and reactions.
+
+    def say(self, table: LiveTable, token: str, text: str) -> dict[str, Any]:
+        """A chat line from a seated person, length- and rate-limited, sent to the table and spectators."""
+        seat = self.manager._seat_by_token(table, token)
+        clean = " ".join(text.split())
+        if not clean:
+            raise TableError(400, "an empty message is not sent")
+        if len(clean) > MAX_CHAT_CHARS:
+            raise TableError(400, f"a message may have at most {MAX_CHAT_CHARS} characters (this one has {len(clean)})")
+        return self._post(table, seat, {"kind": "chat", "text": clean})
+
+    def react(self, table: LiveTable, token: str, reaction: str) -> dict[str, Any]:
+        """A quick reaction from a seated person (one of ``REACTIONS``)."""
+        seat = self.manager._seat_by_token(table, token)
+        if reaction not in REACTIONS:
+            raise TableError(400, f"unknown reaction {reaction[:40]!r} (known: {', '.join(REACTIONS)})")
+        return self._post(table, seat, {"kind": "reaction", "reaction": reaction})
+
+    def announce(self, table: LiveTable, note: str, seat: Seat) -> None:
+        """A line from the table itself (``note``: a message key such as ``timeout``) about a seat."""
+        line = {"kind": "note", "note": note, "seat": seat, "name": table.stored.seats[seat].name,
+                "at": time.time()}
+        self.of(table.id).chat.append(line)
+        self._send_all(table, {"type": "chat", "line": line})
+
+    def _post(self, table: LiveTable, seat: Seat, line: dict[str, Any]) -> dict[str, Any]:
+        social = self.of(table.id)
+        now = time.monotonic()
+        clock = social.sent.setdefault(seat, deque())
+        while clock and now - clock[0] > RATE_WINDOW:
+            clock.popleft()
+        if len(clock) >= RATE_LINES:
+            raise TableError(429, f"slow down: at most {RATE_LINES} messages in {RATE_WINDOW:g} seconds")
+        clock.append(now)
+        line = {**line, "seat": seat, "name": table.stored.seats[seat].name, "at": time.time()}
+        social.chat.append(line)
+        self._send_all(table, {"type": "chat", "line": line})
+        return line
+
+    # Taking over a computer seat (seed 004: people who join take over computer players).
+
+    def take_seat(self, table: LiveTable, seat: int, name: str) -> str:
+        """A person takes a computer seat (or a free one); during play only if the host allows it."""
+        target = self.manager._seat(table, seat)
+        if target.kind == "human":
+            return self.manager.join(table, seat, name)
+        if table.status == "playing" and not self.of(table.id).settings.allow_takeover:
+            raise TableError(409, "the host does not let people take over computer seats during the game")
+        if table.status not in ("waiting", "playing"):
+            raise TableError(409, f"table {table.id} is {table.status}")
+        token = secrets.token_urlsafe(24)
+        target.kind, target.bot, target.name = "human", None, name
+        target.taken, target.token_hash = True, hash_token(token)
+        table.bots.pop(seat, None)
+        self.manager._save_seats(table)
+        if table.status == "playing":
+            # Until the person's page connects, the absence timer covers the seat as for anyone away.
+            self.manager._start_timer(table, seat)
+        self.manager.broadcast(table)
+        return token
+
+    # Rematch.
+
+    def rematch(self, table: LiveTable, token: str) -> tuple[LiveTable, str]:
+        """A new game with the same seats, rules and host, and a new seed; started at once.
+
+        Every person keeps their token: the new table accepts the tokens of the old one, so each page
+        moves across by itself. A second request returns the rematch already made.
+        """
+        seat = self.manager._seat_by_token(table, token)
+        if table.status != "finished":
+            raise TableError(409, "a rematch can start once the game is finished")
+        social = self.of(table.id)
+        if social.rematch is not None:
+            return self.manager.find(social.rematch), token
+        old = table.stored
+        host = old.seats[old.host_seat] if old.host_seat is not None else None
+        host_seat = old.host_seat if host is not None and host.kind == "human" and host.token_hash else seat
+        if host_seat != seat:
+            raise TableError(403, "only the host (or, once the host has left, a player) can start a rematch")
+        seats = [StoredSeat(s.index, s.kind, s.name, s.bot, s.token_hash, s.taken) for s in old.seats]
+        stored = StoredTable(self.manager._new_id(), old.game, dict(old.options), secrets.randbelow(2**31),
+                             "waiting", hash_token(token), old.preset, host_seat, seats)
+        self.manager.store.create_table(stored)
+        new = LiveTable(stored, table.game, table.options)
+        self.manager.tables[new.id] = new
+        self.of(new.id).settings = TableSettings(**asdict(social.settings))
+        social.rematch = new.id
+        self.manager.start(new, token)
+        self._send_all(table, {"type": "rematch", "table_id": new.id})
+        return new, token
+
+    # Helpers.
+
+    def _require_host(self, table: LiveTable, token: str) -> None:
+        if not secrets.compare_digest(hash_token(token), table.stored.host_token_hash):
+            raise TableError(403, "only the host can change the table's settings")
+
+    def _send_all(self, table: LiveTable, message: dict[str, Any]) -> None:
+        for connection in list(table.connections):
+            connection.send(message)
