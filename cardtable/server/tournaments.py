@@ -3,8 +3,9 @@
 ``GET /api/tournaments`` lists them; ``GET /api/tournaments/{id}`` gives one with its standings (the stored
 results once finished, else computed from the games stored so far), its ratings after each game and its
 games; ``GET /api/tournaments/{id}/games/{n}/record`` gives a stored game's record (every stored game is
-over, so its record hides nothing anyone still plays for). ``/tournaments`` and ``/tournaments/{id}``
-are the pages.
+over, so its record hides nothing anyone still plays for) and ``…/replay?seat=N`` its frames for the
+browser replay page (``/replay.html``), as a spectator or from a seat. ``/tournaments`` and
+``/tournaments/{id}`` are the pages.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from fastapi.responses import FileResponse
 from cardtable.arena.play import GameResult
 from cardtable.arena.standings import rate
 from cardtable.arena.tournament import summary
+from cardtable.core import GameRecord
+from cardtable.server.replay import replay_frames
 from cardtable.store.tournaments import StoredTournament, TournamentStore
 
 router = APIRouter()
@@ -80,6 +83,31 @@ def game_record(request: Request, tournament_id: str, index: int) -> dict[str, A
         raise HTTPException(404, f"tournament {t.id[:12]} has no stored game {index}")
     record: dict[str, Any] = dict(stored["record"])
     return record
+
+
+@router.get("/api/tournaments/{tournament_id}/games/{index}/replay")
+def game_replay(request: Request, tournament_id: str, index: int, seat: int | None = None) -> dict[str, Any]:
+    """A stored game step by step for ``/replay.html``: as a spectator, or as ``seat`` saw it."""
+    store = tournament_store(request)
+    stored = store.game(_find(store, tournament_id).id, index)
+    if stored is None:
+        raise HTTPException(404, f"tournament {tournament_id[:12]} has no stored game {index}")
+    game = request.app.state.manager.game(str(stored["record"]["game"]))
+    record = GameRecord.from_json(stored["record"], game)
+    players = int(game.options(record.options).players)
+    if seat is not None and not 0 <= seat < players:
+        raise HTTPException(422, f"seat must be 0–{players - 1} or absent (a spectator), not {seat}")
+    return {"game": game.info.name, "title": game.info.title, "seat": seat,
+            "seats": [{"seat": s, "name": name} for s, name in enumerate(_seat_names(stored, players))],
+            "frames": replay_frames(game, record, seat)}
+
+
+def _seat_names(stored: dict[str, Any], players: int) -> list[str]:
+    """Seat labels for a stored game: the entries' names in their seats, else numbers from 1."""
+    names = stored.get("seating")
+    if isinstance(names, list) and len(names) == players:
+        return [str(n) for n in names]
+    return [f"Seat {s + 1}" for s in range(players)]
 
 
 @router.get("/tournaments", include_in_schema=False)

@@ -79,3 +79,28 @@ def test_the_pages_are_served(played: tuple[TestClient, dict[str, object]]) -> N
         page = client.get(path)
         assert page.status_code == 200 and "/static/js/tournament.js" in page.text
     assert client.get("/static/js/tournament.js").status_code == 200
+
+
+def test_a_game_replays_step_by_step_as_a_seat_saw_it(played: tuple[TestClient, dict[str, object]]) -> None:
+    client, results = played
+    base = f"/api/tournaments/{results['tournament']}/games/2"
+    record = client.get(f"{base}/record").json()
+    game = cardtable.load_game("crazy_eights")
+    for seat in (None, 0, 1):
+        query = "" if seat is None else f"?seat={seat}"
+        body = client.get(f"{base}/replay{query}").json()
+        assert body["game"] == "crazy_eights" and body["seat"] == seat
+        assert [s["name"] for s in body["seats"]] == client.get(
+            f"/api/tournaments/{results['tournament']}").json()["stored"][2]["seating"]
+        assert len(body["frames"]) == len(record["actions"]) + 1
+        # Each frame shows exactly what observe() gives that seat after that many actions.
+        parsed = GameRecord.from_json(record, game)
+        for step in (0, len(parsed.actions) // 2, len(parsed.actions)):
+            state, _ = replay(game, parsed, upto=step)
+            assert body["frames"][step]["view"]["observation"] == cardtable.core.to_json(game.observe(state, seat))
+
+
+def test_a_replay_from_a_seat_off_the_table_is_refused(played: tuple[TestClient, dict[str, object]]) -> None:
+    client, results = played
+    response = client.get(f"/api/tournaments/{results['tournament']}/games/0/replay?seat=2")
+    assert response.status_code == 422 and "seat must be 0–1" in response.json()["detail"]
