@@ -44,7 +44,7 @@ from cardtable.games.durak.events import (
     TrumpTurned,
 )
 from cardtable.games.durak.options import PRESETS, DurakOptions, check
-from cardtable.games.durak.rules import HAND_SIZE, RANK, SUIT
+from cardtable.games.durak.rules import BEATERS, HAND_SIZE, RANK, RANK_BIT, SUIT
 
 #: Most actions in one bout: every card moved from a hand to the table, then stop or take.
 _ACTIONS_PER_BOUT = rules.DECK_SIZE + 1
@@ -188,21 +188,26 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
 
     def legal_actions(self, state: DurakState, seat: Seat) -> list[DurakAction]:
         """Attacker: any card to lead, then cards of the bout's ranks or stop; defender: beating cards or take."""
-        if state.over or seat != self.to_act(state):
+        if state.over:
             return []
-        hand = state.hands[seat]
         bout = state.bout
         if len(bout) & 1:
-            last, trump = bout[-1], state.trump
-            actions: list[DurakAction] = [BEATS[c] for c in hand if rules.beats(last, c, trump)]
+            if seat != state.defender:
+                return []
+            beaters = BEATERS[state.trump][bout[-1]]
+            actions: list[DurakAction] = [BEATS[c] for c in state.hands[seat] if beaters >> c & 1]
             actions.append(TAKE)
             return actions
+        if seat != state.attacker:
+            return []
         if not bout:
-            return [ATTACKS[c] for c in hand]
+            return [ATTACKS[c] for c in state.hands[seat]]
         if state.capped and not state.hands[state.defender]:
             return [STOP]
-        ranks = {RANK[c] for c in bout}
-        actions = [ATTACKS[c] for c in hand if RANK[c] in ranks]
+        ranks = 0
+        for c in bout:
+            ranks |= RANK_BIT[c]
+        actions = [ATTACKS[c] for c in state.hands[seat] if RANK_BIT[c] & ranks]
         actions.append(STOP)
         return actions
 
@@ -235,20 +240,23 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
                         action: DurakAction) -> tuple[DurakState, list[Event]]:
         """Play a card, or end the bout (stop or take) and refill, check who left, start the next bout."""
         new = state.copy()
-        if isinstance(action, (Attack, Beat)):
-            card = action.card
+        kind = type(action)
+        if kind is Attack or kind is Beat:
+            card = action.card  # type: ignore[union-attr]
             hands = list(state.hands)
-            hands[seat] = tuple(c for c in hands[seat] if c != card)
+            hand = hands[seat]
+            i = hand.index(card)
+            hands[seat] = hand[:i] + hand[i + 1:]
             new.hands = tuple(hands)
             new.bout = state.bout + (card,)
-            return new, [Attacked(seat, card) if isinstance(action, Attack) else Covered(seat, card)]
+            return new, [Attacked(seat, card) if kind is Attack else Covered(seat, card)]
         events: list[Event]
-        if isinstance(action, Take):
+        if kind is Take:
             events = self._take(new)
         else:
             events = [Stopped(seat, state.bout)]
             new.discards = state.discards + len(state.bout)
-        self._end_bout(new, taken=isinstance(action, Take), events=events)
+        self._end_bout(new, taken=kind is Take, events=events)
         return new, events
 
     # End of a bout.
@@ -303,11 +311,14 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
 
     def _refill(self, new: DurakState, events: list[Event]) -> None:
         """Draw up to six from the top: attacker, defender, then the others starting after the defender."""
-        order = [new.attacker, new.defender]
-        order += [(new.defender + k) % new.players for k in range(1, new.players)]
-        hands = list(new.hands)
         deck = new.deck
-        for seat in dict.fromkeys(order):
+        if not deck:
+            return
+        attacker, defender, players = new.attacker, new.defender, new.players
+        order = [attacker, defender]
+        order += [s for k in range(1, players) if (s := (defender + k) % players) != attacker]
+        hands = list(new.hands)
+        for seat in order:
             need = HAND_SIZE - len(hands[seat])
             if need <= 0 or not deck or new.left[seat]:
                 continue
