@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from cardtable.cards import WIZARD_60, CardId
 from cardtable.core import Event, Game, GameInfo, InvalidOptions, Outcome, Seat
 from cardtable.core.bot import BotFactory
+from cardtable.core.fast import constructor
 from cardtable.core.rng import freeze, rng_state, thaw
 from cardtable.games.wizard import events as ev
 from cardtable.games.wizard import rules
@@ -16,9 +17,19 @@ from cardtable.games.wizard.options import PRESETS, WizardOptions
 from cardtable.games.wizard.state import BIDDING, CHOOSING_TRUMP, FINISHED, PLAYING, WizardState
 
 _PLAY = tuple(Play(c) for c in range(rules.DECK_SIZE))
+# The Play actions of a bitmask, by chunks of ten bits (see rules.hand_ids): no loop over bits.
+_P0, _P1, _P2, _P3, _P4, _P5 = (tuple(tuple(_PLAY[c] for c in ids) for ids in chunk) for chunk in rules.CHUNK_IDS)
+# Events made on every decision, built without the frozen dataclass __init__ (core.fast).
+_card_played = constructor(ev.CardPlayed)
+_trick_won = constructor(ev.TrickWon)
+_bid_placed = constructor(ev.BidPlaced)
+_hidden_bid_placed = constructor(ev.HiddenBidPlaced)
+_own_bid = constructor(ev.OwnBid)
+_hand_dealt = constructor(ev.HandDealt)
 _BID = tuple(Bid(k) for k in range(rules.DECK_SIZE // rules.MIN_PLAYERS + 1))
 _CHOOSE = tuple(ChooseTrump(name) for name in rules.SUITS)  # type: ignore[arg-type]
 _ALL_CARDS = tuple(range(rules.DECK_SIZE))
+_SUIT_MASK, _SPECIAL_MASK = rules.SUIT_MASK, rules.SPECIAL_MASK
 
 INFO = GameInfo(
     name="wizard",
@@ -99,7 +110,7 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         s.trump_card = deck[n * p] if n * p < rules.DECK_SIZE else None
         s.stack = tuple(deck[n * p + 1:])
         events.append(ev.RoundStarted(n, s.dealer, n))
-        events.extend(ev.HandDealt(seat, tuple(rules.cards_of(h))) for seat, h in enumerate(hands))
+        events.extend(_hand_dealt(seat, rules.hand_ids(h)) for seat, h in enumerate(hands))
         self._turn_trump(s, events)
         # Reset the round's table.
         s.bids, s.tricks = (-1,) * p, (0,) * p
@@ -150,13 +161,12 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         if seat != state.to_act:
             return []
         if state.phase == PLAYING:
-            mask = rules.legal_mask(state.hands[seat], state.lead)
-            out: list[WizardAction] = []
-            while mask:
-                low = mask & -mask
-                out.append(_PLAY[low.bit_length() - 1])
-                mask ^= low
-            return out
+            m = state.hands[seat]
+            lead = state.lead
+            if 0 <= lead < 4 and m & _SUIT_MASK[lead]:  # rules.legal_mask, inlined
+                m &= _SUIT_MASK[lead] | _SPECIAL_MASK
+            return [*_P0[m & 1023], *_P1[m >> 10 & 1023], *_P2[m >> 20 & 1023],
+                    *_P3[m >> 30 & 1023], *_P4[m >> 40 & 1023], *_P5[m >> 50]]
         if state.phase == BIDDING:
             return [_BID[k] for k in self.allowed_bids(state)]
         return list(_CHOOSE)
@@ -196,10 +206,11 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         """Apply a legal action to a copy of the state."""
         s = state.copy()
         events: list[Event] = []
-        if isinstance(action, Play):
-            self._play(s, seat, action.card, events)
-        elif isinstance(action, Bid):
-            self._bid(s, seat, action.tricks, events)
+        kind = type(action)
+        if kind is Play:
+            self._play(s, seat, action.card, events)  # type: ignore[union-attr]
+        elif kind is Bid:
+            self._bid(s, seat, action.tricks, events)  # type: ignore[union-attr]
         else:
             s.trump, s.phase, s.to_act = action.suit_index, BIDDING, (s.dealer + 1) % s.options.players
             events.append(ev.TrumpChosen(seat, action.suit))
@@ -211,9 +222,9 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         bids[seat] = tricks
         s.bids = tuple(bids)
         if s.options.hidden_bids:
-            events.extend((ev.HiddenBidPlaced(seat), ev.OwnBid(seat, tricks)))
+            events.extend((_hidden_bid_placed(seat), _own_bid(seat, tricks)))
         else:
-            events.append(ev.BidPlaced(seat, tricks))
+            events.append(_bid_placed(seat, tricks))
         if seat == s.dealer:
             if s.options.hidden_bids:
                 events.append(ev.BidsRevealed(s.bids))
@@ -223,24 +234,25 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
 
     def _play(self, s: WizardState, seat: Seat, card: CardId, events: list[Event]) -> None:
         """Play a card; complete the trick when everyone has played, and the round after the last trick."""
-        hands = list(s.hands)
-        hands[seat] &= ~(1 << card)
-        s.hands = tuple(hands)
-        s.trick += (card,)
-        s.lead = rules.next_lead(s.lead, card)
-        events.append(ev.CardPlayed(seat, card))
-        p = s.options.players
-        if len(s.trick) < p:
-            s.to_act = (seat + 1) % p
+        hands = s.hands
+        s.hands = (*hands[:seat], hands[seat] & ~(1 << card), *hands[seat + 1:])
+        trick = s.trick = (*s.trick, card)
+        lead = s.lead
+        if lead == rules.NO_LEAD_YET and card < rules.FIRST_JESTER:  # rules.next_lead, inlined
+            s.lead = rules.WIZARD_LED if card >= rules.FIRST_WIZARD else card // 13
+        events.append(_card_played(seat, card))
+        p = len(hands)
+        if len(trick) < p:
+            s.to_act = seat + 1 if seat + 1 < p else 0
             return
         # The trick is complete.
-        winner = (s.leader + rules.trick_winner(s.trick, None if s.trump < 0 else s.trump)) % p
-        tricks = list(s.tricks)
-        tricks[winner] += 1
-        s.tricks = tuple(tricks)
-        events.append(ev.TrickWon(winner, s.leader, s.trick))
-        s.last_trick, s.last_leader, s.last_winner = s.trick, s.leader, winner
-        s.played += s.trick
+        leader = s.leader
+        winner = (leader + rules.trick_winner(trick, None if s.trump < 0 else s.trump)) % p
+        tricks = s.tricks
+        s.tricks = (*tricks[:winner], tricks[winner] + 1, *tricks[winner + 1:])
+        events.append(_trick_won(winner, leader, trick))
+        s.last_trick, s.last_leader, s.last_winner = trick, leader, winner
+        s.played += trick
         s.trick, s.lead, s.leader, s.to_act = (), rules.NO_LEAD_YET, winner, winner
         if not s.hands[winner]:
             self._end_round(s, events)

@@ -34,6 +34,21 @@ SUIT_MASK: tuple[int, ...] = tuple(sum(1 << (s * 13 + r) for r in range(13)) for
 ALL_MASK = (1 << DECK_SIZE) - 1
 
 
+# A hand as card ids, fast: the 60 bits in six chunks of ten, each chunk's ids looked up.
+CHUNK_BITS = 10
+CHUNK_IDS: tuple[tuple[tuple[CardId, ...], ...], ...] = tuple(
+    tuple(tuple(k * CHUNK_BITS + i for i in range(CHUNK_BITS) if bits >> i & 1) for bits in range(1 << CHUNK_BITS))
+    for k in range(DECK_SIZE // CHUNK_BITS)
+)
+_C0, _C1, _C2, _C3, _C4, _C5 = CHUNK_IDS
+
+
+def hand_ids(mask: int) -> tuple[CardId, ...]:
+    """The card ids of a bitmask hand, ascending (``cards_of`` as a tuple, several times faster)."""
+    return (*_C0[mask & 1023], *_C1[mask >> 10 & 1023], *_C2[mask >> 20 & 1023],
+            *_C3[mask >> 30 & 1023], *_C4[mask >> 40 & 1023], *_C5[mask >> 50])
+
+
 def is_wizard(card: CardId) -> bool:
     """Whether the card is one of the four wizards."""
     return FIRST_WIZARD <= card < FIRST_JESTER
