@@ -19,17 +19,21 @@ from cardtable.games.wizard.state import BIDDING, CHOOSING_TRUMP, FINISHED, PLAY
 _PLAY = tuple(Play(c) for c in range(rules.DECK_SIZE))
 # The Play actions of a bitmask, by chunks of ten bits (see rules.hand_ids): no loop over bits.
 _P0, _P1, _P2, _P3, _P4, _P5 = (tuple(tuple(_PLAY[c] for c in ids) for ids in chunk) for chunk in rules.CHUNK_IDS)
-# Events made on every decision, built without the frozen dataclass __init__ (core.fast).
-_card_played = constructor(ev.CardPlayed)
+# Events are immutable: the per-decision ones with few possible values are built once and shared;
+# the others are built without the frozen dataclass __init__ (core.fast).
+_SEATS = range(rules.MAX_PLAYERS)
+_MAX_BID = rules.DECK_SIZE // rules.MIN_PLAYERS
+_CARD_PLAYED = tuple(tuple(ev.CardPlayed(s, c) for c in range(rules.DECK_SIZE)) for s in _SEATS)
+_BID_PLACED = tuple(tuple(ev.BidPlaced(s, k) for k in range(_MAX_BID + 1)) for s in _SEATS)
+_OWN_BID = tuple(tuple(ev.OwnBid(s, k) for k in range(_MAX_BID + 1)) for s in _SEATS)
+_HIDDEN_BID_PLACED = tuple(ev.HiddenBidPlaced(s) for s in _SEATS)
 _trick_won = constructor(ev.TrickWon)
-_bid_placed = constructor(ev.BidPlaced)
-_hidden_bid_placed = constructor(ev.HiddenBidPlaced)
-_own_bid = constructor(ev.OwnBid)
 _hand_dealt = constructor(ev.HandDealt)
 _BID = tuple(Bid(k) for k in range(rules.DECK_SIZE // rules.MIN_PLAYERS + 1))
 _CHOOSE = tuple(ChooseTrump(name) for name in rules.SUITS)  # type: ignore[arg-type]
 _ALL_CARDS = tuple(range(rules.DECK_SIZE))
 _SUIT_MASK, _SPECIAL_MASK = rules.SUIT_MASK, rules.SPECIAL_MASK
+_STRENGTH = rules.STRENGTH
 
 INFO = GameInfo(
     name="wizard",
@@ -222,9 +226,9 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         bids[seat] = tricks
         s.bids = tuple(bids)
         if s.options.hidden_bids:
-            events.extend((_hidden_bid_placed(seat), _own_bid(seat, tricks)))
+            events.extend((_HIDDEN_BID_PLACED[seat], _OWN_BID[seat][tricks]))
         else:
-            events.append(_bid_placed(seat, tricks))
+            events.append(_BID_PLACED[seat][tricks])
         if seat == s.dealer:
             if s.options.hidden_bids:
                 events.append(ev.BidsRevealed(s.bids))
@@ -240,14 +244,15 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         lead = s.lead
         if lead == rules.NO_LEAD_YET and card < rules.FIRST_JESTER:  # rules.next_lead, inlined
             s.lead = rules.WIZARD_LED if card >= rules.FIRST_WIZARD else card // 13
-        events.append(_card_played(seat, card))
+        events.append(_CARD_PLAYED[seat][card])
         p = len(hands)
         if len(trick) < p:
             s.to_act = seat + 1 if seat + 1 < p else 0
             return
         # The trick is complete.
         leader = s.leader
-        winner = (leader + rules.trick_winner(trick, None if s.trump < 0 else s.trump)) % p
+        # rules.trick_winner, with the lead state the engine already keeps.
+        winner = (leader + rules.winning_position(trick, _STRENGTH[s.trump + 1][s.lead + 1])) % p
         tricks = s.tricks
         s.tricks = (*tricks[:winner], tricks[winner] + 1, *tricks[winner + 1:])
         events.append(_trick_won(winner, leader, trick))

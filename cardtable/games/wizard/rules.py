@@ -123,7 +123,7 @@ def legal_cards(hand: Iterable[CardId], trick: Sequence[CardId]) -> list[CardId]
 
 
 def _strength_table() -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """``_STRENGTH[trump + 1][lead + 1][card]``: a wizard 1000, trump 200+, lead suit 100+, else 0."""
+    """``STRENGTH[trump + 1][lead + 1][card]``: a wizard 1000, trump 200+, lead suit 100+, else 0."""
     table = []
     for trump in range(-1, 4):
         rows = []
@@ -145,12 +145,13 @@ def _strength_table() -> tuple[tuple[tuple[int, ...], ...], ...]:
     return tuple(table)
 
 
-_STRENGTH = _strength_table()
+#: STRENGTH[trump + 1][lead + 1][card]: see _strength_table (trump -1: none; lead as the engine keeps it).
+STRENGTH = _strength_table()
 
 
 def strengths(trump: int | None, lead: int) -> tuple[int, ...]:
     """Per-card strength in a trick with this trump and lead state; higher wins, ties go to the earlier card."""
-    return _STRENGTH[(-1 if trump is None else trump) + 1][lead + 1]
+    return STRENGTH[(-1 if trump is None else trump) + 1][lead + 1]
 
 
 def trick_winner(trick: Sequence[CardId], trump: int | None) -> int:
@@ -159,7 +160,11 @@ def trick_winner(trick: Sequence[CardId], trump: int | None) -> int:
     The first wizard; else the highest trump; else the highest card of the lead suit;
     a trick of only jesters goes to the first jester.
     """
-    table = strengths(trump, lead_state(trick))
+    return winning_position(trick, strengths(trump, lead_state(trick)))
+
+
+def winning_position(trick: Sequence[CardId], table: Sequence[int]) -> int:
+    """The position of the winning card, given the per-card ``strengths`` of this trick's trump and lead."""
     best_pos, best = 0, -1
     for pos, card in enumerate(trick):
         value = table[card]
