@@ -215,7 +215,7 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
             self._play(s, seat, action.card, events)  # type: ignore[union-attr]
         elif kind is Bid:
             self._bid(s, seat, action.tricks, events)  # type: ignore[union-attr]
-        else:
+        elif isinstance(action, ChooseTrump):
             s.trump, s.phase, s.to_act = action.suit_index, BIDDING, (s.dealer + 1) % s.options.players
             events.append(ev.TrumpChosen(seat, action.suit))
         return s, events
