@@ -163,9 +163,8 @@ def _shuffled_deal(state: State, rng: random.Random | None = None) -> list[Event
 def _play(state: State, card: CardId, suit: int, events: list[Event]) -> None:
     """The seat to act puts ``card`` on the pile with ``suit`` in force; its last card ends the round."""
     seat = state.turn
-    hand = state.hands[seat] ^ BIT[card]
     hands = list(state.hands)
-    hands[seat] = hand
+    hand = hands[seat] = hands[seat] ^ BIT[card]
     state.hands = tuple(hands)
     state.discards |= BIT[state.top]
     state.top = card
@@ -190,8 +189,9 @@ def _draw(state: State, events: list[Event]) -> None:
         state.stock = tuple(pile)
         state.discards = 0
         events.append(StockRebuilt(len(pile)))
-    card = state.stock[-1]
-    state.stock = state.stock[:-1]
+    stock = state.stock
+    card = stock[-1]
+    state.stock = stock[:-1]
     hands = list(state.hands)
     hands[seat] |= BIT[card]
     state.hands = tuple(hands)
@@ -347,8 +347,9 @@ class CrazyEightsGame(Game[CrazyEightsState, Action, CrazyEightsObservation, Cra
         new.round_actions += 1
         events: list[Event] = []
         if type(action) is Play:
-            events.append(_CARD_PLAYED[seat][action.card])
-            _play(new, action.card, SUIT_OF[action.card], events)
+            card = action.card
+            events.append(_CARD_PLAYED[seat][card])
+            _play(new, card, SUIT_OF[card], events)
         elif type(action) is PlayEight:
             events.append(_EIGHT_PLAYED[seat, action.card, action.suit])
             _play(new, action.card, SUIT_INDEX[action.suit], events)

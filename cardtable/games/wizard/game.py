@@ -238,14 +238,15 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
 
     def _play(self, s: WizardState, seat: Seat, card: CardId, events: list[Event]) -> None:
         """Play a card; complete the trick when everyone has played, and the round after the last trick."""
-        hands = s.hands
-        s.hands = (*hands[:seat], hands[seat] & ~(1 << card), *hands[seat + 1:])
+        hands = list(s.hands)
+        hands[seat] &= ~(1 << card)
+        s.hands = tuple(hands)
         trick = s.trick = (*s.trick, card)
         lead = s.lead
         if lead == rules.NO_LEAD_YET and card < rules.FIRST_JESTER:  # rules.next_lead, inlined
             s.lead = rules.WIZARD_LED if card >= rules.FIRST_WIZARD else card // 13
         events.append(_CARD_PLAYED[seat][card])
-        p = len(hands)
+        p = len(s.hands)
         if len(trick) < p:
             s.to_act = seat + 1 if seat + 1 < p else 0
             return
@@ -253,8 +254,9 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         leader = s.leader
         # rules.trick_winner, with the lead state the engine already keeps.
         winner = (leader + rules.winning_position(trick, _STRENGTH[s.trump + 1][s.lead + 1])) % p
-        tricks = s.tricks
-        s.tricks = (*tricks[:winner], tricks[winner] + 1, *tricks[winner + 1:])
+        tricks = list(s.tricks)
+        tricks[winner] += 1
+        s.tricks = tuple(tricks)
         events.append(_trick_won(winner, leader, trick))
         s.last_trick, s.last_leader, s.last_winner = trick, leader, winner
         s.played += trick
