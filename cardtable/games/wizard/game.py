@@ -12,9 +12,9 @@ from cardtable.core.rng import freeze, rng_state, thaw
 from cardtable.games.wizard import events as ev
 from cardtable.games.wizard import rules
 from cardtable.games.wizard.actions import Bid, ChooseTrump, Play, WizardAction
-from cardtable.games.wizard.observation import PlayedCard, RoundResult, WizardObservation
+from cardtable.games.wizard.observation import PlayedCard, WizardObservation
 from cardtable.games.wizard.options import PRESETS, WizardOptions
-from cardtable.games.wizard.state import BIDDING, CHOOSING_TRUMP, FINISHED, PLAYING, WizardState
+from cardtable.games.wizard.state import BIDDING, CHOOSING_TRUMP, FINISHED, PLAYING, WizardState, pack_row
 
 _PLAY = tuple(Play(c) for c in range(rules.DECK_SIZE))
 # The Play actions of a bitmask, by chunks of ten bits (see rules.hand_ids): no loop over bits.
@@ -87,7 +87,7 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         s.options, s.rng, s.decks = options, freeze(rng), tuple(tuple(d) for d in decks)
         s.round, s.rounds, s.dealer = 0, options.game_rounds(), (dealer - 1) % options.players
         s.totals = s.exact = (0,) * options.players
-        s.sheet = ()
+        s.rows = ()
         events: list[Event] = []
         self._start_round(s, events)
         return s, events
@@ -112,7 +112,7 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
             hands[(s.dealer + 1 + i) % p] |= 1 << deck[i]
         s.hands = tuple(hands)
         s.trump_card = deck[n * p] if n * p < rules.DECK_SIZE else None
-        s.stack = tuple(deck[n * p + 1:])
+        s.stack_mask = rules.mask_of(deck[n * p + 1:])
         events.append(ev.RoundStarted(n, s.dealer, n))
         events.extend(_hand_dealt(seat, rules.hand_ids(h)) for seat, h in enumerate(hands))
         self._turn_trump(s, events)
@@ -269,7 +269,7 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         points = tuple(rules.round_score(b, t) for b, t in zip(s.bids, s.tricks))
         s.totals = tuple(a + b for a, b in zip(s.totals, points))
         s.exact = tuple(e + (b == t) for e, b, t in zip(s.exact, s.bids, s.tricks))
-        s.sheet += (RoundResult(s.round, s.dealer, s.bids, s.tricks, points, s.totals),)
+        s.rows += (pack_row(s.bids, s.tricks),)
         events.append(ev.RoundScored(s.round, s.bids, s.tricks, points, s.totals))
         if s.round < s.rounds:
             self._start_round(s, events)
@@ -298,7 +298,7 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         for other, hand in enumerate(state.hands):
             if other != seat:
                 mask |= hand
-        return frozenset(rules.cards_of(mask)) | frozenset(state.stack)
+        return frozenset(rules.cards_of(mask | state.stack_mask))
 
     def max_actions(self, options: WizardOptions) -> int:
         """Per round: at most one trump choice, one bid per seat, one card per card dealt."""
@@ -346,5 +346,5 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
 
     def seat_stats(self, state: WizardState) -> Sequence[Mapping[str, float]]:
         """Per seat: rounds where the bid was exact, and rounds played."""
-        played = len(state.sheet)
+        played = len(state.rows)
         return [{"exact_bids": e, "rounds": played} for e in state.exact]
