@@ -47,3 +47,32 @@ def constructor(cls: type[T]) -> Callable[..., T]:
     make: Callable[..., T] = namespace["make"]
     make.__doc__ = f"Build a {cls.__name__} (as its __init__ would, faster)."
     return make
+
+
+class TrustedActions:
+    """Action objects built once and kept for the life of the process, each checked once at the edge.
+
+    ``Game.why_illegal`` checks every field of an action against its annotation before any rule
+    (:func:`cardtable.core.checks.problem_of`). The actions a game hands out from
+    ``legal_actions`` are its own cached, immortal instances: checked when registered here, they
+    need not be checked again, and :meth:`holds` recognises them by identity in one set lookup.
+    Register only objects that stay referenced (module-level tables): an id is unique only while
+    its object lives.
+    """
+
+    def __init__(self) -> None:
+        self._ids: set[int] = set()
+
+    def add(self, *actions: object) -> None:
+        """Register actions after checking each one's fields (``ValueError`` if one does not fit)."""
+        from cardtable.core.checks import problem_of
+
+        for action in actions:
+            problem = problem_of(action)
+            if problem is not None:
+                raise ValueError(f"cannot trust {action!r}: {problem}")
+            self._ids.add(id(action))
+
+    def holds(self, action: object) -> bool:
+        """Whether ``action`` is one of the registered instances (so its fields are known to fit)."""
+        return id(action) in self._ids

@@ -10,6 +10,7 @@ from typing import Final
 from cardtable.core.bot import BotFactory
 from cardtable.core.errors import InvalidOptions
 from cardtable.core.events import Event
+from cardtable.core.fast import TrustedActions
 from cardtable.core.game import Game, GameInfo
 from cardtable.core.outcome import Outcome
 from cardtable.core.rng import RngState, freeze, rng_state
@@ -83,6 +84,9 @@ _LOCAL = threading.local()
 State = CrazyEightsState
 Obs = CrazyEightsObservation
 Options = CrazyEightsOptions
+# This engine's own cached actions: checked at the edge once, here, not on every apply.
+_TRUSTED = TrustedActions()
+_TRUSTED.add(*(a for plays in PLAYS_OF_CARD for a in plays), DRAW, PASS)
 
 
 def playable_mask(state: State) -> int:
@@ -305,6 +309,12 @@ class CrazyEightsGame(Game[CrazyEightsState, Action, CrazyEightsObservation, Cra
         if (state.stock or state.discards) and (state.draw_until or not state.drawn):
             return [DRAW]
         return [PASS]
+
+    def why_illegal(self, state: State, seat: Seat, action: Action) -> str | None:
+        """The edge checks of ``Game.why_illegal``, skipped for this engine's own cached actions."""
+        if _TRUSTED.holds(action) and type(seat) is int:
+            return self.why_illegal_now(state, seat, action)
+        return super().why_illegal(state, seat, action)
 
     def why_illegal_now(self, state: State, seat: Seat, action: Action) -> str | None:
         """Why the well-formed ``action`` is illegal now (the same test ``legal_actions`` makes), or ``None``."""

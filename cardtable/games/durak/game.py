@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from cardtable.core.bot import BotFactory
 from cardtable.core.events import Event
+from cardtable.core.fast import TrustedActions
 from cardtable.core.game import Game, GameInfo
 from cardtable.core.observation import Observation
 from cardtable.core.outcome import Outcome
@@ -48,6 +49,9 @@ from cardtable.games.durak.rules import BEATERS, HAND_SIZE, RANK, RANK_BIT, SUIT
 
 #: Most actions in one bout: every card moved from a hand to the table, then stop or take.
 _ACTIONS_PER_BOUT = rules.DECK_SIZE + 1
+# This engine's own cached actions: checked at the edge once, here, not on every apply.
+_TRUSTED = TrustedActions()
+_TRUSTED.add(*ATTACKS, *BEATS, STOP, TAKE)
 
 
 class DurakState(SlotState):
@@ -210,6 +214,12 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         actions = [ATTACKS[c] for c in state.hands[seat] if RANK_BIT[c] & ranks]
         actions.append(STOP)
         return actions
+
+    def why_illegal(self, state: DurakState, seat: Seat, action: DurakAction) -> str | None:
+        """The edge checks of ``Game.why_illegal``, skipped for this engine's own cached actions."""
+        if _TRUSTED.holds(action) and type(seat) is int:
+            return self.why_illegal_now(state, seat, action)
+        return super().why_illegal(state, seat, action)
 
     def why_illegal_now(self, state: DurakState, seat: Seat, action: DurakAction) -> str | None:
         """The turn, then the test ``legal_actions`` makes for this one action (no list built), in Durak's words."""

@@ -17,6 +17,7 @@ from typing import Any
 from cardtable.cards import SPANISH_40
 from cardtable.core import Event, Game, GameInfo, InvalidOptions, Outcome
 from cardtable.core.bot import BotFactory
+from cardtable.core.fast import TrustedActions
 from cardtable.core.rng import freeze, rng_state, shuffled, thaw
 from cardtable.games.mus import actions as A
 from cardtable.games.mus import events as E
@@ -52,6 +53,9 @@ _MUS_OR_CUT: tuple[A.MusAction, ...] = (_MUS, _CUT)
 _CUT_ONLY: tuple[A.MusAction, ...] = (_CUT,)
 _OPEN: dict[tuple[int, int], tuple[A.MusAction, ...]] = {}
 _RAISES: dict[tuple[int, int], tuple[A.MusAction, ...]] = {}
+# This engine's own cached actions: checked at the edge once, here, not on every apply.
+_TRUSTED = TrustedActions()
+_TRUSTED.add(_MUS, _CUT, _PASS, _ORDAGO, _ACCEPT, _ACCEPT_NO_LOSE, _REJECT)
 
 
 def _open_actions(low: int, cap: int) -> tuple[A.MusAction, ...]:
@@ -59,6 +63,7 @@ def _open_actions(low: int, cap: int) -> tuple[A.MusAction, ...]:
     out = _OPEN.get((low, cap))
     if out is None:
         out = _OPEN[low, cap] = (_PASS, *(A.Bet(n) for n in range(low, cap + 1)), _ORDAGO)
+        _TRUSTED.add(*out)  # kept in _OPEN for good
     return out
 
 
@@ -67,6 +72,7 @@ def _raise_actions(low: int, cap: int) -> tuple[A.MusAction, ...]:
     out = _RAISES.get((low, cap))
     if out is None:
         out = _RAISES[low, cap] = tuple(A.Raise(n) for n in range(low, cap + 1))
+        _TRUSTED.add(*out)  # kept in _RAISES for good
     return out
 
 DESCRIPTION = (
@@ -250,6 +256,12 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
         return out
 
     # Validation.
+
+    def why_illegal(self, state: MusState, seat: int, action: A.MusAction) -> str | None:
+        """The edge checks of ``Game.why_illegal``, skipped for this engine's own cached actions."""
+        if _TRUSTED.holds(action) and type(seat) is int:
+            return self.why_illegal_now(state, seat, action)
+        return super().why_illegal(state, seat, action)
 
     def why_illegal_now(self, state: MusState, seat: int, action: A.MusAction) -> str | None:
         """Why the well-formed ``action`` is illegal now (None if legal), without building the legal list."""

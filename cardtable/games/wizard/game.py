@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from cardtable.cards import WIZARD_60, CardId
 from cardtable.core import Event, Game, GameInfo, InvalidOptions, Outcome, Seat
 from cardtable.core.bot import BotFactory
-from cardtable.core.fast import constructor
+from cardtable.core.fast import TrustedActions, constructor
 from cardtable.core.rng import freeze, rng_state, thaw
 from cardtable.games.wizard import events as ev
 from cardtable.games.wizard import rules
@@ -32,6 +32,9 @@ _hand_dealt = constructor(ev.HandDealt)
 _BID = tuple(Bid(k) for k in range(rules.DECK_SIZE // rules.MIN_PLAYERS + 1))
 _CHOOSE = tuple(ChooseTrump(name) for name in rules.SUITS)  # type: ignore[arg-type]
 _ALL_CARDS = tuple(range(rules.DECK_SIZE))
+# This engine's own cached actions: checked at the edge once, here, not on every apply.
+_TRUSTED = TrustedActions()
+_TRUSTED.add(*_PLAY, *_BID, *_CHOOSE)
 _SUIT_MASK, _SPECIAL_MASK = rules.SUIT_MASK, rules.SPECIAL_MASK
 _STRENGTH = rules.STRENGTH
 
@@ -174,6 +177,12 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         if state.phase == BIDDING:
             return [_BID[k] for k in self.allowed_bids(state)]
         return list(_CHOOSE)
+
+    def why_illegal(self, state: WizardState, seat: Seat, action: WizardAction) -> str | None:
+        """The edge checks of ``Game.why_illegal``, skipped for this engine's own cached actions."""
+        if _TRUSTED.holds(action) and type(seat) is int:
+            return self.why_illegal_now(state, seat, action)
+        return super().why_illegal(state, seat, action)
 
     def why_illegal_now(self, state: WizardState, seat: Seat, action: WizardAction) -> str | None:
         """Why the well-formed action is illegal now, in words, or None, without building the legal list."""
