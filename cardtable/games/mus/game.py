@@ -17,6 +17,7 @@ from typing import Any
 from cardtable.cards import SPANISH_40
 from cardtable.core import Event, Game, GameInfo, InvalidOptions, Outcome
 from cardtable.core.bot import BotFactory
+from cardtable.core.errors import IllegalAction
 from cardtable.core.fast import TrustedActions
 from cardtable.core.rng import freeze, rng_state, shuffled, thaw
 from cardtable.games.mus import actions as A
@@ -55,6 +56,7 @@ _OPEN: dict[tuple[int, int], tuple[A.MusAction, ...]] = {}
 _RAISES: dict[tuple[int, int], tuple[A.MusAction, ...]] = {}
 # This engine's own cached actions: checked at the edge once, here, not on every apply.
 _TRUSTED = TrustedActions()
+_TRUSTED_IDS = _TRUSTED.ids
 _TRUSTED.add(_MUS, _CUT, _PASS, _ORDAGO, _ACCEPT, _ACCEPT_NO_LOSE, _REJECT)
 
 
@@ -259,9 +261,19 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
 
     def why_illegal(self, state: MusState, seat: int, action: A.MusAction) -> str | None:
         """The edge checks of ``Game.why_illegal``, skipped for this engine's own cached actions."""
-        if _TRUSTED.holds(action) and type(seat) is int:
+        if id(action) in _TRUSTED_IDS and type(seat) is int:
             return self.why_illegal_now(state, seat, action)
         return super().why_illegal(state, seat, action)
+
+    def apply(self, state: MusState, seat: int, action: A.MusAction) -> tuple[MusState, list[Event]]:
+        """``Game.apply`` with the check of :meth:`why_illegal` inlined (the hot path of every playout)."""
+        if id(action) in _TRUSTED_IDS and type(seat) is int:
+            reason = self.why_illegal_now(state, seat, action)
+        else:
+            reason = Game.why_illegal(self, state, seat, action)
+        if reason is not None:
+            raise IllegalAction(action, reason)
+        return self.apply_unchecked(state, seat, action)
 
     def why_illegal_now(self, state: MusState, seat: int, action: A.MusAction) -> str | None:
         """Why the well-formed ``action`` is illegal now (None if legal), without building the legal list."""

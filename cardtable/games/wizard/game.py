@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from cardtable.cards import WIZARD_60, CardId
 from cardtable.core import Event, Game, GameInfo, InvalidOptions, Outcome, Seat
 from cardtable.core.bot import BotFactory
+from cardtable.core.errors import IllegalAction
 from cardtable.core.fast import TrustedActions, constructor
 from cardtable.core.rng import freeze, rng_state, thaw
 from cardtable.games.wizard import events as ev
@@ -34,9 +35,11 @@ _CHOOSE = tuple(ChooseTrump(name) for name in rules.SUITS)  # type: ignore[arg-t
 _ALL_CARDS = tuple(range(rules.DECK_SIZE))
 # This engine's own cached actions: checked at the edge once, here, not on every apply.
 _TRUSTED = TrustedActions()
+_TRUSTED_IDS = _TRUSTED.ids
 _TRUSTED.add(*_PLAY, *_BID, *_CHOOSE)
 _SUIT_MASK, _SPECIAL_MASK = rules.SUIT_MASK, rules.SPECIAL_MASK
 _STRENGTH = rules.STRENGTH
+_BIT = tuple(1 << c for c in range(rules.DECK_SIZE))
 
 INFO = GameInfo(
     name="wizard",
@@ -111,11 +114,11 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
             s.rng = freeze(rng)
         # Deal one at a time from the top, starting left of the dealer.
         hands = [0] * p
-        for i in range(n * p):
-            hands[(s.dealer + 1 + i) % p] |= 1 << deck[i]
+        for k in range(p):  # the k-th seat left of the dealer gets cards k, k + p, k + 2p, …
+            hands[(s.dealer + 1 + k) % p] = sum(map(_BIT.__getitem__, deck[k:n * p:p]))
         s.hands = tuple(hands)
         s.trump_card = deck[n * p] if n * p < rules.DECK_SIZE else None
-        s.stack_mask = rules.mask_of(deck[n * p + 1:])
+        s.stack_mask = sum(map(_BIT.__getitem__, deck[n * p + 1:]))
         events.append(ev.RoundStarted(n, s.dealer, n))
         events.extend(_hand_dealt(seat, rules.hand_ids(h)) for seat, h in enumerate(hands))
         self._turn_trump(s, events)
@@ -180,9 +183,19 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
 
     def why_illegal(self, state: WizardState, seat: Seat, action: WizardAction) -> str | None:
         """The edge checks of ``Game.why_illegal``, skipped for this engine's own cached actions."""
-        if _TRUSTED.holds(action) and type(seat) is int:
+        if id(action) in _TRUSTED_IDS and type(seat) is int:
             return self.why_illegal_now(state, seat, action)
         return super().why_illegal(state, seat, action)
+
+    def apply(self, state: WizardState, seat: Seat, action: WizardAction) -> tuple[WizardState, list[Event]]:
+        """``Game.apply`` with the check of :meth:`why_illegal` inlined (the hot path of every playout)."""
+        if id(action) in _TRUSTED_IDS and type(seat) is int:
+            reason = self.why_illegal_now(state, seat, action)
+        else:
+            reason = Game.why_illegal(self, state, seat, action)
+        if reason is not None:
+            raise IllegalAction(action, reason)
+        return self.apply_unchecked(state, seat, action)
 
     def why_illegal_now(self, state: WizardState, seat: Seat, action: WizardAction) -> str | None:
         """Why the well-formed action is illegal now, in words, or None, without building the legal list."""
