@@ -187,8 +187,13 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         return super().why_illegal(state, seat, action)
 
     def apply(self, state: WizardState, seat: Seat, action: WizardAction) -> tuple[WizardState, list[Event]]:
-        """``Game.apply`` with the check of :meth:`why_illegal` inlined (the hot path of every playout)."""
-        if id(action) in _TRUSTED_IDS and type(seat) is int:
+        """``Game.apply`` with the check of :meth:`why_illegal` inlined (the hot path of every playout).
+
+        A decoded ``Play`` (a replayed record, a remote player) is as good as a cached one once its
+        card is an int in the deck: exactly what its annotation (``WizardCard``) asks.
+        """
+        if type(seat) is int and (id(action) in _TRUSTED_IDS or (
+                type(action) is Play and type(action.card) is int and 0 <= action.card < rules.DECK_SIZE)):
             reason = self.why_illegal_now(state, seat, action)
         else:
             reason = Game.why_illegal(self, state, seat, action)
@@ -202,8 +207,13 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
             return "the game is over"
         if seat != state.to_act:
             return f"it is seat {state.to_act}'s turn, not seat {seat}'s"
-        if isinstance(action, Play):
-            return self._why_illegal_play(state, seat, action.card)
+        if type(action) is Play:  # the hot path: _why_illegal_play's checks, the legal case inlined
+            card, legal, lead = action.card, state.hands[seat], state.lead
+            if 0 <= lead < 4 and legal & _SUIT_MASK[lead]:  # rules.legal_mask
+                legal &= _SUIT_MASK[lead] | _SPECIAL_MASK
+            if state.phase == PLAYING and 0 <= card < rules.DECK_SIZE and legal >> card & 1:
+                return None
+            return self._why_illegal_play(state, seat, card)
         if isinstance(action, Bid):
             if state.phase != BIDDING:
                 return f"this is not the time to bid ({state.phase.replace('_', ' ')})"
