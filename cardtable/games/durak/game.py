@@ -52,6 +52,10 @@ from cardtable.games.durak.rules import BEATERS, HAND_SIZE, RANK, RANK_BIT, SUIT
 #: Most actions in one bout: every card moved from a hand to the table, then stop or take.
 _ACTIONS_PER_BOUT = rules.DECK_SIZE + 1
 # This engine's own cached actions: checked at the edge once, here, not on every apply.
+# Events are immutable: the per-decision ones are built once per seat and card, and shared.
+_SEATS = range(5)  # up to max_players
+_ATTACKED = tuple(tuple(Attacked(s, c) for c in range(rules.DECK_SIZE)) for s in _SEATS)
+_COVERED = tuple(tuple(Covered(s, c) for c in range(rules.DECK_SIZE)) for s in _SEATS)
 _TRUSTED = TrustedActions()
 _TRUSTED_IDS = _TRUSTED.ids
 _TRUSTED.add(*ATTACKS, *BEATS, STOP, TAKE)
@@ -289,7 +293,7 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
             hands[seat] = hand[:i] + hand[i + 1:]
             new.hands = tuple(hands)
             new.bout = state.bout + (card,)
-            return new, [Attacked(seat, card) if kind is Attack else Covered(seat, card)]
+            return new, [(_ATTACKED if kind is Attack else _COVERED)[seat][card]]
         events: list[Event]
         if kind is Take:
             events = self._take(new)
