@@ -68,6 +68,9 @@ ROUND_ACTION_LIMIT: Final = 2000
 #: MATCH[top * 4 + suit]: the mask of cards playable on ``top`` with ``suit`` in force.
 MATCH: Final = tuple(SUIT_MASK[s] | RANK_MASK[RANK_OF[t]] | EIGHTS for t in range(DECK_SIZE) for s in range(4))
 
+#: The bit of each card that is not an eight (0 for the eights): a plain Play's card must be one.
+_NON_EIGHT_BIT: Final = tuple(0 if is_eight(c) else 1 << c for c in range(DECK_SIZE))
+
 # Events are immutable, so the per-step ones are built once and shared: building frozen dataclasses
 # was a large share of a random-play step.
 _SEATS = range(6)
@@ -314,6 +317,11 @@ class CrazyEightsGame(Game[CrazyEightsState, Action, CrazyEightsObservation, Cra
             return "the game is over"
         if seat != state.turn:
             return f"it is {seat_name(state.turn)}'s turn, not {seat_name(seat)}'s"
+        if type(action) is Play:  # the hot path: the legal case of _why_play_illegal, inline
+            card = action.card
+            if 0 <= card < DECK_SIZE and state.hands[seat] & MATCH[state.top * 4 + state.suit] & _NON_EIGHT_BIT[card]:
+                return None
+            return self._why_play_illegal(state, action)
         if isinstance(action, (Play, PlayEight)):
             return self._why_play_illegal(state, action)
         playable = playable_mask(state)
