@@ -13,6 +13,7 @@ import pytest
 
 import cardtable
 from cardtable.core.codec import dumps
+from cardtable.core.errors import IllegalAction
 from cardtable.core.events import Event
 from cardtable.core.fast import TrustedActions, constructor
 from cardtable.games.wizard.actions import Play
@@ -101,3 +102,7 @@ def test_a_trusted_shortcut_gives_the_same_answers_as_the_full_edge_check(name: 
         assert game.why_illegal(state, seat, action) is None
         assert game.why_illegal(state, (seat + 1) % game.players(state), action) is not None
         assert game.why_illegal(state, True, action) is not None  # a bool is not a seat
+        for outside in (-1, game.players(state), 10**5000):  # not a seat: refused, never formatted
+            assert game.why_illegal(state, outside, action) is not None
+            with pytest.raises(IllegalAction):
+                game.apply(state, outside, action)

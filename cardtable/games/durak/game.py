@@ -224,13 +224,13 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
 
     def why_illegal(self, state: DurakState, seat: Seat, action: DurakAction) -> str | None:
         """The edge checks of ``Game.why_illegal``, skipped for this engine's own cached actions."""
-        if id(action) in _TRUSTED_IDS and type(seat) is int:
+        if id(action) in _TRUSTED_IDS and type(seat) is int and 0 <= seat < state.players:
             return self.why_illegal_now(state, seat, action)
         return super().why_illegal(state, seat, action)
 
     def apply(self, state: DurakState, seat: Seat, action: DurakAction) -> tuple[DurakState, list[Event]]:
         """``Game.apply`` with the check of :meth:`why_illegal` inlined (the hot path of every playout)."""
-        if id(action) in _TRUSTED_IDS and type(seat) is int:
+        if id(action) in _TRUSTED_IDS and type(seat) is int and 0 <= seat < state.players:
             reason = self.why_illegal_now(state, seat, action)
         else:
             reason = Game.why_illegal(self, state, seat, action)

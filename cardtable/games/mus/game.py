@@ -263,13 +263,13 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
 
     def why_illegal(self, state: MusState, seat: int, action: A.MusAction) -> str | None:
         """The edge checks of ``Game.why_illegal``, skipped for this engine's own cached actions."""
-        if id(action) in _TRUSTED_IDS and type(seat) is int:
+        if id(action) in _TRUSTED_IDS and type(seat) is int and 0 <= seat < 4:
             return self.why_illegal_now(state, seat, action)
         return super().why_illegal(state, seat, action)
 
     def apply(self, state: MusState, seat: int, action: A.MusAction) -> tuple[MusState, list[Event]]:
         """``Game.apply`` with the check of :meth:`why_illegal` inlined (the hot path of every playout)."""
-        if id(action) in _TRUSTED_IDS and type(seat) is int:
+        if id(action) in _TRUSTED_IDS and type(seat) is int and 0 <= seat < 4:
             reason = self.why_illegal_now(state, seat, action)
         else:
             reason = Game.why_illegal(self, state, seat, action)

@@ -182,7 +182,7 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
 
     def why_illegal(self, state: WizardState, seat: Seat, action: WizardAction) -> str | None:
         """The edge checks of ``Game.why_illegal``, skipped for this engine's own cached actions."""
-        if id(action) in _TRUSTED_IDS and type(seat) is int:
+        if id(action) in _TRUSTED_IDS and type(seat) is int and 0 <= seat < len(state.hands):
             return self.why_illegal_now(state, seat, action)
         return super().why_illegal(state, seat, action)
 
@@ -192,7 +192,7 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         A decoded ``Play`` (a replayed record, a remote player) is as good as a cached one once its
         card is an int in the deck: exactly what its annotation (``WizardCard``) asks.
         """
-        if type(seat) is int and (id(action) in _TRUSTED_IDS or (
+        if type(seat) is int and 0 <= seat < len(state.hands) and (id(action) in _TRUSTED_IDS or (
                 type(action) is Play and type(action.card) is int and 0 <= action.card < rules.DECK_SIZE)):
             reason = self.why_illegal_now(state, seat, action)
         else:
