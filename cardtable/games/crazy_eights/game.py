@@ -6,8 +6,9 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from cardtable.core.bot import BotFactory
-from cardtable.core.errors import InvalidOptions
+from cardtable.core.errors import IllegalAction, InvalidOptions
 from cardtable.core.events import Event
+from cardtable.core.fast import TrustedActions
 from cardtable.core.game import Game, GameInfo
 from cardtable.core.outcome import Outcome
 from cardtable.core.rng import Seed, randrange, seeded, shuffled
@@ -67,6 +68,9 @@ ROUND_ACTION_LIMIT: Final = 2000
 #: MATCH[top * 4 + suit]: the mask of cards playable on ``top`` with ``suit`` in force.
 MATCH: Final = tuple(SUIT_MASK[s] | RANK_MASK[RANK_OF[t]] | EIGHTS for t in range(DECK_SIZE) for s in range(4))
 
+#: The bit of each card that is not an eight (0 for the eights): a plain Play's card must be one.
+_NON_EIGHT_BIT: Final = tuple(0 if is_eight(c) else 1 << c for c in range(DECK_SIZE))
+
 # Events are immutable, so the per-step ones are built once and shared: building frozen dataclasses
 # was a large share of a random-play step.
 _SEATS = range(6)
@@ -81,6 +85,10 @@ _ALL_CARDS: Final = tuple(range(DECK_SIZE))
 State = CrazyEightsState
 Obs = CrazyEightsObservation
 Options = CrazyEightsOptions
+# This engine's own cached actions: checked at the edge once, here, not on every apply.
+_TRUSTED = TrustedActions()
+_TRUSTED_IDS = _TRUSTED.ids
+_TRUSTED.add(*(a for plays in PLAYS_OF_CARD for a in plays), DRAW, PASS)
 
 
 def playable_mask(state: State) -> int:
@@ -148,9 +156,8 @@ def _shuffled_deal(state: State) -> list[Event]:
 def _play(state: State, card: CardId, suit: int, events: list[Event]) -> None:
     """The seat to act puts ``card`` on the pile with ``suit`` in force; its last card ends the round."""
     seat = state.turn
-    hand = state.hands[seat] ^ BIT[card]
     hands = list(state.hands)
-    hands[seat] = hand
+    hand = hands[seat] = hands[seat] ^ BIT[card]
     state.hands = tuple(hands)
     state.discards |= BIT[state.top]
     state.top = card
@@ -172,8 +179,9 @@ def _draw(state: State, events: list[Event]) -> None:
         state.stock = tuple(pile)
         state.discards = 0
         events.append(StockRebuilt(len(pile)))
-    card = state.stock[-1]
-    state.stock = state.stock[:-1]
+    stock = state.stock
+    card = stock[-1]
+    state.stock = stock[:-1]
     hands = list(state.hands)
     hands[seat] |= BIT[card]
     state.hands = tuple(hands)
@@ -287,12 +295,33 @@ class CrazyEightsGame(Game[CrazyEightsState, Action, CrazyEightsObservation, Cra
             return [DRAW]
         return [PASS]
 
+    def why_illegal(self, state: State, seat: Seat, action: Action) -> str | None:
+        """The edge checks of ``Game.why_illegal``, skipped for this engine's own cached actions."""
+        if id(action) in _TRUSTED_IDS and type(seat) is int and 0 <= seat < state.players:
+            return self.why_illegal_now(state, seat, action)
+        return super().why_illegal(state, seat, action)
+
+    def apply(self, state: State, seat: Seat, action: Action) -> tuple[State, list[Event]]:
+        """``Game.apply`` with the check of :meth:`why_illegal` inlined (the hot path of every playout)."""
+        if id(action) in _TRUSTED_IDS and type(seat) is int and 0 <= seat < state.players:
+            reason = self.why_illegal_now(state, seat, action)
+        else:
+            reason = Game.why_illegal(self, state, seat, action)
+        if reason is not None:
+            raise IllegalAction(action, reason)
+        return self.apply_unchecked(state, seat, action)
+
     def why_illegal_now(self, state: State, seat: Seat, action: Action) -> str | None:
         """Why the well-formed ``action`` is illegal now (the same test ``legal_actions`` makes), or ``None``."""
         if state.over:
             return "the game is over"
         if seat != state.turn:
             return f"it is {seat_name(state.turn)}'s turn, not {seat_name(seat)}'s"
+        if type(action) is Play:  # the hot path: the legal case of _why_play_illegal, inline
+            card = action.card
+            if 0 <= card < DECK_SIZE and state.hands[seat] & MATCH[state.top * 4 + state.suit] & _NON_EIGHT_BIT[card]:
+                return None
+            return self._why_play_illegal(state, action)
         if isinstance(action, (Play, PlayEight)):
             return self._why_play_illegal(state, action)
         playable = playable_mask(state)
@@ -328,8 +357,9 @@ class CrazyEightsGame(Game[CrazyEightsState, Action, CrazyEightsObservation, Cra
         new.round_actions += 1
         events: list[Event] = []
         if type(action) is Play:
-            events.append(_CARD_PLAYED[seat][action.card])
-            _play(new, action.card, SUIT_OF[action.card], events)
+            card = action.card
+            events.append(_CARD_PLAYED[seat][card])
+            _play(new, card, SUIT_OF[card], events)
         elif type(action) is PlayEight:
             events.append(_EIGHT_PLAYED[seat, action.card, action.suit])
             _play(new, action.card, SUIT_INDEX[action.suit], events)

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from cardtable.core.bot import BotFactory
+from cardtable.core.errors import IllegalAction
 from cardtable.core.events import Event
+from cardtable.core.fast import TrustedActions
 from cardtable.core.game import Game, GameInfo
 from cardtable.core.observation import Observation
 from cardtable.core.outcome import Outcome
@@ -45,10 +47,18 @@ from cardtable.games.durak.events import (
     TrumpTurned,
 )
 from cardtable.games.durak.options import PRESETS, DurakOptions, check
-from cardtable.games.durak.rules import HAND_SIZE, RANK, SUIT
+from cardtable.games.durak.rules import BEATERS, HAND_SIZE, RANK, RANK_BIT, SUIT
 
 #: Most actions in one bout: every card moved from a hand to the table, then stop or take.
 _ACTIONS_PER_BOUT = rules.DECK_SIZE + 1
+# This engine's own cached actions: checked at the edge once, here, not on every apply.
+# Events are immutable: the per-decision ones are built once per seat and card, and shared.
+_SEATS = range(5)  # up to max_players
+_ATTACKED = tuple(tuple(Attacked(s, c) for c in range(rules.DECK_SIZE)) for s in _SEATS)
+_COVERED = tuple(tuple(Covered(s, c) for c in range(rules.DECK_SIZE)) for s in _SEATS)
+_TRUSTED = TrustedActions()
+_TRUSTED_IDS = _TRUSTED.ids
+_TRUSTED.add(*ATTACKS, *BEATS, STOP, TAKE)
 
 
 class DurakState(SlotState):
@@ -189,23 +199,44 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
 
     def legal_actions(self, state: DurakState, seat: Seat) -> list[DurakAction]:
         """Attacker: any card to lead, then cards of the bout's ranks or stop; defender: beating cards or take."""
-        if state.over or seat != self.to_act(state):
+        if state.over:
             return []
-        hand = state.hands[seat]
         bout = state.bout
         if len(bout) & 1:
-            last, trump = bout[-1], state.trump
-            actions: list[DurakAction] = [BEATS[c] for c in hand if rules.beats(last, c, trump)]
+            if seat != state.defender:
+                return []
+            beaters = BEATERS[state.trump][bout[-1]]
+            actions: list[DurakAction] = [BEATS[c] for c in state.hands[seat] if beaters >> c & 1]
             actions.append(TAKE)
             return actions
+        if seat != state.attacker:
+            return []
         if not bout:
-            return [ATTACKS[c] for c in hand]
+            return [ATTACKS[c] for c in state.hands[seat]]
         if state.capped and not state.hands[state.defender]:
             return [STOP]
-        ranks = {RANK[c] for c in bout}
-        actions = [ATTACKS[c] for c in hand if RANK[c] in ranks]
+        ranks = 0
+        for c in bout:
+            ranks |= RANK_BIT[c]
+        actions = [ATTACKS[c] for c in state.hands[seat] if RANK_BIT[c] & ranks]
         actions.append(STOP)
         return actions
+
+    def why_illegal(self, state: DurakState, seat: Seat, action: DurakAction) -> str | None:
+        """The edge checks of ``Game.why_illegal``, skipped for this engine's own cached actions."""
+        if id(action) in _TRUSTED_IDS and type(seat) is int and 0 <= seat < state.players:
+            return self.why_illegal_now(state, seat, action)
+        return super().why_illegal(state, seat, action)
+
+    def apply(self, state: DurakState, seat: Seat, action: DurakAction) -> tuple[DurakState, list[Event]]:
+        """``Game.apply`` with the check of :meth:`why_illegal` inlined (the hot path of every playout)."""
+        if id(action) in _TRUSTED_IDS and type(seat) is int and 0 <= seat < state.players:
+            reason = self.why_illegal_now(state, seat, action)
+        else:
+            reason = Game.why_illegal(self, state, seat, action)
+        if reason is not None:
+            raise IllegalAction(action, reason)
+        return self.apply_unchecked(state, seat, action)
 
     def why_illegal_now(self, state: DurakState, seat: Seat, action: DurakAction) -> str | None:
         """The turn, then the test ``legal_actions`` makes for this one action (no list built), in Durak's words."""
@@ -253,20 +284,23 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
                         action: DurakAction) -> tuple[DurakState, list[Event]]:
         """Play a card, or end the bout (stop or take) and refill, check who left, start the next bout."""
         new = state.copy()
-        if isinstance(action, (Attack, Beat)):
-            card = action.card
+        kind = type(action)
+        if kind is Attack or kind is Beat:
+            card = action.card  # type: ignore[union-attr]
             hands = list(state.hands)
-            hands[seat] = tuple(c for c in hands[seat] if c != card)
+            hand = hands[seat]
+            i = hand.index(card)
+            hands[seat] = hand[:i] + hand[i + 1:]
             new.hands = tuple(hands)
             new.bout = state.bout + (card,)
-            return new, [Attacked(seat, card) if isinstance(action, Attack) else Covered(seat, card)]
+            return new, [(_ATTACKED if kind is Attack else _COVERED)[seat][card]]
         events: list[Event]
-        if isinstance(action, Take):
+        if kind is Take:
             events = self._take(new)
         else:
             events = [Stopped(seat, state.bout)]
             new.discards = state.discards + len(state.bout)
-        self._end_bout(new, taken=isinstance(action, Take), events=events)
+        self._end_bout(new, taken=kind is Take, events=events)
         return new, events
 
     # End of a bout.
@@ -321,11 +355,14 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
 
     def _refill(self, new: DurakState, events: list[Event]) -> None:
         """Draw up to six from the top: attacker, defender, then the others starting after the defender."""
-        order = [new.attacker, new.defender]
-        order += [(new.defender + k) % new.players for k in range(1, new.players)]
-        hands = list(new.hands)
         deck = new.deck
-        for seat in dict.fromkeys(order):
+        if not deck:
+            return
+        attacker, defender, players = new.attacker, new.defender, new.players
+        order = [attacker, defender]
+        order += [s for k in range(1, players) if (s := (defender + k) % players) != attacker]
+        hands = list(new.hands)
+        for seat in order:
             need = HAND_SIZE - len(hands[seat])
             if need <= 0 or not deck or new.left[seat]:
                 continue

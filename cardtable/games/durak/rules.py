@@ -55,6 +55,14 @@ def beats(attack: CardId, card: CardId, trump: int) -> bool:
     return SUIT[card] == trump
 
 
+#: BEATERS[trump][attack]: the bitmask of every card that beats ``attack`` (the legality hot path).
+BEATERS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(1 << c for c in range(DECK_SIZE) if beats(a, c, t)) for a in range(DECK_SIZE)) for t in range(4)
+)
+#: RANK_BIT[card]: one bit per rank, so the ranks of a bout are an int and "of a rank in the bout" one AND.
+RANK_BIT: tuple[int, ...] = tuple(1 << RANK[c] for c in range(DECK_SIZE))
+
+
 def ranks_in(cards: Sequence[CardId]) -> frozenset[int]:
     """The ranks among ``cards``."""
     return frozenset(RANK[c] for c in cards)

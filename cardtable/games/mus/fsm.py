@@ -23,6 +23,10 @@ class IllegalTransition(RuntimeError):
 class Phase(enum.Enum):
     """The phases of a jugada (seed §2.2)."""
 
+    # Members are singletons: hash by identity (a C slot) instead of Enum's Python-level
+    # hash of the name, which every ``to_act`` and every transition paid for.
+    __hash__ = object.__hash__
+
     DEALING = "dealing"
     MUS_DECISION = "mus_decision"
     DISCARD = "discard"
@@ -75,6 +79,8 @@ def transition(source: Phase, target: Phase) -> Phase:
 
 class BetStatus(enum.Enum):
     """The betting sub-machine of one lance (seed §2.2)."""
+
+    __hash__ = object.__hash__  # identity, as for Phase
 
     OPEN = "open"
     PENDING = "pending"

@@ -17,6 +17,8 @@ from typing import Any
 from cardtable.cards import SPANISH_40
 from cardtable.core import Event, Game, GameInfo, InvalidOptions, Outcome
 from cardtable.core.bot import BotFactory
+from cardtable.core.errors import IllegalAction
+from cardtable.core.fast import TrustedActions
 from cardtable.core.rng import Seed, chance, randrange, seeded, shuffled
 from cardtable.games.mus import actions as A
 from cardtable.games.mus import events as E
@@ -44,6 +46,36 @@ from cardtable.games.mus.state import Betting, Envite, LanceResult, MusState, Si
 
 ALL_CARDS = frozenset(range(40))
 BETTING_ACTIONS = (A.Pass, A.Bet, A.Raise, A.Accept, A.AcceptNoLose, A.Reject, A.Ordago)
+
+# Action objects are immutable: built once, handed out by every ``legal_actions``.
+_MUS, _CUT, _PASS, _ORDAGO = A.Mus(), A.CutMus(), A.Pass(), A.Ordago()
+_ACCEPT, _ACCEPT_NO_LOSE, _REJECT = A.Accept(), A.AcceptNoLose(), A.Reject()
+_MUS_OR_CUT: tuple[A.MusAction, ...] = (_MUS, _CUT)
+_CUT_ONLY: tuple[A.MusAction, ...] = (_CUT,)
+_OPEN: dict[tuple[int, int], tuple[A.MusAction, ...]] = {}
+_RAISES: dict[tuple[int, int], tuple[A.MusAction, ...]] = {}
+# This engine's own cached actions: checked at the edge once, here, not on every apply.
+_TRUSTED = TrustedActions()
+_TRUSTED_IDS = _TRUSTED.ids
+_TRUSTED.add(_MUS, _CUT, _PASS, _ORDAGO, _ACCEPT, _ACCEPT_NO_LOSE, _REJECT)
+
+
+def _open_actions(low: int, cap: int) -> tuple[A.MusAction, ...]:
+    """Pass, every bet from ``low`` to ``cap``, órdago: built once per (low, cap)."""
+    out = _OPEN.get((low, cap))
+    if out is None:
+        out = _OPEN[low, cap] = (_PASS, *(A.Bet(n) for n in range(low, cap + 1)), _ORDAGO)
+        _TRUSTED.add(*out)  # kept in _OPEN for good
+    return out
+
+
+def _raise_actions(low: int, cap: int) -> tuple[A.MusAction, ...]:
+    """Every raise from ``low`` to ``cap`` (``low == cap`` for the doubling rule): built once."""
+    out = _RAISES.get((low, cap))
+    if out is None:
+        out = _RAISES[low, cap] = tuple(A.Raise(n) for n in range(low, cap + 1))
+        _TRUSTED.add(*out)  # kept in _RAISES for good
+    return out
 
 DESCRIPTION = (
     "Mus under the rules of the Federación Española de Mus: four players in two pairs, "
@@ -139,12 +171,12 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
 
     def legal_actions(self, state: MusState, seat: int) -> list[A.MusAction]:
         """Every legal action, in a fixed order: the phase's actions, then señas."""
-        if seat != self.to_act(state):
+        if seat != state.turn or state.phase not in ACTING_PHASES:
             return []
         phase = state.phase
         out: list[A.MusAction]
         if phase is Phase.MUS_DECISION:
-            out = [A.Mus(), A.CutMus()] if state.mus_rounds < state.options.mus.max_rounds else [A.CutMus()]
+            out = list(_MUS_OR_CUT if state.mus_rounds < state.options.mus.max_rounds else _CUT_ONLY)
         elif phase is Phase.DISCARD:
             out = self._discard_actions(state, seat)
         else:
@@ -159,24 +191,27 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
             A.Discard(cards) for n in range(state.options.mus.min_discard, 5) for cards in combinations(hand, n)
         ]
         if self.is_a_falta(state) and state.options.mus.cut_anytime_a_falta:
-            out.append(A.CutMus())
+            out.append(_CUT)
         return out
 
     def _betting_actions(self, state: MusState, seat: int) -> list[A.MusAction]:
         b = state.betting
         assert b is not None
-        low, cap = state.options.betting.min_bet, self.bet_cap(state)
+        bt = state.options.betting
+        low = bt.min_bet
+        matter = self.tantos_that_matter(state)
+        cap = max(low, min(bt.max_bet, matter))  # bet_cap, inlined: this is the hot path
         if b.status is BetStatus.OPEN:
-            return [A.Pass(), *(A.Bet(n) for n in range(low, cap + 1)), A.Ordago()]
-        out: list[A.MusAction] = [A.AcceptNoLose() if self.must_accept_no_lose(state, seat) else A.Accept(),
-                                  A.Reject()]
+            return list(_open_actions(low, cap))
+        out: list[A.MusAction] = [_ACCEPT_NO_LOSE if self.must_accept_no_lose(state, seat) else _ACCEPT,
+                                  _REJECT]
         if not b.ordago:
-            if b.total < self.tantos_that_matter(state):
-                if state.options.betting.raise_rule == "double":
-                    out.append(A.Raise(b.total))
+            if b.total < matter:
+                if bt.raise_rule == "double":
+                    out.extend(_raise_actions(b.total, b.total))
                 else:
-                    out.extend(A.Raise(n) for n in range(low, cap + 1))
-            out.append(A.Ordago())
+                    out.extend(_raise_actions(low, cap))
+            out.append(_ORDAGO)
         return out
 
     def _signal_actions(self, state: MusState, seat: int) -> list[A.MusAction]:
@@ -187,8 +222,8 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
 
     def tantos_that_matter(self, state: MusState) -> int:
         """The most tantos either pair still needs: bets beyond that change nothing."""
-        target = state.options.scoring.target
-        return max(target - t for t in state.tanteo)
+        a, b = state.tanteo
+        return state.options.scoring.target - (a if a < b else b)
 
     def bet_cap(self, state: MusState) -> int:
         """The largest envite or raise offered now."""
@@ -198,7 +233,7 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
     def must_accept_no_lose(self, state: MusState, seat: int) -> bool:
         """FEM VI.9: the postre holding 33 answering an órdago a juego may only say "quiero y no pierdo"."""
         b = state.betting
-        return (b is not None and b.lance == "juego" and b.ordago and seat == state.postre
+        return (b is not None and b.ordago and b.lance == "juego" and seat == state.dealer
                 and evaluate(state.hands[seat], state.options.modalidad).total == 33)
 
     def is_a_falta(self, state: MusState) -> bool:
@@ -225,6 +260,22 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
         return out
 
     # Validation.
+
+    def why_illegal(self, state: MusState, seat: int, action: A.MusAction) -> str | None:
+        """The edge checks of ``Game.why_illegal``, skipped for this engine's own cached actions."""
+        if id(action) in _TRUSTED_IDS and type(seat) is int and 0 <= seat < 4:
+            return self.why_illegal_now(state, seat, action)
+        return super().why_illegal(state, seat, action)
+
+    def apply(self, state: MusState, seat: int, action: A.MusAction) -> tuple[MusState, list[Event]]:
+        """``Game.apply`` with the check of :meth:`why_illegal` inlined (the hot path of every playout)."""
+        if id(action) in _TRUSTED_IDS and type(seat) is int and 0 <= seat < 4:
+            reason = self.why_illegal_now(state, seat, action)
+        else:
+            reason = Game.why_illegal(self, state, seat, action)
+        if reason is not None:
+            raise IllegalAction(action, reason)
+        return self.apply_unchecked(state, seat, action)
 
     def why_illegal_now(self, state: MusState, seat: int, action: A.MusAction) -> str | None:
         """Why the well-formed ``action`` is illegal now (None if legal), without building the legal list."""
@@ -469,7 +520,7 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
             if b.ordago:
                 self._ordago_showdown(s, b, events)
             else:
-                closed = replace(b, status=bet_transition(b.status, BetStatus.CLOSED_ACCEPTED))
+                closed = b._replace(status=bet_transition(b.status, BetStatus.CLOSED_ACCEPTED))
                 self._close(s, closed, LanceResult(b.lance, "accepted", b.total), events)
         else:
             self._on_reject(s, b, seat, events)
@@ -477,12 +528,12 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
     def _on_pass(self, s: MusState, b: Betting, seat: int, events: list[Event]) -> None:
         s.envites += (Envite(b.lance, seat, "pass"),)
         events.append(E.Passed(seat, b.lance))
-        index = b.index + 1
-        if index < len(b.speakers):
-            s.betting = replace(b, index=index, status=bet_transition(b.status, BetStatus.OPEN))
-            s.turn = b.speakers[index]
+        position = b.position + 1
+        if position < len(b.speakers):
+            s.betting = b._replace(position=position, status=bet_transition(b.status, BetStatus.OPEN))
+            s.turn = b.speakers[position]
             return
-        closed = replace(b, status=bet_transition(b.status, BetStatus.CLOSED_PASSED))
+        closed = b._replace(status=bet_transition(b.status, BetStatus.CLOSED_PASSED))
         self._close(s, closed, LanceResult(b.lance, "passed"), events)
 
     def _on_envite(self, s: MusState, b: Betting, seat: int, action: A.Bet | A.Raise | A.Ordago,
@@ -495,8 +546,8 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
         else:
             kind, amount, before, total = "ordago", 0, b.total, b.total
         rivals = tuple(x for x in ((seat + 1) % 4, (seat + 3) % 4) if x in b.speakers)
-        s.betting = replace(b, status=bet_transition(b.status, BetStatus.PENDING), bettor=seat,
-                            responders=rivals, total=total, before=before, ordago=kind == "ordago")
+        s.betting = Betting(b.lance, bet_transition(b.status, BetStatus.PENDING), b.speakers, b.position, seat,
+                            rivals, total, before, kind == "ordago")
         s.envites += (Envite(b.lance, seat, kind, amount),)
         events.append(E.EnviteMade(seat, b.lance, kind, amount, total))
         s.turn = rivals[0]
@@ -507,12 +558,12 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
         events.append(E.Answered(seat, b.lance, "reject"))
         rest = b.responders[1:]
         if rest:
-            s.betting = replace(b, responders=rest, status=bet_transition(b.status, BetStatus.PENDING))
+            s.betting = b._replace(responders=rest, status=bet_transition(b.status, BetStatus.PENDING))
             s.turn = rest[0]
             return
         assert b.bettor is not None
         deje = s.options.scoring.negada if b.before == 0 else b.before
-        closed = replace(b, status=bet_transition(b.status, BetStatus.CLOSED_REJECTED))
+        closed = b._replace(status=bet_transition(b.status, BetStatus.CLOSED_REJECTED))
         self._close(s, closed, LanceResult(b.lance, "rejected", 0, pair_of(b.bettor), deje), events)
 
     def _close(self, s: MusState, closed: Betting, result: LanceResult, events: list[Event]) -> None:
@@ -624,7 +675,7 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
 
     def _ordago_showdown(self, s: MusState, b: Betting, events: list[Event]) -> None:
         """An accepted órdago: cards shown, the lance's winner wins the game (earlier bets: FEM VII.12)."""
-        s.betting = replace(b, status=bet_transition(b.status, BetStatus.ORDAGO_SHOWDOWN))
+        s.betting = b._replace(status=bet_transition(b.status, BetStatus.ORDAGO_SHOWDOWN))
         values = self._values(s)
         best = best_seat(values, b.lance, b.speakers)
         assert best is not None

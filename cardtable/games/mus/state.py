@@ -1,12 +1,14 @@
 """The Mus game state: a plain ``__slots__`` object whose fields are all immutable values.
 
 ``apply`` copies the state (a shallow copy is enough: every field is a tuple,
-an int, a frozen dataclass or an enum) and replaces fields on the copy.
+an int, a named tuple or an enum) and replaces fields on the copy. The small
+records inside it are named tuples, not dataclasses: one is made per decision,
+and a tuple is built several times faster than a frozen dataclass.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from cardtable.core.rng import RngState
 from cardtable.core.state import SlotState
@@ -22,14 +24,13 @@ def pair_of(seat: int) -> int:
     return seat & 1
 
 
-@dataclass(frozen=True, slots=True)
-class Betting:
+class Betting(NamedTuple):
     """The betting sub-machine of the lance in play."""
 
     lance: Lance
     status: BetStatus
     speakers: tuple[int, ...]
-    index: int = 0
+    position: int = 0  # which of the speakers speaks now
     bettor: int | None = None
     responders: tuple[int, ...] = ()
     total: int = 0
@@ -37,8 +38,7 @@ class Betting:
     ordago: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class LanceResult:
+class LanceResult(NamedTuple):
     """How a lance's betting ended; ``pair`` is the pair that won a refused envite."""
 
     lance: Lance
@@ -48,8 +48,7 @@ class LanceResult:
     deje: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Envite:
+class Envite(NamedTuple):
     """One spoken word in a lance: pass, bet, raise, ordago, accept, accept_no_lose, reject."""
 
     lance: Lance
@@ -58,8 +57,7 @@ class Envite:
     amount: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class SignalNote:
+class SignalNote(NamedTuple):
     """A seña seen by a seat."""
 
     sender: int

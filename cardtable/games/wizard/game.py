@@ -7,18 +7,39 @@ from collections.abc import Mapping, Sequence
 from cardtable.cards import WIZARD_60, CardId
 from cardtable.core import Event, Game, GameInfo, InvalidOptions, Outcome, Seat
 from cardtable.core.bot import BotFactory
+from cardtable.core.errors import IllegalAction
+from cardtable.core.fast import TrustedActions, constructor
 from cardtable.core.rng import Seed, randrange, seeded, shuffled
 from cardtable.games.wizard import events as ev
 from cardtable.games.wizard import rules
 from cardtable.games.wizard.actions import Bid, ChooseTrump, Play, WizardAction
-from cardtable.games.wizard.observation import PlayedCard, RoundResult, WizardObservation
+from cardtable.games.wizard.observation import PlayedCard, WizardObservation
 from cardtable.games.wizard.options import PRESETS, WizardOptions
-from cardtable.games.wizard.state import BIDDING, CHOOSING_TRUMP, FINISHED, PLAYING, WizardState
+from cardtable.games.wizard.state import BIDDING, CHOOSING_TRUMP, FINISHED, PLAYING, WizardState, pack_row
 
 _PLAY = tuple(Play(c) for c in range(rules.DECK_SIZE))
+# The Play actions of a bitmask, by chunks of ten bits (see rules.hand_ids): no loop over bits.
+_P0, _P1, _P2, _P3, _P4, _P5 = (tuple(tuple(_PLAY[c] for c in ids) for ids in chunk) for chunk in rules.CHUNK_IDS)
+# Events are immutable: the per-decision ones with few possible values are built once and shared;
+# the others are built without the frozen dataclass __init__ (core.fast).
+_SEATS = range(rules.MAX_PLAYERS)
+_MAX_BID = rules.DECK_SIZE // rules.MIN_PLAYERS
+_CARD_PLAYED = tuple(tuple(ev.CardPlayed(s, c) for c in range(rules.DECK_SIZE)) for s in _SEATS)
+_BID_PLACED = tuple(tuple(ev.BidPlaced(s, k) for k in range(_MAX_BID + 1)) for s in _SEATS)
+_OWN_BID = tuple(tuple(ev.OwnBid(s, k) for k in range(_MAX_BID + 1)) for s in _SEATS)
+_HIDDEN_BID_PLACED = tuple(ev.HiddenBidPlaced(s) for s in _SEATS)
+_trick_won = constructor(ev.TrickWon)
+_hand_dealt = constructor(ev.HandDealt)
 _BID = tuple(Bid(k) for k in range(rules.DECK_SIZE // rules.MIN_PLAYERS + 1))
 _CHOOSE = tuple(ChooseTrump(name) for name in rules.SUITS)  # type: ignore[arg-type]
 _ALL_CARDS = tuple(range(rules.DECK_SIZE))
+# This engine's own cached actions: checked at the edge once, here, not on every apply.
+_TRUSTED = TrustedActions()
+_TRUSTED_IDS = _TRUSTED.ids
+_TRUSTED.add(*_PLAY, *_BID, *_CHOOSE)
+_SUIT_MASK, _SPECIAL_MASK = rules.SUIT_MASK, rules.SPECIAL_MASK
+_STRENGTH = rules.STRENGTH
+_BIT = tuple(1 << c for c in range(rules.DECK_SIZE))
 
 INFO = GameInfo(
     name="wizard",
@@ -74,7 +95,7 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         s.options, s.rng, s.decks = options, rng, tuple(tuple(d) for d in decks)
         s.round, s.rounds, s.dealer = 0, options.game_rounds(), (dealer - 1) % options.players
         s.totals = s.exact = (0,) * options.players
-        s.sheet = ()
+        s.rows = ()
         events: list[Event] = []
         self._start_round(s, events)
         return s, events
@@ -92,13 +113,13 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
             deck, s.rng = shuffled(s.rng, _ALL_CARDS)
         # Deal one at a time from the top, starting left of the dealer.
         hands = [0] * p
-        for i in range(n * p):
-            hands[(s.dealer + 1 + i) % p] |= 1 << deck[i]
+        for k in range(p):  # the k-th seat left of the dealer gets cards k, k + p, k + 2p, …
+            hands[(s.dealer + 1 + k) % p] = sum(map(_BIT.__getitem__, deck[k:n * p:p]))
         s.hands = tuple(hands)
         s.trump_card = deck[n * p] if n * p < rules.DECK_SIZE else None
-        s.stack = tuple(deck[n * p + 1:])
+        s.stack_mask = sum(map(_BIT.__getitem__, deck[n * p + 1:]))
         events.append(ev.RoundStarted(n, s.dealer, n))
-        events.extend(ev.HandDealt(seat, tuple(rules.cards_of(h))) for seat, h in enumerate(hands))
+        events.extend(_hand_dealt(seat, rules.hand_ids(h)) for seat, h in enumerate(hands))
         self._turn_trump(s, events)
         # Reset the round's table.
         s.bids, s.tricks = (-1,) * p, (0,) * p
@@ -149,16 +170,36 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         if seat != state.to_act:
             return []
         if state.phase == PLAYING:
-            mask = rules.legal_mask(state.hands[seat], state.lead)
-            out: list[WizardAction] = []
-            while mask:
-                low = mask & -mask
-                out.append(_PLAY[low.bit_length() - 1])
-                mask ^= low
-            return out
+            m = state.hands[seat]
+            lead = state.lead
+            if 0 <= lead < 4 and m & _SUIT_MASK[lead]:  # rules.legal_mask, inlined
+                m &= _SUIT_MASK[lead] | _SPECIAL_MASK
+            return [*_P0[m & 1023], *_P1[m >> 10 & 1023], *_P2[m >> 20 & 1023],
+                    *_P3[m >> 30 & 1023], *_P4[m >> 40 & 1023], *_P5[m >> 50]]
         if state.phase == BIDDING:
             return [_BID[k] for k in self.allowed_bids(state)]
         return list(_CHOOSE)
+
+    def why_illegal(self, state: WizardState, seat: Seat, action: WizardAction) -> str | None:
+        """The edge checks of ``Game.why_illegal``, skipped for this engine's own cached actions."""
+        if id(action) in _TRUSTED_IDS and type(seat) is int and 0 <= seat < len(state.hands):
+            return self.why_illegal_now(state, seat, action)
+        return super().why_illegal(state, seat, action)
+
+    def apply(self, state: WizardState, seat: Seat, action: WizardAction) -> tuple[WizardState, list[Event]]:
+        """``Game.apply`` with the check of :meth:`why_illegal` inlined (the hot path of every playout).
+
+        A decoded ``Play`` (a replayed record, a remote player) is as good as a cached one once its
+        card is an int in the deck: exactly what its annotation (``WizardCard``) asks.
+        """
+        if type(seat) is int and 0 <= seat < len(state.hands) and (id(action) in _TRUSTED_IDS or (
+                type(action) is Play and type(action.card) is int and 0 <= action.card < rules.DECK_SIZE)):
+            reason = self.why_illegal_now(state, seat, action)
+        else:
+            reason = Game.why_illegal(self, state, seat, action)
+        if reason is not None:
+            raise IllegalAction(action, reason)
+        return self.apply_unchecked(state, seat, action)
 
     def why_illegal_now(self, state: WizardState, seat: Seat, action: WizardAction) -> str | None:
         """Why the well-formed action is illegal now, in words, or None, without building the legal list."""
@@ -166,8 +207,13 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
             return "the game is over"
         if seat != state.to_act:
             return f"it is seat {state.to_act}'s turn, not seat {seat}'s"
-        if isinstance(action, Play):
-            return self._why_illegal_play(state, seat, action.card)
+        if type(action) is Play:  # the hot path: _why_illegal_play's checks, the legal case inlined
+            card, legal, lead = action.card, state.hands[seat], state.lead
+            if 0 <= lead < 4 and legal & _SUIT_MASK[lead]:  # rules.legal_mask
+                legal &= _SUIT_MASK[lead] | _SPECIAL_MASK
+            if state.phase == PLAYING and 0 <= card < rules.DECK_SIZE and legal >> card & 1:
+                return None
+            return self._why_illegal_play(state, seat, card)
         if isinstance(action, Bid):
             if state.phase != BIDDING:
                 return f"this is not the time to bid ({state.phase.replace('_', ' ')})"
@@ -195,11 +241,12 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         """Apply a legal action to a copy of the state."""
         s = state.copy()
         events: list[Event] = []
-        if isinstance(action, Play):
-            self._play(s, seat, action.card, events)
-        elif isinstance(action, Bid):
-            self._bid(s, seat, action.tricks, events)
-        else:
+        kind = type(action)
+        if kind is Play:
+            self._play(s, seat, action.card, events)  # type: ignore[union-attr]
+        elif kind is Bid:
+            self._bid(s, seat, action.tricks, events)  # type: ignore[union-attr]
+        elif isinstance(action, ChooseTrump):
             s.trump, s.phase, s.to_act = action.suit_index, BIDDING, (s.dealer + 1) % s.options.players
             events.append(ev.TrumpChosen(seat, action.suit))
         return s, events
@@ -210,9 +257,9 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         bids[seat] = tricks
         s.bids = tuple(bids)
         if s.options.hidden_bids:
-            events.extend((ev.HiddenBidPlaced(seat), ev.OwnBid(seat, tricks)))
+            events.extend((_HIDDEN_BID_PLACED[seat], _OWN_BID[seat][tricks]))
         else:
-            events.append(ev.BidPlaced(seat, tricks))
+            events.append(_BID_PLACED[seat][tricks])
         if seat == s.dealer:
             if s.options.hidden_bids:
                 events.append(ev.BidsRevealed(s.bids))
@@ -225,21 +272,25 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         hands = list(s.hands)
         hands[seat] &= ~(1 << card)
         s.hands = tuple(hands)
-        s.trick += (card,)
-        s.lead = rules.next_lead(s.lead, card)
-        events.append(ev.CardPlayed(seat, card))
-        p = s.options.players
-        if len(s.trick) < p:
-            s.to_act = (seat + 1) % p
+        trick = s.trick = (*s.trick, card)
+        lead = s.lead
+        if lead == rules.NO_LEAD_YET and card < rules.FIRST_JESTER:  # rules.next_lead, inlined
+            s.lead = rules.WIZARD_LED if card >= rules.FIRST_WIZARD else card // 13
+        events.append(_CARD_PLAYED[seat][card])
+        p = len(s.hands)
+        if len(trick) < p:
+            s.to_act = seat + 1 if seat + 1 < p else 0
             return
         # The trick is complete.
-        winner = (s.leader + rules.trick_winner(s.trick, None if s.trump < 0 else s.trump)) % p
+        leader = s.leader
+        # rules.trick_winner, with the lead state the engine already keeps.
+        winner = (leader + rules.winning_position(trick, _STRENGTH[s.trump + 1][s.lead + 1])) % p
         tricks = list(s.tricks)
         tricks[winner] += 1
         s.tricks = tuple(tricks)
-        events.append(ev.TrickWon(winner, s.leader, s.trick))
-        s.last_trick, s.last_leader, s.last_winner = s.trick, s.leader, winner
-        s.played += s.trick
+        events.append(_trick_won(winner, leader, trick))
+        s.last_trick, s.last_leader, s.last_winner = trick, leader, winner
+        s.played += trick
         s.trick, s.lead, s.leader, s.to_act = (), rules.NO_LEAD_YET, winner, winner
         if not s.hands[winner]:
             self._end_round(s, events)
@@ -249,7 +300,7 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         points = tuple(rules.round_score(b, t) for b, t in zip(s.bids, s.tricks))
         s.totals = tuple(a + b for a, b in zip(s.totals, points))
         s.exact = tuple(e + (b == t) for e, b, t in zip(s.exact, s.bids, s.tricks))
-        s.sheet += (RoundResult(s.round, s.dealer, s.bids, s.tricks, points, s.totals),)
+        s.rows += (pack_row(s.bids, s.tricks),)
         events.append(ev.RoundScored(s.round, s.bids, s.tricks, points, s.totals))
         if s.round < s.rounds:
             self._start_round(s, events)
@@ -278,7 +329,7 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         for other, hand in enumerate(state.hands):
             if other != seat:
                 mask |= hand
-        return frozenset(rules.cards_of(mask)) | frozenset(state.stack)
+        return frozenset(rules.cards_of(mask | state.stack_mask))
 
     def max_actions(self, options: WizardOptions) -> int:
         """Per round: at most one trump choice, one bid per seat, one card per card dealt."""
@@ -327,5 +378,5 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
 
     def seat_stats(self, state: WizardState) -> Sequence[Mapping[str, float]]:
         """Per seat: rounds where the bid was exact, and rounds played."""
-        played = len(state.sheet)
+        played = len(state.rows)
         return [{"exact_bids": e, "rounds": played} for e in state.exact]

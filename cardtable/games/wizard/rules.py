@@ -34,6 +34,21 @@ SUIT_MASK: tuple[int, ...] = tuple(sum(1 << (s * 13 + r) for r in range(13)) for
 ALL_MASK = (1 << DECK_SIZE) - 1
 
 
+# A hand as card ids, fast: the 60 bits in six chunks of ten, each chunk's ids looked up.
+CHUNK_BITS = 10
+CHUNK_IDS: tuple[tuple[tuple[CardId, ...], ...], ...] = tuple(
+    tuple(tuple(k * CHUNK_BITS + i for i in range(CHUNK_BITS) if bits >> i & 1) for bits in range(1 << CHUNK_BITS))
+    for k in range(DECK_SIZE // CHUNK_BITS)
+)
+_C0, _C1, _C2, _C3, _C4, _C5 = CHUNK_IDS
+
+
+def hand_ids(mask: int) -> tuple[CardId, ...]:
+    """The card ids of a bitmask hand, ascending (``cards_of`` as a tuple, several times faster)."""
+    return (*_C0[mask & 1023], *_C1[mask >> 10 & 1023], *_C2[mask >> 20 & 1023],
+            *_C3[mask >> 30 & 1023], *_C4[mask >> 40 & 1023], *_C5[mask >> 50])
+
+
 def is_wizard(card: CardId) -> bool:
     """Whether the card is one of the four wizards."""
     return FIRST_WIZARD <= card < FIRST_JESTER
@@ -108,7 +123,7 @@ def legal_cards(hand: Iterable[CardId], trick: Sequence[CardId]) -> list[CardId]
 
 
 def _strength_table() -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """``_STRENGTH[trump + 1][lead + 1][card]``: a wizard 1000, trump 200+, lead suit 100+, else 0."""
+    """``STRENGTH[trump + 1][lead + 1][card]``: a wizard 1000, trump 200+, lead suit 100+, else 0."""
     table = []
     for trump in range(-1, 4):
         rows = []
@@ -130,12 +145,13 @@ def _strength_table() -> tuple[tuple[tuple[int, ...], ...], ...]:
     return tuple(table)
 
 
-_STRENGTH = _strength_table()
+#: STRENGTH[trump + 1][lead + 1][card]: see _strength_table (trump -1: none; lead as the engine keeps it).
+STRENGTH = _strength_table()
 
 
 def strengths(trump: int | None, lead: int) -> tuple[int, ...]:
     """Per-card strength in a trick with this trump and lead state; higher wins, ties go to the earlier card."""
-    return _STRENGTH[(-1 if trump is None else trump) + 1][lead + 1]
+    return STRENGTH[(-1 if trump is None else trump) + 1][lead + 1]
 
 
 def trick_winner(trick: Sequence[CardId], trump: int | None) -> int:
@@ -144,7 +160,11 @@ def trick_winner(trick: Sequence[CardId], trump: int | None) -> int:
     The first wizard; else the highest trump; else the highest card of the lead suit;
     a trick of only jesters goes to the first jester.
     """
-    table = strengths(trump, lead_state(trick))
+    return winning_position(trick, strengths(trump, lead_state(trick)))
+
+
+def winning_position(trick: Sequence[CardId], table: Sequence[int]) -> int:
+    """The position of the winning card, given the per-card ``strengths`` of this trick's trump and lead."""
     best_pos, best = 0, -1
     for pos, card in enumerate(trick):
         value = table[card]
