@@ -35,7 +35,8 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from cardtable.core.errors import DecodeError
+from cardtable.core.checks import MAX_CHARS, MAX_ITEMS, MaxChars, MaxItems, Within, is_valid_unicode
+from cardtable.core.errors import DecodeError, describe_value
 
 T = TypeVar("T")
 JSON = Any
@@ -268,7 +269,7 @@ def _decode_dataclass(cls: type[T], data: dict[str, JSON], where: str) -> T:
 @cache
 def _dataclass_decoder(cls: type[Any]) -> Decoder:
     """A decoder for one dataclass, built once from its annotations."""
-    hints = typing.get_type_hints(cls)
+    hints = typing.get_type_hints(cls, include_extras=True)
     fields = [(f.name, _decoder(hints[f.name]),
                f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
               for f in dataclasses.fields(cls) if f.init]
@@ -301,10 +302,20 @@ def _dataclass_decoder(cls: type[Any]) -> Decoder:
 @cache
 def _decoder(hint: Any) -> Decoder:
     """A decoder for one annotation, built once and reused for every value."""
+    meta: tuple[Any, ...] = ()
+    if typing.get_origin(hint) is typing.Annotated:
+        hint, *rest = typing.get_args(hint)
+        meta = tuple(rest)
+    within = next((m for m in meta if isinstance(m, Within)), None)
+    most = next((m.most for m in meta if isinstance(m, (MaxItems, MaxChars))), None)
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
     if hint is Any:
         return _identity
+    if hint is int and within is not None:
+        return _bounded_int_decoder(within)
+    if hint is str:
+        return _str_decoder(most or MAX_CHARS)
     if origin in (typing.Union, types.UnionType):
         return _union_decoder(hint, args)
     if origin is typing.Literal:
@@ -314,12 +325,34 @@ def _decoder(hint: Any) -> Decoder:
     if origin is tuple and (len(args) != 2 or args[1] is not Ellipsis):
         return _fixed_tuple_decoder(tuple(_decoder(a) for a in args))
     if origin in (tuple, frozenset):
-        return _sequence_decoder(_decoder(args[0]), tuple if origin is tuple else frozenset)
+        return _sequence_decoder(_decoder(args[0]), tuple if origin is tuple else frozenset, most or MAX_ITEMS)
     if origin in (dict, Mapping):
         return _mapping_decoder(_decoder(args[1]))
     if isinstance(hint, type):
         return _simple_decoder(hint)
     raise TypeError(f"cannot decode a value of type {hint}")
+
+
+def _bounded_int_decoder(within: Within) -> Decoder:
+    def decode(value: JSON) -> Any:
+        if type(value) is int and within.low <= value < within.high:
+            return value
+        raise _Mismatch(f"expected {within.describe()}, got {describe_value(value)}")
+
+    return decode
+
+
+def _str_decoder(most: int) -> Decoder:
+    def decode(value: JSON) -> Any:
+        if type(value) is not str:
+            raise _Mismatch(f"expected str, got {_kind(value)}")
+        if len(value) > most:
+            raise _Mismatch(f"a string of at most {most} characters expected, got {len(value)}")
+        if not is_valid_unicode(value):
+            raise _Mismatch("a string holds a lone surrogate (not valid Unicode)")
+        return value
+
+    return decode
 
 
 def _none_decoder(value: JSON) -> None:
@@ -364,10 +397,12 @@ def _literal_decoder(choices: tuple[Any, ...]) -> Decoder:
     return decode
 
 
-def _sequence_decoder(item: Decoder, kind: type[Any]) -> Decoder:
+def _sequence_decoder(item: Decoder, kind: type[Any], most: int) -> Decoder:
     def decode(value: JSON) -> Any:
         if not isinstance(value, list):
             raise _Mismatch(f"expected a list, got {_kind(value)}")
+        if len(value) > most:
+            raise _Mismatch(f"expected at most {most} items, got {len(value)}")
         out = []
         for i, v in enumerate(value):
             try:
@@ -429,13 +464,7 @@ def _decode_float(value: JSON) -> Any:
     raise _Mismatch(f"expected float, got {_kind(value)}")
 
 
-def _decode_str(value: JSON) -> Any:
-    if isinstance(value, str):
-        return value
-    raise _Mismatch(f"expected str, got {_kind(value)}")
-
-
-_SCALARS: dict[type[Any], Decoder] = {int: _decode_int, bool: _decode_bool, float: _decode_float, str: _decode_str}
+_SCALARS: dict[type[Any], Decoder] = {int: _decode_int, bool: _decode_bool, float: _decode_float}
 
 
 def _simple_decoder(hint: type[Any]) -> Decoder:

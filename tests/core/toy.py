@@ -105,6 +105,7 @@ class ToyGame(Game[ToyState, Add, ToyObservation, ToyOptions]):
         return new, [Added(seat, action.amount, total)]
 
     def observe(self, state: ToyState, seat: int | None) -> ToyObservation:
+        self.check_observer(state, seat)
         card = None if seat is None else state.cards[seat]
         return ToyObservation(seat, state.total, self.to_act(state), card)
 

@@ -306,8 +306,8 @@ class CrazyEightsGame(Game[CrazyEightsState, Action, CrazyEightsObservation, Cra
             return [DRAW]
         return [PASS]
 
-    def why_illegal(self, state: State, seat: Seat, action: Action) -> str | None:
-        """Why ``action`` is illegal now (the same test ``legal_actions`` makes), or ``None``."""
+    def why_illegal_now(self, state: State, seat: Seat, action: Action) -> str | None:
+        """Why the well-formed ``action`` is illegal now (the same test ``legal_actions`` makes), or ``None``."""
         if state.over:
             return "the game is over"
         if seat != state.turn:
@@ -364,8 +364,9 @@ class CrazyEightsGame(Game[CrazyEightsState, Action, CrazyEightsObservation, Cra
 
     def observe(self, state: State, seat: Seat | None) -> Obs:
         """Own hand (sorted), the pile, the suit in force in words, counts, the score sheet."""
-        own = seat is not None and 0 <= seat < state.players
-        hand = tuple(cards_of(state.hands[seat])) if own else ()  # type: ignore[index]
+        self.check_observer(state, seat)
+        own = seat is not None
+        hand = tuple(cards_of(state.hands[seat])) if seat is not None else ()
         last = state.last_drawn if own and seat == state.turn and not state.over else None
         return CrazyEightsObservation(
             seat=seat, players=state.players, round=state.round, rounds=state.options.rounds,

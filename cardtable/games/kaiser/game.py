@@ -130,13 +130,13 @@ class KaiserGame(Game[KaiserState, KaiserAction, KaiserObservation, KaiserOption
             return list(NAME_TRUMPS)
         return _legal_calls(state, seat)
 
-    def why_illegal(self, state: KaiserState, seat: Seat, action: KaiserAction) -> str | None:
-        """Why the action is illegal, in words; ``None`` exactly when it is among the legal actions."""
+    def why_illegal_now(self, state: KaiserState, seat: Seat, action: KaiserAction) -> str | None:
+        """Why the action is illegal, in words; ``None`` exactly when it is among the legal actions (none built)."""
         if state.phase == OVER:
             return "the game is over"
         if seat != state.turn:
             return f"it is seat {state.turn}'s turn, not seat {seat}'s"
-        if action in self.legal_actions(state, seat):
+        if _is_legal(state, seat, action):
             return None
         return _reason(state, seat, action)
 
@@ -160,6 +160,7 @@ class KaiserGame(Game[KaiserState, KaiserAction, KaiserObservation, KaiserOption
 
     def observe(self, state: KaiserState, seat: Seat | None) -> KaiserObservation:
         """What ``seat`` may know: its own hand and everything public."""
+        self.check_observer(state, seat)
         return _observe(state, seat)
 
     def outcome(self, state: KaiserState) -> Outcome | None:
@@ -357,6 +358,27 @@ def game_verdict(totals: tuple[int, int], bidder_side: int, target: int,
 
 
 # Messages.
+
+
+def _is_legal(state: KaiserState, seat: Seat, action: KaiserAction) -> bool:
+    """The test ``legal_actions`` makes, for one well-formed action of the seat to act."""
+    if isinstance(action, Play):
+        if state.phase != PLAY or not state.hands[seat] >> action.card & 1:
+            return False
+        if not state.trick:
+            return True
+        led = state.trick[0][1] >> 3
+        return action.card >> 3 == led or not state.hands[seat] >> (8 * led) & 0xFF
+    if isinstance(action, NameTrump):
+        return state.phase == TRUMP
+    if state.phase != BIDDING:
+        return False
+    if isinstance(action, Pass):
+        return not (seat == state.dealer and state.high < 0)
+    opts = state.options
+    value = rules.bid_value(action.points, action.no_trump)
+    return (5 <= action.points <= rules.MAX_BID and value > state.high
+            and value >= rules.bid_value(opts.floor, False) and (opts.no_trump or not action.no_trump))
 
 
 def _reason(state: KaiserState, seat: Seat, action: Any) -> str:

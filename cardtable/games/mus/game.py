@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from itertools import combinations
+from itertools import combinations, pairwise
 from pathlib import Path
 from typing import Any
 
@@ -224,20 +224,60 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
 
     # Validation.
 
-    def why_illegal(self, state: MusState, seat: int, action: A.MusAction) -> str | None:
-        """Why ``action`` is illegal now (None if legal); the very check ``apply`` makes."""
-        return self.validate(state, seat, action)
-
-    def validate(self, state: MusState, seat: int, action: A.MusAction) -> str | None:
-        """None if ``action`` by ``seat`` is legal; otherwise the reason, citing the rule."""
+    def why_illegal_now(self, state: MusState, seat: int, action: A.MusAction) -> str | None:
+        """Why the well-formed ``action`` is illegal now (None if legal), without building the legal list."""
         turn = self.to_act(state)
         if turn is None:
             return "the game is over"
         if seat != turn:
             return f"it is seat {turn}'s turn, not seat {seat}'s"
-        if action in self.legal_actions(state, seat):
+        if self._is_legal(state, seat, action):
             return None
         return self._explain(state, seat, action)
+
+    def validate(self, state: MusState, seat: int, action: A.MusAction) -> str | None:
+        """None if ``action`` by ``seat`` is legal; otherwise the reason, citing the rule (``why_illegal``)."""
+        return self.why_illegal(state, seat, action)
+
+    def _is_legal(self, state: MusState, seat: int, action: A.MusAction) -> bool:
+        """The test ``legal_actions`` makes, for one action of the seat to act."""
+        if isinstance(action, A.Signal):
+            return (state.options.signals.enabled and (seat, action.signal) not in state.signals_used
+                    and signal_phase_ok(action.signal, state.phase)
+                    and signal_fits(action.signal, evaluate(state.hands[seat], state.options.modalidad)))
+        phase = state.phase
+        if phase is Phase.MUS_DECISION:
+            return isinstance(action, A.CutMus) or (
+                isinstance(action, A.Mus) and state.mus_rounds < state.options.mus.max_rounds)
+        if phase is Phase.DISCARD:
+            if isinstance(action, A.Discard):
+                cards, hand = action.cards, state.hands[seat]
+                return (state.options.mus.min_discard <= len(cards) <= 4
+                        and all(a < b for a, b in pairwise(cards)) and all(c in hand for c in cards))
+            return (isinstance(action, A.CutMus) and self.is_a_falta(state)
+                    and state.options.mus.cut_anytime_a_falta)
+        return self._is_legal_bet(state, seat, action)
+
+    def _is_legal_bet(self, state: MusState, seat: int, action: A.MusAction) -> bool:
+        """The betting part of ``_is_legal``: the envite is open, or pending an answer."""
+        b = state.betting
+        assert b is not None
+        low, cap = state.options.betting.min_bet, self.bet_cap(state)
+        if b.status is BetStatus.OPEN:
+            return isinstance(action, (A.Pass, A.Ordago)) or (isinstance(action, A.Bet) and low <= action.amount <= cap)
+        if isinstance(action, A.Reject):
+            return True
+        if isinstance(action, (A.Accept, A.AcceptNoLose)):
+            return isinstance(action, A.AcceptNoLose) == self.must_accept_no_lose(state, seat)
+        if b.ordago:
+            return False
+        if isinstance(action, A.Ordago):
+            return True
+        if isinstance(action, A.Raise) and b.total < self.tantos_that_matter(state):
+            if state.options.betting.raise_rule == "double":
+                return action.amount == b.total
+            return low <= action.amount <= cap
+        return False
 
     def _explain(self, state: MusState, seat: int, action: A.MusAction) -> str:
         if isinstance(action, A.Signal):
@@ -659,6 +699,7 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
 
     def observe(self, state: MusState, seat: int | None) -> MusObservation:
         """What ``seat`` may know: its hand, the public talk, the tanteo, its señas."""
+        self.check_observer(state, seat)
         s = state
         hand = s.hands[seat] if seat is not None else ()
         b = s.betting

@@ -161,8 +161,8 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
             return [_BID[k] for k in self.allowed_bids(state)]
         return list(_CHOOSE)
 
-    def why_illegal(self, state: WizardState, seat: Seat, action: WizardAction) -> str | None:
-        """Why the action is illegal now, in words, or None; ``apply`` and ``is_legal`` both use this."""
+    def why_illegal_now(self, state: WizardState, seat: Seat, action: WizardAction) -> str | None:
+        """Why the well-formed action is illegal now, in words, or None, without building the legal list."""
         if state.to_act is None:
             return "the game is over"
         if seat != state.to_act:
@@ -292,6 +292,7 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         The forbidden last bid tells the sum of the bids so far, so while bids are hidden only the
         dealer (who must know what he may not bid) sees it.
         """
+        self.check_observer(state, seat)
         s, p = state, state.options.players
         hidden = s.options.hidden_bids and s.phase in (BIDDING, CHOOSING_TRUMP)
         bids = tuple(None if b < 0 or (hidden and i != seat) else b for i, b in enumerate(s.bids))
