@@ -6,7 +6,9 @@
 The policy is a one-hidden-layer network (the encoding's 174 bytes in, 70 action logits out,
 illegal actions masked out) trained by REINFORCE with a running-mean baseline: the agent plays
 whole games (one round, seven cards each) against the ``random`` bot through
-``cardtable.rl.single_agent_env``, alternating seats, and gets +1 for a win, -1 for a loss.
+``cardtable.rl.single_agent_env``, alternating seats. Its training reward is the game's score
+margin (the opponent's penalty points minus its own, divided by 100: going out and leaving the
+opponent with many points is better than scraping a win), plus 1 for a win and -1 for a loss.
 Every ``--eval-every`` training games it plays greedy evaluation games against ``random`` and
 ``heuristic`` on fixed deals; the curve goes to ``--plot``. At the end it prints the win rates with
 Wilson 95 % intervals, beside the built-in heuristic bot and the random bot measured on the same
@@ -97,13 +99,13 @@ SCALE[164:] = 20.0  # the counts at the end of the encoding (cards held, stock, 
 
 
 def play(env: Any, seed: int, policy: Policy | None, rng: np.random.Generator, *,
-         greedy: bool) -> tuple[float, list[np.ndarray], list[np.ndarray], list[int]]:
-    """One game; the agent's reward and, for training, its inputs, masks and chosen ids."""
+         greedy: bool) -> tuple[float, list[np.ndarray], list[np.ndarray], list[int], float]:
+    """One game; the agent's reward (+1 win, -1 loss), its inputs, masks and chosen ids, and the score margin."""
     obs, _ = env.reset(seed=seed)
     xs: list[np.ndarray] = []
     masks: list[np.ndarray] = []
     actions: list[int] = []
-    done, reward = False, 0.0
+    done, reward, info = False, 0.0, {}
     while not done:
         mask = obs["action_mask"]
         if policy is None:
@@ -115,8 +117,14 @@ def play(env: Any, seed: int, policy: Policy | None, rng: np.random.Generator, *
             xs.append(x)
             masks.append(mask)
             actions.append(action)
-        obs, reward, done, _, _ = env.step(action)
-    return float(reward), xs, masks, actions
+        obs, reward, done, _, info = env.step(action)
+    return float(reward), xs, masks, actions, margin(info, env.seat)
+
+
+def margin(info: dict[str, Any], seat: int) -> float:
+    """The opponent's penalty points minus the agent's, over 100 (two players)."""
+    scores = info["outcome"].scores
+    return (scores[1 - seat] - scores[seat]) / 100
 
 
 def wilson(wins: float, n: int) -> tuple[float, float, float]:
@@ -169,9 +177,9 @@ def main() -> None:
     """Train, evaluate along the way, plot the curve and print the final comparison."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20000, help="training games")
-    parser.add_argument("--batch", type=int, default=32, help="games per policy update")
+    parser.add_argument("--batch", type=int, default=64, help="games per policy update")
     parser.add_argument("--hidden", type=int, default=64)
-    parser.add_argument("--lr", type=float, default=0.003)
+    parser.add_argument("--lr", type=float, default=0.01)
     parser.add_argument("--eval-every", type=int, default=2000, help="training games between evaluations")
     parser.add_argument("--eval-games", type=int, default=400, help="games per evaluation point")
     parser.add_argument("--final-games", type=int, default=2000, help="games per opponent in the final evaluation")
@@ -205,13 +213,14 @@ def main() -> None:
     while played < args.games:
         xs, masks, actions, advantages = [], [], [], []
         for _ in range(args.batch):
-            reward, x, m, a = play(train[played % 2], args.seed * 10**7 + played, policy, rng, greedy=False)
+            reward, x, m, a, score = play(train[played % 2], args.seed * 10**7 + played, policy, rng, greedy=False)
             played += 1
             xs += x
             masks += m
             actions += a
-            advantages += [reward - baseline] * len(a)
-            baseline = 0.99 * baseline + 0.01 * reward
+            value = reward + score
+            advantages += [value - baseline] * len(a)
+            baseline = 0.99 * baseline + 0.01 * value
         policy.update(np.array(xs), np.array(masks), np.array(actions), np.array(advantages), args.lr)
         if played % args.eval_every < args.batch:
             checkpoint(played)

@@ -39,6 +39,10 @@ class CrazyEightsEncoding(Encoding[CrazyEightsState, Action, CrazyEightsOptions]
 
     game = "crazy_eights"
 
+    def __init__(self) -> None:
+        # The totals change once a round: their bytes are kept by identity, per seat.
+        self._totals: dict[Seat, tuple[tuple[int, ...], list[int]]] = {}
+
     def num_actions(self, options: CrazyEightsOptions) -> int:
         """70 for every option set."""
         return NUM_ACTIONS
@@ -97,12 +101,14 @@ class CrazyEightsEncoding(Encoding[CrazyEightsState, Action, CrazyEightsOptions]
             flags |= 1 << (160 + (state.turn - seat) % n)
             if seat == state.turn and state.last_drawn is not None:
                 flags |= 1 << (108 + state.last_drawn)
-        hands = state.hands[seat:] + state.hands[:seat]
-        totals = state.totals[seat:] + state.totals[:seat]
-        counts = [h.bit_count() for h in hands]
+        counts = list(map(int.bit_count, state.hands[seat:] + state.hands[:seat]))
         counts += (min(len(state.stock), 255), state.discards.bit_count() + 1, min(state.drawn, 255),
                    state.passes, state.round, state.options.rounds)
-        counts += [t >> 1 if t < 511 else 255 for t in totals]
-        return bits(flags, 160 + 2 * n) + bytes(counts)
+        cached = self._totals.get(seat)
+        if cached is None or cached[0] is not state.totals:
+            totals = state.totals[seat:] + state.totals[:seat]
+            cached = (state.totals, [t >> 1 if t < 511 else 255 for t in totals])
+            self._totals[seat] = cached
+        return bits(flags, 160 + 2 * n) + bytes(counts + cached[1])
 
 ENCODING: Final = CrazyEightsEncoding()

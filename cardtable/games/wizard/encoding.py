@@ -43,6 +43,12 @@ class WizardEncoding(Encoding[WizardState, WizardAction, WizardOptions]):
 
     game = INFO.name
 
+    def __init__(self) -> None:
+        # States share unchanged tuples, so the last conversions are kept by identity: the
+        # played cards change once a trick, the totals once a round.
+        self._played: tuple[tuple[int, ...] | None, int] = (None, 0)
+        self._totals: dict[Seat, tuple[tuple[int, ...], list[int]]] = {}
+
     def num_actions(self, options: WizardOptions) -> int:
         """85 for every option set."""
         return NUM_ACTIONS
@@ -86,7 +92,11 @@ class WizardEncoding(Encoding[WizardState, WizardAction, WizardOptions]):
         """The bytes described in the module docstring."""
         s, n = state, state.options.players
         phase = s.phase
-        flags = s.hands[seat] | rules.mask_of(s.played) << 60
+        played, mask = self._played
+        if played is not s.played:
+            mask = rules.mask_of(s.played) << 60
+            self._played = (s.played, mask)
+        flags = s.hands[seat] | mask
         if s.trick:
             leader = s.leader
             for i, card in enumerate(s.trick):
@@ -122,8 +132,11 @@ class WizardEncoding(Encoding[WizardState, WizardAction, WizardOptions]):
         counts += s.tricks[seat:] + s.tricks[:seat]
         counts += [h.bit_count() for h in s.hands[seat:] + s.hands[:seat]]
         counts += (s.round, s.rounds, 0 if forbidden is None else forbidden + 1)
-        counts += [min(255, max(0, t // 10 + 100)) for t in s.totals[seat:] + s.totals[:seat]]
-        return bits(flags, base + 4 * n) + bytes(counts)
+        cached = self._totals.get(seat)
+        if cached is None or cached[0] is not s.totals:
+            cached = (s.totals, [min(255, max(0, t // 10 + 100)) for t in s.totals[seat:] + s.totals[:seat]])
+            self._totals[seat] = cached
+        return bits(flags, base + 4 * n) + bytes(counts + cached[1])
 
 
 ENCODING: Final = WizardEncoding()
