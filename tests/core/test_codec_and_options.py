@@ -9,7 +9,6 @@ from typing import ClassVar, Literal
 import pytest
 
 from cardtable.core import Codec, DecodeError, InvalidOptions, dumps, option_specs, parse_options, to_json
-from cardtable.core.rng import freeze, rng_state, shuffled, thaw
 
 
 @dataclass(frozen=True)
@@ -92,17 +91,6 @@ def test_bad_options_are_refused_by_name(values: dict[str, object], message: str
 def test_unknown_preset_is_refused() -> None:
     with pytest.raises(InvalidOptions, match="preset"):
         parse_options(Opts, {}, presets={}, preset="house")
-
-
-def test_rng_snapshots_replay_exactly() -> None:
-    start = rng_state(42)
-    first, after = shuffled(start, list(range(10)))
-    again, after2 = shuffled(start, list(range(10)))
-    assert first == again and after == after2
-    rng = thaw(after)
-    draw = rng.random()
-    assert thaw(after).random() == draw
-    assert freeze(rng) != after
 
 
 def test_word_actions_write_their_first_word_and_read_every_word() -> None:

@@ -11,6 +11,7 @@ from cardtable.core.events import Event
 from cardtable.core.game import Game, GameInfo
 from cardtable.core.observation import Observation
 from cardtable.core.outcome import Outcome
+from cardtable.core.rng import Seed
 from cardtable.core.state import SlotState
 from cardtable.core.types import CardId, Seat
 from cardtable.games.durak import rules
@@ -154,7 +155,7 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         super().check_options(options)
         check(options)
 
-    def new(self, options: DurakOptions, seed: int) -> tuple[DurakState, list[Event]]:
+    def new(self, options: DurakOptions, seed: Seed) -> tuple[DurakState, list[Event]]:
         """Shuffle with ``seed`` (the deck's number), deal, turn the trump and start the first bout."""
         players = options.players
         deck = rules.shuffle(seed, options.shuffle)

@@ -10,7 +10,7 @@ from cardtable.core.bot import BotFactory
 from cardtable.core.events import Event
 from cardtable.core.game import Game, GameInfo
 from cardtable.core.outcome import Outcome
-from cardtable.core.rng import rng_state, shuffled
+from cardtable.core.rng import Seed, seeded, shuffled
 from cardtable.core.types import CardId, Seat
 from cardtable.games.kaiser import rules
 from cardtable.games.kaiser.actions import (
@@ -80,11 +80,11 @@ class KaiserGame(Game[KaiserState, KaiserAction, KaiserObservation, KaiserOption
 
     # Setup.
 
-    def new(self, options: KaiserOptions, seed: int) -> tuple[KaiserState, list[Event]]:
+    def new(self, options: KaiserOptions, seed: Seed) -> tuple[KaiserState, list[Event]]:
         """A new game: seat 3 deals the first hand."""
         state = KaiserState.__new__(KaiserState)
         state.options = options
-        state.rng = rng_state(seed)
+        state.rng = seeded(seed)
         state.totals = (0, 0)
         state.sheet = ()
         state.result = None
@@ -202,10 +202,12 @@ class KaiserGame(Game[KaiserState, KaiserAction, KaiserObservation, KaiserOption
 
 # Dealing.
 
+_ALL_CARDS = tuple(range(32))
+
 
 def _start_hand(state: KaiserState, dealer: Seat, events: list[Event]) -> None:
     """Shuffle with the state's RNG and deal 8 cards to each seat, starting left of the dealer."""
-    deck, state.rng = shuffled(state.rng, list(range(32)))
+    deck, state.rng = shuffled(state.rng, _ALL_CARDS)
     hands = [0, 0, 0, 0]
     for i in range(4):
         hands[(dealer + 1 + i) % 4] = rules.mask_of(deck[8 * i: 8 * i + 8])

@@ -17,7 +17,7 @@ from typing import Any
 from cardtable.cards import SPANISH_40
 from cardtable.core import Event, Game, GameInfo, InvalidOptions, Outcome
 from cardtable.core.bot import BotFactory
-from cardtable.core.rng import freeze, rng_state, shuffled, thaw
+from cardtable.core.rng import Seed, chance, randrange, seeded, shuffled
 from cardtable.games.mus import actions as A
 from cardtable.games.mus import events as E
 from cardtable.games.mus.fsm import ACTING_PHASES, LANCE_PHASES, BetStatus, Phase, bet_transition, transition
@@ -49,6 +49,9 @@ DESCRIPTION = (
     "Mus under the rules of the Federación Española de Mus: four players in two pairs, "
     "the mus and the discards, then grande, chica, pares and juego (or punto), with envites and órdago."
 )
+
+
+_ALL_CARDS = tuple(range(40))
 
 
 class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
@@ -102,11 +105,10 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
         """Options from a TOML file path or TOML text (keys as in ``rules.default.toml``)."""
         return self.options(load_toml(source), **overrides)
 
-    def new(self, options: MusGameOptions, seed: int) -> tuple[MusState, list[Event]]:
+    def new(self, options: MusGameOptions, seed: Seed) -> tuple[MusState, list[Event]]:
         """Draw the first dealer by lot (FEM III.1) and deal the first hand."""
-        rng = thaw(rng_state(seed))
-        dealer = rng.randrange(4)
-        state = MusState(options, freeze(rng), dealer)
+        dealer, rng = randrange(seeded(seed), 4)
+        state = MusState(options, rng, dealer)
         events: list[Event] = [E.GameStarted(1, dealer, options.scoring.target)]
         self._update_team_in(state, events)
         self._deal(state, events)
@@ -348,7 +350,7 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
 
     def _deal(self, s: MusState, events: list[Event]) -> None:
         """Shuffle and deal 4 cards each, one at a time, counter-clockwise from the mano (FEM III.2)."""
-        cards, s.rng = shuffled(s.rng, list(range(40)))
+        cards, s.rng = shuffled(s.rng, _ALL_CARDS)
         order = s.order()
         hands: list[list[int]] = [[], [], [], []]
         for i in range(16):
@@ -430,13 +432,12 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
     def _on_signal(self, s: MusState, seat: int, action: A.Signal, events: list[Event]) -> None:
         """The partner sees the seña; each rival too with probability ``interception_p`` (same RNG, same replay)."""
         s.signals_used = s.signals_used | {(seat, action.signal)}
-        rng = thaw(s.rng)
         seen = list(s.signals_seen)
         watchers = [((seat + 2) % 4, False)]
         for rival in ((seat + 1) % 4, (seat + 3) % 4):
-            if rng.random() < s.options.signals.interception_p:
+            intercepted, s.rng = chance(s.rng, s.options.signals.interception_p)
+            if intercepted:
                 watchers.append((rival, True))
-        s.rng = freeze(rng)
         for watcher, intercepted in watchers:
             seen[watcher] = seen[watcher] + (SignalNote(seat, action.signal, intercepted),)
             events.append(E.SignalSeen(watcher, seat, action.signal, intercepted))
