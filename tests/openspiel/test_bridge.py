@@ -27,10 +27,34 @@ def test_every_game_is_registered() -> None:
     assert set(bridge.REGISTERED) <= names
 
 
-@pytest.mark.parametrize("name", sorted(SMALL))
-def test_random_sim_test_with_serialization(name: str) -> None:
-    game = pyspiel.load_game(f"cardtable_{name}", SMALL[name])
+@pytest.mark.parametrize(("name", "params"), [*sorted(SMALL.items()),
+                                              ("mus", {"scoring.target": 10, "signals.enabled": True,
+                                                       "signals.interception_p": 0.5})])
+def test_random_sim_test_with_serialization(name: str, params: dict[str, object]) -> None:
+    game = pyspiel.load_game(f"cardtable_{name}", params)
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_an_event_of_some_probability_is_a_two_outcome_chance_node() -> None:
+    """A seña seen by a rival with probability p: outcomes 1 (p) and 0 (1 - p)."""
+    game = pyspiel.load_game("cardtable_mus", {"scoring.target": 10, "signals.enabled": True,
+                                               "signals.interception_p": 0.25})
+    rng = random.Random(0)
+    for seed in range(40):
+        rng.seed(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                if state.need[0] == "chance":
+                    assert sorted(outcomes) == [(0, 0.75), (1, 0.25)]
+                    return
+                state.apply_action(rng.choice([o for o, _ in outcomes]))
+            else:
+                legal = state.legal_actions()
+                signals = [a for a in legal if 22 <= a <= 35]  # señas first, to reach the interception draw
+                state.apply_action(signals[0] if signals else rng.choice(legal))
+    pytest.fail("no seña was ever made in 40 games")
 
 
 def random_state(game: pyspiel.Game, steps: int, seed: int) -> pyspiel.State:
