@@ -178,7 +178,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--plot", default="docs/rl-crazy-eights.png", help="where to write the curve (PNG)")
     parser.add_argument("--json", help="also write the figures to this JSON file")
+    parser.add_argument("--replot", metavar="JSON", help="only redraw --plot from a JSON file this script wrote")
     args = parser.parse_args()
+    if args.replot:
+        with open(args.replot, encoding="utf-8") as source:
+            plot(json.load(source)["curve"], args.plot)
+        return
 
     rng = np.random.default_rng(args.seed)
     train = [rl.single_agent_env("crazy_eights", opponents="random", seat=s, **OPTIONS) for s in (0, 1)]
@@ -262,7 +267,7 @@ def plot(curve: list[dict[str, Any]], path: str) -> None:
     ax.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
     ax.set_xlabel("training games (against the random bot)")
     ax.set_ylabel("greedy win rate (95 % interval)")
-    ax.set_title("Crazy Eights, 2 players: a NumPy policy-gradient agent")
+    ax.set_title("Crazy Eights, 2 players: a linear policy, cross-entropy method")
     ax.set_ylim(0, 1)
     ax.legend(loc="lower right")
     fig.tight_layout()
