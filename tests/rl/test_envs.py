@@ -16,12 +16,13 @@ from tests.rl.cases import CASES
 SMALL = {name: sets[0] for name, sets in CASES.items()}
 
 
-@pytest.mark.parametrize("name", sorted(SMALL))
-def test_pettingzoo_api_and_seed_tests_pass(name: str) -> None:
+@pytest.mark.parametrize(("name", "rewards"), [*((n, "game") for n in sorted(SMALL)), ("wizard", "round"),
+                                               ("mus", "round")])
+def test_pettingzoo_api_and_seed_tests_pass(name: str, rewards: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # "observation is not a NumPy array": it is a dict, by design
-        api_test(rl.env(name, render_mode="ansi", **SMALL[name]), num_cycles=200)
-        seed_test(lambda: rl.env(name, **SMALL[name]), num_cycles=200)
+        api_test(rl.env(name, render_mode="ansi", rewards=rewards, **SMALL[name]), num_cycles=200)
+        seed_test(lambda: rl.env(name, rewards=rewards, **SMALL[name]), num_cycles=200)
 
 
 def play_random(env: Any, seed: int) -> dict[str, float]:
