@@ -194,6 +194,7 @@ def main() -> None:
     curve: list[dict[str, Any]] = []
 
     def checkpoint(played: int) -> None:
+        """Evaluate the current mean weights against both bots and print one line."""
         point: dict[str, Any] = {"games": played}
         for name, envs in opponents.items():
             point[name] = evaluate(envs, args.eval_games, policy, eval_seed)

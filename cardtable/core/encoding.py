@@ -34,7 +34,6 @@ ActionId = int
 """An action's place in a game's fixed action space."""
 
 _ZERO_ONE: Final = bytes.maketrans(b"01", b"\x00\x01")
-_ONE_HOT: dict[int, tuple[bytes, ...]] = {}
 
 
 def bits(mask: int, width: int) -> bytes:
@@ -43,24 +42,14 @@ def bits(mask: int, width: int) -> bytes:
     return bin(mask | 1 << width)[:2:-1].encode().translate(_ZERO_ONE)
 
 
-def one_hot(index: int, width: int) -> bytes:
-    """``width`` bytes with a 1 at ``index`` (all zero when ``index`` is outside ``range(width)``)."""
-    table = _ONE_HOT.get(width)
-    if table is None:
-        table = _ONE_HOT[width] = tuple(bytes(1 if i == k else 0 for i in range(width)) for k in range(width))
-    return table[index] if 0 <= index < width else bytes(width)
+def write(out: npt.NDArray[Any], data: bytes, *, binary: bool = False) -> None:
+    """Copy ``data`` (bytes 0–255, or 0/1 if ``binary``) into ``out``, one per element, converting the dtype.
 
-
-def clip_byte(value: int) -> int:
-    """``value`` clipped into a byte, 0–255."""
-    return 0 if value < 0 else 255 if value > 255 else value
-
-
-def write(out: npt.NDArray[Any], data: bytes) -> None:
-    """Copy ``data`` into ``out`` (one byte per element); ``ValueError`` naming both sizes if they differ."""
+    ``ValueError`` naming both sizes if they differ.
+    """
     if out.size != len(data):
         raise ValueError(f"the buffer holds {out.size} values; this encoding writes {len(data)}")
-    if out.dtype.itemsize == 1 and out.flags.c_contiguous:
+    if _bytewise(out, binary):
         out.data.cast("B")[:] = data
     else:
         import numpy as np
@@ -68,9 +57,9 @@ def write(out: npt.NDArray[Any], data: bytes) -> None:
         out.reshape(-1)[:] = np.frombuffer(data, np.uint8)
 
 
-def relative(seat: Seat, me: Seat, players: int) -> int:
-    """``seat`` counted from ``me`` (0 is ``me``, 1 the next seat in playing order)."""
-    return (seat - me) % players
+def _bytewise(out: npt.NDArray[Any], binary: bool) -> bool:
+    """Whether ``data`` may be copied into ``out`` byte for byte: uint8, or int8 for 0/1 values."""
+    return out.flags.c_contiguous and (out.dtype.char == "B" or (binary and out.dtype.char == "b"))
 
 
 class Encoding(Generic[S, A, Opt]):
@@ -133,15 +122,18 @@ class Encoding(Generic[S, A, Opt]):
             import numpy as np
 
             return np.frombuffer(data, np.int8).copy()
-        self._write(out, data)
+        self._write(out, data, binary=True)
         return out
 
     def encode(self, state: S, seat: Seat, out: npt.NDArray[Any]) -> npt.NDArray[Any]:
-        """Write the information state of ``seat`` into ``out`` (shape ``shape(options)``); returns ``out``."""
+        """Write the information state of ``seat`` into ``out`` (shape ``shape(options)``); returns ``out``.
+
+        ``out`` is best ``uint8``; any dtype holding 0–255 works (int16, float32, …), not int8.
+        """
         self._write(out, self.features(state, seat))
         return out
 
-    def _write(self, out: npt.NDArray[Any], data: bytes) -> None:
+    def _write(self, out: npt.NDArray[Any], data: bytes, *, binary: bool = False) -> None:
         """``write``, reusing the byte view of the last two buffers (an RL loop fills the same ones)."""
         views = self._views
         if views[0] is out:
@@ -149,8 +141,8 @@ class Encoding(Generic[S, A, Opt]):
         elif views[2] is out:
             view = views[3]
         else:
-            if out.dtype.itemsize != 1 or not out.flags.c_contiguous:
-                write(out, data)
+            if not _bytewise(out, binary):
+                write(out, data, binary=binary)
                 return
             view = out.data.cast("B")
             self._views = (out, view, views[0], views[1])  # one tuple: a consistent pair for every thread
@@ -178,4 +170,4 @@ def ids_of(mask: int) -> Sequence[int]:
         mask ^= low
     return out
 
-__all__ = ["ActionId", "Encoding", "bits", "clip_byte", "ids_of", "one_hot", "relative", "write"]
+__all__ = ["ActionId", "Encoding", "bits", "ids_of", "write"]
