@@ -67,6 +67,8 @@ class Encoding(Generic[S, A, Opt]):
 
     #: The game's registered name.
     game: str = ""
+    #: The size of the action space when it is the same for every option set (saves a lookup per mask).
+    fixed_actions: int | None = None
     _views: tuple[Any, Any, Any, Any] = (None, None, None, None)
 
     # Hooks.
@@ -117,7 +119,8 @@ class Encoding(Generic[S, A, Opt]):
 
     def action_mask(self, state: S, seat: Seat, out: npt.NDArray[Any] | None = None) -> npt.NDArray[np.int8]:
         """1 at every legal action id of ``seat``, 0 elsewhere (``out``: an ``int8`` buffer to fill)."""
-        data = bits(self.legal_bits(state, seat), self.num_actions(self.options_of(state)))
+        size = self.fixed_actions or self.num_actions(self.options_of(state))
+        data = bits(self.legal_bits(state, seat), size)
         if out is None:
             import numpy as np
 

@@ -38,6 +38,7 @@ class CrazyEightsEncoding(Encoding[CrazyEightsState, Action, CrazyEightsOptions]
     """The Crazy Eights action space and information state."""
 
     game = "crazy_eights"
+    fixed_actions = NUM_ACTIONS
 
     def __init__(self) -> None:
         # The totals change once a round: their bytes are kept by identity, per seat.
@@ -102,8 +103,9 @@ class CrazyEightsEncoding(Encoding[CrazyEightsState, Action, CrazyEightsOptions]
             if seat == state.turn and state.last_drawn is not None:
                 flags |= 1 << (108 + state.last_drawn)
         counts = list(map(int.bit_count, state.hands[seat:] + state.hands[:seat]))
-        counts += (min(len(state.stock), 255), state.discards.bit_count() + 1, min(state.drawn, 255),
-                   state.passes, state.round, state.options.rounds)
+        # Each count is at most 52 (a deck), so none needs clipping.
+        counts += (len(state.stock), state.discards.bit_count() + 1, state.drawn, state.passes, state.round,
+                   state.options.rounds)
         cached = self._totals.get(seat)
         if cached is None or cached[0] is not state.totals:
             totals = state.totals[seat:] + state.totals[:seat]

@@ -33,6 +33,7 @@ class DurakEncoding(Encoding[DurakState, DurakAction, DurakOptions]):
     """The Durak action space and information state."""
 
     game = "durak"
+    fixed_actions = NUM_ACTIONS
 
     def num_actions(self, options: DurakOptions) -> int:
         """74 for every option set."""

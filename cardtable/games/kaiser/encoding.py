@@ -41,6 +41,7 @@ class KaiserEncoding(Encoding[KaiserState, KaiserAction, KaiserOptions]):
     """The Kaiser action space and information state."""
 
     game = "kaiser"
+    fixed_actions = NUM_ACTIONS
 
     def num_actions(self, options: KaiserOptions) -> int:
         """49 for every option set."""

@@ -42,6 +42,7 @@ class WizardEncoding(Encoding[WizardState, WizardAction, WizardOptions]):
     """The Wizard action space and information state."""
 
     game = INFO.name
+    fixed_actions = NUM_ACTIONS
 
     def __init__(self) -> None:
         # States share unchanged tuples, so the last conversions are kept by identity: the
