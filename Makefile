@@ -4,14 +4,14 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint types pytest bench clean browser reference
+.PHONY: run test lint types pytest bench clean browser reference wheel-smoke
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/pip install -q -e '.[test,rl,openspiel]'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -33,7 +33,10 @@ types: $(STAMP)
 pytest: $(STAMP) browser
 	$(BIN)/pytest -n 2
 
-test: lint types pytest
+wheel-smoke: $(STAMP)  ## sdist and wheel built, the wheel installed in a fresh venv and used (.ci/wheel-smoke)
+	PYTHON=$(BIN)/python .ci/wheel-smoke
+
+test: lint types pytest wheel-smoke
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/throughput.py

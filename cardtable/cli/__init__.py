@@ -185,6 +185,19 @@ def replay_command(
     typer.echo(f"Outcome: {outcome}" if outcome else f"Game in progress after {len(record.actions)} actions")
 
 
+def version_callback(value: bool) -> None:
+    """Print the version and stop (``--version``)."""
+    if value:
+        console.print(f"cardtable {cardtable.__version__}", markup=False, highlight=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def root(version: Annotated[bool, typer.Option("--version", callback=version_callback, is_eager=True,
+                                               help="Print the version and exit.")] = False) -> None:
+    """cardtable: card games with exact rules, bots, a runner and a web table."""
+
+
 # Commands that live in their own modules.
 app.command("arena")(arena)
 app.command("durak")(durak)

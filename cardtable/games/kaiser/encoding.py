@@ -1,0 +1,139 @@
+"""Kaiser for learning agents: 49 action ids and a ``uint8`` information state.
+
+Action ids: ``Play(c)`` is the card id ``c`` (0–31, ``KAISER_32``: ♠ ♥ ♦ ♣, each lowest first),
+``Pass`` 32, ``Bid(points, no_trump)`` is ``33 + 2 * (points - 5) + no_trump`` (5–10 points:
+33–44), ``NameTrump(suit)`` is ``45 + suit`` (♠ ♥ ♦ ♣).
+
+The information state of seat ``me`` (seats counted from ``me``: 0 is ``me``, 2 the partner;
+sides counted from ``me``'s side), 348 bytes. Flags first: hand (32), the trick in progress by
+seat (4 × 32), the last trick by seat (4 × 32), phase (4: bidding, trump, play, over), dealer (4),
+seat to act (4), leader of the trick (4), the contract's bidder (4), trump (5: four suits, no
+trump), per seat: has called (4), passed (4), bid no trump (4), and the last trick's winner (4).
+Then counts: each seat's bid points (4, 0: pass or not yet), the highest bid's rank + 1 (0:
+none), tricks taken per side (2), points taken per side + 16 (2), totals per side + 128
+(2, clipped to 0–255), cards held (4), hand number (clipped at 255), floor, target, no trump
+allowed (3).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from cardtable.core.encoding import ActionId, Encoding, bits
+from cardtable.core.types import Seat
+from cardtable.games.kaiser import rules
+from cardtable.games.kaiser.actions import NAME_TRUMPS, PASS, Bid, KaiserAction, NameTrump, Pass, Play
+from cardtable.games.kaiser.options import KaiserOptions
+from cardtable.games.kaiser.state import BIDDING, OVER, PLAY, TRUMP, KaiserState
+
+PASS_ID: Final = 32
+BID_BASE: Final = 33
+LOW_BID: Final = 5
+TRUMP_BASE: Final = BID_BASE + 2 * (rules.MAX_BID - LOW_BID + 1)
+NUM_ACTIONS: Final = TRUMP_BASE + 4
+SHAPE: Final = (348,)
+
+_PLAYS: Final = tuple(Play(c) for c in range(32))
+_BIDS: Final = tuple(Bid(p, nt) for p in range(LOW_BID, rules.MAX_BID + 1) for nt in (False, True))
+
+
+class KaiserEncoding(Encoding[KaiserState, KaiserAction, KaiserOptions]):
+    """The Kaiser action space and information state."""
+
+    game = "kaiser"
+    fixed_actions = NUM_ACTIONS
+
+    def num_actions(self, options: KaiserOptions) -> int:
+        """49 for every option set."""
+        return NUM_ACTIONS
+
+    def shape(self, options: KaiserOptions) -> tuple[int, ...]:
+        """``(348,)``."""
+        return SHAPE
+
+    def action_id(self, action: KaiserAction, state: KaiserState | None = None) -> ActionId:
+        """See the module docstring; ``ValueError`` for anything outside the space."""
+        if type(action) is Play and 0 <= action.card < 32:
+            return action.card
+        if type(action) is Pass:
+            return PASS_ID
+        if type(action) is Bid and LOW_BID <= action.points <= rules.MAX_BID:
+            return BID_BASE + 2 * (action.points - LOW_BID) + action.no_trump
+        if type(action) is NameTrump and action.suit in rules.SUIT_WORDS:
+            return TRUMP_BASE + action.index
+        raise ValueError(f"{action!r} is not in the Kaiser action space")
+
+    def action_from_id(self, action_id: ActionId, state: KaiserState | None = None) -> KaiserAction:
+        """The action with this id; ``ValueError`` outside 0–48."""
+        i = self.check_id(action_id, KaiserOptions())
+        if i < PASS_ID:
+            return _PLAYS[i]
+        if i == PASS_ID:
+            return PASS
+        return _BIDS[i - BID_BASE] if i < TRUMP_BASE else NAME_TRUMPS[i - TRUMP_BASE]
+
+    def legal_bits(self, state: KaiserState, seat: Seat) -> int:
+        """The same rules as ``legal_actions``, as id bits."""
+        if state.phase == OVER or seat != state.turn:
+            return 0
+        if state.phase == PLAY:
+            hand = state.hands[seat]
+            if state.trick:
+                led = state.trick[0][1] >> 3
+                follow = hand & 0xFF << (8 * led)
+                if follow:
+                    return follow
+            return hand
+        if state.phase == TRUMP:
+            return 0xF << TRUMP_BASE
+        opts = state.options
+        out = 0 if seat == state.dealer and state.high < 0 else 1 << PASS_ID
+        floor_value = rules.bid_value(opts.floor, False)
+        for k, bid in enumerate(_BIDS):
+            value = 2 * bid.points + bid.no_trump
+            if value > state.high and value >= floor_value and (opts.no_trump or not bid.no_trump):
+                out |= 1 << (BID_BASE + k)
+        return out
+
+    def features(self, state: KaiserState, seat: Seat) -> bytes:
+        """The bytes described in the module docstring."""
+        phase = state.phase
+        flags = state.hands[seat]
+        for s, card in state.trick:
+            flags |= 1 << (32 + 32 * ((s - seat) & 3) + card)
+        for s, card in state.last_trick:
+            flags |= 1 << (160 + 32 * ((s - seat) & 3) + card)
+        flags |= 1 << (288 + phase) | 1 << (292 + ((state.dealer - seat) & 3))
+        if phase != OVER:
+            flags |= 1 << (296 + ((state.turn - seat) & 3))
+        if phase == PLAY:
+            flags |= 1 << (300 + ((state.leader - seat) & 3))
+        if phase != BIDDING and state.high_bidder >= 0:
+            flags |= 1 << (304 + ((state.high_bidder - seat) & 3))
+        if state.trump >= 0:
+            flags |= 1 << (308 + state.trump)
+        points = [0, 0, 0, 0]
+        for s, pts, nt in state.bids:
+            rel = (s - seat) & 3
+            flags |= 1 << (313 + rel)
+            if pts:
+                points[rel] = pts
+                if nt:
+                    flags |= 1 << (321 + rel)
+            else:
+                flags |= 1 << (317 + rel)
+        if state.last_trick:
+            flags |= 1 << (325 + ((state.last_winner - seat) & 3))
+        side = seat & 1
+        tricks, taken, totals = state.tricks, state.points, state.totals
+        counts = points + [
+            state.high + 1, tricks[side], tricks[1 - side], taken[side] + 16, taken[1 - side] + 16,
+            min(255, max(0, totals[side] + 128)), min(255, max(0, totals[1 - side] + 128)),
+        ]
+        counts += [h.bit_count() for h in state.hands[seat:] + state.hands[:seat]]
+        opts = state.options
+        counts += (min(state.hand_no, 255), opts.floor, opts.target, opts.no_trump)
+        return bits(flags, 329) + bytes(counts)
+
+
+ENCODING: Final = KaiserEncoding()

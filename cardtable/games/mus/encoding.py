@@ -1,0 +1,203 @@
+"""Mus for learning agents: ``36 + 2 * cap`` action ids and a ``uint8`` information state.
+
+Action ids: ``Mus`` 0, ``CutMus`` 1; ``Discard`` 2–16, the id being ``1 + positions`` where bit
+``i`` of ``positions`` marks the ``i``-th card of the hand as the seat holds it (so a discard id
+needs the state: ``action_id(action, state)``, ``action_from_id(i, state)``); ``Pass`` 17,
+``Accept`` 18, ``AcceptNoLose`` 19, ``Reject`` 20, ``Ordago`` 21, ``Signal`` 22–35 (in
+``actions.SIGNALS`` order); ``Bet(a)`` is ``35 + a`` and ``Raise(a)`` ``35 + cap + a`` for
+amounts 1–``cap``. The cap is the largest amount the options allow: ``betting.max_bet`` (at least
+``betting.min_bet``), or the target when raises double (``raise_rule = "double"``).
+
+The information state of seat ``me`` (seats counted from ``me``: 0 is ``me``, 2 the partner;
+pairs counted from ``me``'s pair), 585 bytes. Flags first: hand (40), own pending discard (40),
+the shown hands by seat (4 × 40, after a showdown), phase (15, ``fsm.Phase`` order), dealer (4),
+seat to act (4), lance being bet (5: grande, chica, pares, juego, punto), betting status (6,
+``fsm.BetStatus`` order), órdago on (1), bettor (4), seats to answer (4), speakers (4), pares
+declared yes (4) and no (4), juego declared yes (4) and no (4), what each seat said in each
+lance of this hand (5 × 4 × 7: pass, bet, raise, ordago, accept, accept_no_lose, reject), how each
+lance closed (5 × 6: accepted, passed, rejected, skipped, none, ordago) and the pair it went to
+(5 × 2), pairs that are in (2), señas seen (14 signals × 4 senders), the winner (2), modalidad
+4R (1). Then counts (clipped at 255): envite in force, envite proposed, tanteo (2), games (2),
+target, games to win, cards discarded per seat (4), mus rounds, deck size, hand number, game
+number, accepted total per lance (5), the largest amount each seat named in each lance (5 × 4).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from cardtable.core.encoding import ActionId, Encoding, bits
+from cardtable.core.types import Seat
+from cardtable.games.mus import actions as A
+from cardtable.games.mus.fsm import BetStatus, Phase
+from cardtable.games.mus.game import MusGame
+from cardtable.games.mus.options import MusGameOptions
+from cardtable.games.mus.rules import LANCES
+from cardtable.games.mus.state import MusState
+
+DISCARD_BASE: Final = 1
+PASS_ID, ACCEPT_ID, ACCEPT_NO_LOSE_ID, REJECT_ID, ORDAGO_ID = 17, 18, 19, 20, 21
+SIGNAL_BASE: Final = 22
+AMOUNT_BASE: Final = SIGNAL_BASE + len(A.SIGNALS) - 1
+KINDS: Final = ("pass", "bet", "raise", "ordago", "accept", "accept_no_lose", "reject")
+RESULTS: Final = ("accepted", "passed", "rejected", "skipped", "none", "ordago")
+SHAPE: Final = (585,)
+
+_GAME = MusGame()
+_PHASE: Final = {p: i for i, p in enumerate(Phase)}
+_STATUS: Final = {b: i for i, b in enumerate(BetStatus)}
+_LANCE: Final = {name: i for i, name in enumerate(LANCES)}
+_KIND: Final = {name: i for i, name in enumerate(KINDS)}
+_RESULT: Final = {name: i for i, name in enumerate(RESULTS)}
+_SIGNAL: Final[dict[str, int]] = {name: i for i, name in enumerate(A.SIGNALS)}
+_WORDS: Final[dict[type[A.MusAction], int]] = {
+    A.Mus: 0, A.CutMus: 1, A.Pass: PASS_ID, A.Accept: ACCEPT_ID, A.AcceptNoLose: ACCEPT_NO_LOSE_ID,
+    A.Reject: REJECT_ID, A.Ordago: ORDAGO_ID,
+}
+_BY_ID: Final[dict[int, A.MusAction]] = {i: cls() for cls, i in _WORDS.items()}  # type: ignore[call-arg]
+
+
+def amount_cap(options: MusGameOptions) -> int:
+    """The largest bet or raise amount in the action space."""
+    bt = options.betting
+    cap = max(bt.min_bet, bt.max_bet)
+    return max(cap, options.scoring.target) if bt.raise_rule == "double" else cap
+
+
+class MusEncoding(Encoding[MusState, A.MusAction, MusGameOptions]):
+    """The Mus action space and information state."""
+
+    game = "mus"
+
+    def num_actions(self, options: MusGameOptions) -> int:
+        """``36 + 2 * amount_cap(options)`` (56 with the default options)."""
+        return AMOUNT_BASE + 1 + 2 * amount_cap(options)
+
+    def shape(self, options: MusGameOptions) -> tuple[int, ...]:
+        """``(585,)``."""
+        return SHAPE
+
+    def action_id(self, action: A.MusAction, state: MusState | None = None) -> ActionId:
+        """See the module docstring; ``ValueError`` for anything outside the space (or a discard with no state)."""
+        kind = type(action)
+        if kind in _WORDS:
+            return _WORDS[kind]
+        if isinstance(action, A.Signal) and action.signal in _SIGNAL:
+            return SIGNAL_BASE + _SIGNAL[action.signal]
+        if isinstance(action, A.Discard):
+            return DISCARD_BASE + self._positions(action, state)
+        cap = amount_cap(state.options if state is not None else MusGameOptions())
+        if isinstance(action, A.Bet) and 1 <= action.amount <= cap:
+            return AMOUNT_BASE + action.amount
+        if isinstance(action, A.Raise) and 1 <= action.amount <= cap:
+            return AMOUNT_BASE + cap + action.amount
+        raise ValueError(f"{action!r} is not in the Mus action space")
+
+    def _positions(self, action: A.Discard, state: MusState | None) -> int:
+        """The discard as a bitmask of positions in the hand of the seat to act."""
+        if state is None or state.turn is None:
+            raise ValueError(f"the id of {action!r} depends on the hand: pass the state")
+        hand = state.hands[state.turn]
+        positions = 0
+        for card in action.cards:
+            if card not in hand:
+                raise ValueError(f"{action!r} discards a card the seat to act does not hold")
+            positions |= 1 << hand.index(card)
+        if not positions or positions.bit_count() != len(action.cards):
+            raise ValueError(f"{action!r} is not in the Mus action space")
+        return positions
+
+    def action_from_id(self, action_id: ActionId, state: MusState | None = None) -> A.MusAction:
+        """The action with this id; ``ValueError`` outside the space, or for a discard id with no state."""
+        options = state.options if state is not None else MusGameOptions()
+        i = self.check_id(action_id, options)
+        if i in _BY_ID:
+            return _BY_ID[i]
+        if i < PASS_ID:
+            if state is None or state.turn is None:
+                raise ValueError(f"action id {i} is a discard, which depends on the hand: pass the state")
+            hand = state.hands[state.turn]
+            positions = i - DISCARD_BASE
+            if positions >> len(hand):
+                raise ValueError(f"action id {i} discards more cards than the hand holds")
+            return A.Discard(tuple(c for k, c in enumerate(hand) if positions >> k & 1))
+        if i < AMOUNT_BASE + 1:
+            return A.Signal(A.SIGNALS[i - SIGNAL_BASE])
+        cap = amount_cap(options)
+        amount = i - AMOUNT_BASE
+        return A.Bet(amount) if amount <= cap else A.Raise(amount - cap)
+
+    def legal_bits(self, state: MusState, seat: Seat) -> int:
+        """The legal actions' ids (Mus decisions are few and slow enough to map them one by one)."""
+        out = 0
+        for action in _GAME.legal_actions(state, seat):
+            out |= 1 << self.action_id(action, state)
+        return out
+
+    def features(self, state: MusState, seat: Seat) -> bytes:
+        """The bytes described in the module docstring."""
+        s = state
+        flags = _mask(s.hands[seat]) | _mask(s.pending[seat] or ()) << 40
+        if s.shown:
+            for k in range(4):
+                flags |= _mask(s.hands[(seat + k) & 3]) << (80 + 40 * k)
+        flags |= 1 << (240 + _PHASE[s.phase]) | 1 << (255 + ((s.dealer - seat) & 3))
+        if _GAME.to_act(s) is not None and s.turn is not None:
+            flags |= 1 << (259 + ((s.turn - seat) & 3))
+        b = s.betting
+        if b is not None:
+            flags |= 1 << (263 + _LANCE[b.lance]) | 1 << (268 + _STATUS[b.status])
+            if b.ordago:
+                flags |= 1 << 274
+            if b.bettor is not None:
+                flags |= 1 << (275 + ((b.bettor - seat) & 3))
+            for x in b.responders:
+                flags |= 1 << (279 + ((x - seat) & 3))
+            for x in b.speakers:
+                flags |= 1 << (283 + ((x - seat) & 3))
+        for k in range(4):
+            pares, juego = s.declared_pares[(seat + k) & 3], s.declared_juego[(seat + k) & 3]
+            if pares is not None:
+                flags |= 1 << ((287 if pares else 291) + k)
+            if juego is not None:
+                flags |= 1 << ((295 if juego else 299) + k)
+        named = [0] * 20
+        for e in s.envites:
+            lance, rel = _LANCE[e.lance], (e.seat - seat) & 3
+            flags |= 1 << (303 + 28 * lance + 7 * rel + _KIND[e.kind])
+            named[4 * lance + rel] = max(named[4 * lance + rel], e.amount)
+        totals = [0] * 5
+        for r in s.results:
+            lance = _LANCE[r.lance]
+            flags |= 1 << (443 + 6 * lance + _RESULT[r.status])
+            if r.pair is not None:
+                flags |= 1 << (473 + 2 * lance + ((r.pair - seat) & 1))
+            totals[lance] = r.total
+        side = seat & 1
+        if s.team_in[side]:
+            flags |= 1 << 483
+        if s.team_in[1 - side]:
+            flags |= 1 << 484
+        for note in s.signals_seen[seat]:
+            flags |= 1 << (485 + 4 * _SIGNAL[note.signal] + ((note.sender - seat) & 3))
+        if s.winner is not None:
+            flags |= 1 << (541 + ((s.winner - seat) & 1))
+        if s.options.modalidad == "4R":
+            flags |= 1 << 543
+        counts = [0, 0] if b is None else [b.before if b.status is BetStatus.PENDING else b.total, b.total]
+        counts += (s.tanteo[side], s.tanteo[1 - side], s.games[side], s.games[1 - side],
+                   s.options.scoring.target, s.options.match.games_to_win)
+        counts += s.discard_counts[seat:] + s.discard_counts[:seat]
+        counts += (s.mus_rounds, len(s.deck), s.hand_no, s.game_no)
+        counts += totals + named
+        return bits(flags, 544) + bytes([c if c < 255 else 255 for c in counts])
+
+
+def _mask(cards: tuple[int, ...]) -> int:
+    out = 0
+    for c in cards:
+        out |= 1 << c
+    return out
+
+
+ENCODING: Final = MusEncoding()
