@@ -42,7 +42,7 @@ def _pairs(value: tuple[tuple[int, int], ...], f: Relabel) -> tuple[tuple[int, i
 FIELDS: dict[str, dict[str, Callable[[Any, Relabel], Any]]] = {
     "crazy_eights": {"hands": lambda v, f: tuple(_mask(h, f) for h in v), "stock": _cards,
                      "discards": _mask, "top": _card, "last_drawn": _card},
-    "wizard": {"hands": lambda v, f: tuple(_mask(h, f) for h in v), "stack": _cards, "trump_card": _card,
+    "wizard": {"hands": lambda v, f: tuple(_mask(h, f) for h in v), "stack_mask": _mask, "trump_card": _card,
                "trick": _cards, "last_trick": _cards, "played": _cards},
     "durak": {"hands": lambda v, f: tuple(_cards(h, f) for h in v), "deck": _cards, "trump_card": _card,
               "bout": _cards},
