@@ -1,19 +1,42 @@
-"""Bots that work for every game, and name resolution: the generic bots plus each game's own."""
+"""Bots that work for every game, and name resolution: the generic bots plus each game's own.
+
+A bot name may carry options: ``search:sims=400,ms=800``. Each name has metadata (a label, a
+strength rank and a typical decision time) in :mod:`cardtable.bots.catalog`.
+"""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from cardtable.bots.random import RandomBot
+from cardtable.bots.search import SearchBot
 from cardtable.core.bot import Bot, BotFactory
 from cardtable.core.game import Game
 
 GENERIC_BOTS: dict[str, BotFactory] = {"random": RandomBot}
 
+#: Search budgets offered by name: ``search`` decides within about a second, ``search_quick`` faster.
+SEARCH_BUDGETS: dict[str, dict[str, Any]] = {"search": {}, "search_quick": {"sims": 40}}
+
 
 def bot_factories(game: Game[Any, Any, Any, Any]) -> dict[str, BotFactory]:
-    """Every bot usable in ``game`` by name: the generic ones, then the game's own."""
-    return {**GENERIC_BOTS, **game.bots()}
+    """Every bot usable in ``game`` by name: the generic ones, the game's own, then search."""
+    out = {**GENERIC_BOTS, **game.bots()}
+    if game.can_sample_worlds():
+        budgets = game_search_budgets(game)
+        for name in SEARCH_BUDGETS:
+            out.setdefault(name, partial(SearchBot, game, **budgets[name]))
+    return out
+
+
+def game_search_budgets(game: Game[Any, Any, Any, Any]) -> dict[str, dict[str, Any]]:
+    """The default options of each named search budget for ``game`` (games tune ``sims`` for speed)."""
+    from cardtable.bots.catalog import SEARCH_SIMS
+
+    sims = SEARCH_SIMS.get(game.info.name, {})
+    return {name: {**opts, **({"sims": sims[name]} if name in sims else {})}
+            for name, opts in SEARCH_BUDGETS.items()}
 
 
 def bot_names(game: Game[Any, Any, Any, Any]) -> list[str]:
@@ -21,12 +44,31 @@ def bot_names(game: Game[Any, Any, Any, Any]) -> list[str]:
     return list(bot_factories(game))
 
 
+def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """``"search:sims=400,ms=800"`` -> ``("search", {"sims": "400", "ms": "800"})``; ValueError if malformed."""
+    name, _, rest = spec.partition(":")
+    options: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip() or not value.strip():
+            raise ValueError(f"bot option {part!r} in {spec!r} is not key=value")
+        options[key.strip()] = value.strip()
+    return name.strip(), options
+
+
 def make_bot(game: Game[Any, Any, Any, Any], name: str, seed: int = 0) -> Bot:
-    """A bot by name for ``game``; ``ValueError`` naming the known bots if there is none."""
+    """A bot by name (options after a colon) for ``game``; one-line ``ValueError`` if unknown or malformed."""
+    base, options = parse_bot_spec(name)
     factories = bot_factories(game)
-    if name not in factories:
-        raise ValueError(f"no bot {name!r} for {game.info.name} (known: {', '.join(factories)})")
-    return factories[name](seed)
+    if base not in factories:
+        raise ValueError(f"no bot {base!r} for {game.info.name} (known: {', '.join(factories)})")
+    if not options:
+        return factories[base](seed)
+    factory = factories[base]
+    if not isinstance(factory, partial) or factory.func is not SearchBot:
+        raise ValueError(f"bot {base!r} takes no options (given: {', '.join(options)})")
+    bot: Bot = factory(seed, **options)
+    return bot
 
 
-__all__ = ["GENERIC_BOTS", "RandomBot", "bot_factories", "bot_names", "make_bot"]
+__all__ = ["GENERIC_BOTS", "RandomBot", "SearchBot", "bot_factories", "bot_names", "make_bot", "parse_bot_spec"]
