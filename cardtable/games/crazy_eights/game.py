@@ -13,6 +13,7 @@ from cardtable.core.events import Event
 from cardtable.core.game import Game, GameInfo
 from cardtable.core.outcome import Outcome
 from cardtable.core.rng import RngState, freeze, rng_state
+from cardtable.core.search import SearchHints
 from cardtable.core.types import CardId, Seat
 from cardtable.games.crazy_eights.actions import (
     ACTION_TYPES,
@@ -374,7 +375,7 @@ class CrazyEightsGame(Game[CrazyEightsState, Action, CrazyEightsObservation, Cra
             discard_count=state.discards.bit_count() + 1, hand_counts=tuple(h.bit_count() for h in state.hands),
             drawn_this_turn=state.drawn, last_drawn=last, passes_in_row=state.passes,
             draw_until_playable=state.draw_until, sheet=state.sheet, totals=state.totals, over=state.over,
-            winners=winners(state.totals) if state.over else (),
+            winners=winners(state.totals) if state.over else (), discard_pile=tuple(cards_of(state.discards)),
         )
 
     def outcome(self, state: State) -> Outcome | None:
@@ -409,6 +410,20 @@ class CrazyEightsGame(Game[CrazyEightsState, Action, CrazyEightsObservation, Cra
     def describe_action(self, action: Action) -> str:
         """"Play seven of spades", "Play eight of spades, name hearts", "Draw a card", "Pass"."""
         return describe(action)
+
+    # Search.
+
+    def sample_world(self, observation: Obs, rng: random.Random) -> State:
+        """A full state consistent with ``observation`` (see ``crazy_eights.world``)."""
+        from cardtable.games.crazy_eights import world
+
+        return world.sample_world(observation, rng)
+
+    def search_hints(self) -> SearchHints:
+        """Play the round out shedding costly cards first; value the penalty points against the others'."""
+        from cardtable.games.crazy_eights import world
+
+        return world.HINTS
 
     # Bots and statistics.
 
