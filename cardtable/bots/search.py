@@ -61,10 +61,11 @@ def parse_search_options(values: Mapping[str, Any]) -> SearchOptions:
 class _Node:
     """Statistics of one action sequence from the root: who chose its last action, visits, value sum."""
 
-    __slots__ = ("seat", "children", "visits", "avail", "total")
+    __slots__ = ("seat", "children", "visits", "avail", "total", "only")
 
     def __init__(self, seat: Seat) -> None:
         self.seat = seat
+        self.only: set[Any] | None = None
         self.children: dict[Any, _Node] = {}
         self.visits = 0
         self.avail = 1
@@ -86,6 +87,7 @@ class SearchBot:
         self.horizon = hints.horizon
         self.value = hints.value or self._outcome_value
         self.policy = hints.policy or _random_policy
+        self.candidates = hints.candidates
         self.simulations_done = 0
 
     def act(self, observation: Observation, legal_actions: Sequence[Any]) -> Any:
@@ -96,6 +98,11 @@ class SearchBot:
         if seat is None:
             raise ValueError("the search bot plays a seat; a spectator's observation has none")
         root = _Node(seat)
+        if self.candidates is not None:
+            allowed = list(self.candidates(observation, legal_actions)) or list(legal_actions)
+            if len(allowed) == 1:
+                return allowed[0]
+            root.only = set(allowed)
         deadline = time.perf_counter() + self.options.ms / 1000 if self.options.ms else math.inf
         done = 0
         while done < self.options.sims:
@@ -120,6 +127,8 @@ class SearchBot:
         while not expanded and not self._stop(world, state):
             actor: Seat = game.to_act(state)  # type: ignore[assignment]  # not None: _stop checked it
             legal = game.legal_actions(state, actor)
+            if node.only is not None:
+                legal = [a for a in legal if a in node.only]
             untried = [a for a in legal if a not in node.children]
             for a in legal:
                 child = node.children.get(a)

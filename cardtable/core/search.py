@@ -19,6 +19,9 @@ Horizon = Callable[[Any, Any], bool]
 Value = Callable[[Any, Seat], float]
 """``(state, seat) -> float``: what ``state`` is worth to ``seat``, roughly in -1 … 1."""
 
+Candidates = Callable[[Any, Sequence[Any]], Sequence[Any]]
+"""``(observation, legal_actions) -> actions``: the root actions worth searching (a non-empty subset)."""
+
 Policy = Callable[[Any, Seat, Sequence[Any], random.Random], Any]
 """``(state, seat, legal_actions, rng) -> action``: the move a playout makes (cheap: it reads the state)."""
 
@@ -30,3 +33,4 @@ class SearchHints:
     horizon: Horizon | None = None
     value: Value | None = None
     policy: Policy | None = None
+    candidates: Candidates | None = None

@@ -8,6 +8,7 @@ dealer, and every turn passes to ``seat + 1`` (FEM III.2, VIII.8).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from itertools import combinations
@@ -18,6 +19,7 @@ from cardtable.cards import SPANISH_40
 from cardtable.core import Event, Game, GameInfo, InvalidOptions, Outcome
 from cardtable.core.bot import BotFactory
 from cardtable.core.rng import freeze, rng_state, shuffled, thaw
+from cardtable.core.search import SearchHints
 from cardtable.games.mus import actions as A
 from cardtable.games.mus import events as E
 from cardtable.games.mus.fsm import ACTING_PHASES, LANCE_PHASES, BetStatus, Phase, bet_transition, transition
@@ -701,6 +703,20 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
         scores = tuple(float(per_pair[pair_of(x)]) for x in range(4))
         w = state.winner
         return Outcome(scores, (w, w + 2), state.game_over_reason)
+
+    # Search.
+
+    def sample_world(self, observation: MusObservation, rng: random.Random) -> MusState:
+        """A full state consistent with ``observation`` (see ``mus.world``)."""
+        from cardtable.games.mus import world
+
+        return world.sample_world(observation, rng)
+
+    def search_hints(self) -> SearchHints:
+        """Play the hand out with threshold play on each true hand; value the tanteo."""
+        from cardtable.games.mus import world
+
+        return world.HINTS
 
     def describe_action(self, action: A.MusAction) -> str:
         """The action in words, Spanish terms kept ("Envido 2", "Órdago", "Quiero y no pierdo")."""

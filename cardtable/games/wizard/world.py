@@ -108,24 +108,39 @@ def round_value(state: WizardState, seat: Seat) -> float:
 
 
 def playout_policy(state: WizardState, seat: Seat, legal: Sequence[WizardAction], rng: random.Random) -> WizardAction:
-    """Bid the fitted expected tricks; play to win while short of the bid, to lose once it is made."""
+    """Bid the fitted expected tricks; while short of the bid win as cheaply as possible, once made duck."""
     first = legal[0]
     if isinstance(first, Bid):
         return _playout_bid(state, seat, legal)
     if not isinstance(first, Play):
         return legal[rng.randrange(len(legal))]
     trump = None if state.trump < 0 else state.trump
-    strengths = rules.strengths(trump, state.lead)
-    best = max(strengths[c] for c in state.trick) if state.trick else -1
     cards = [a.card for a in legal if isinstance(a, Play)]
-    winners = [c for c in cards if strengths[c] > best]
-    if state.bids[seat] > state.tricks[seat]:
-        card = min(winners, key=strengths.__getitem__) if winners and len(state.trick) == state.options.players - 1 \
-            else max(cards, key=strengths.__getitem__)
-    else:
-        losers = [c for c in cards if strengths[c] <= best]
-        card = max(losers, key=strengths.__getitem__) if losers else min(cards, key=strengths.__getitem__)
-    return Play(card)
+    chasing = state.bids[seat] > state.tricks[seat]
+    if not state.trick:
+        # Lead: the strongest card while chasing, the weakest once the bid is made.
+        table = rules.strengths(trump, rules.NO_LEAD_YET)
+        key = [table[c] + (rules.RANK_OF[c] if table[c] == 0 and not rules.is_jester(c) else 0) for c in range(60)]
+        return Play(max(cards, key=key.__getitem__) if chasing else min(cards, key=key.__getitem__))
+    table = rules.strengths(trump, state.lead)
+    best = max(table[c] for c in state.trick)
+    winners = [c for c in cards if table[c] > best]
+    losers = [c for c in cards if c not in winners]
+    if chasing and winners:
+        return Play(min(winners, key=table.__getitem__))
+    if not chasing and losers:
+        return Play(max(losers, key=lambda c: (table[c], rules.RANK_OF[c])))
+    pool = losers or winners
+    return Play(min(pool, key=lambda c: (table[c], rules.RANK_OF[c])))
+
+
+def bid_candidates(obs: WizardObservation, legal: Sequence[WizardAction]) -> Sequence[WizardAction]:
+    """Bids within two of the fitted estimate (the search scores each on sampled deals); other decisions: all."""
+    if not legal or not isinstance(legal[0], Bid):
+        return legal
+    hand, trump = obs.hand, obs.trump_suit
+    estimate = sum(bid_table.value(obs.players, len(hand), _category(c, trump)) for c in hand)
+    return [b for b in legal if isinstance(b, Bid) and abs(b.tricks - estimate) <= 1.6]
 
 
 def _playout_bid(state: WizardState, seat: Seat, legal: Sequence[WizardAction]) -> WizardAction:
@@ -143,4 +158,4 @@ def _category(card: CardId, trump: int | None) -> int:
     return category(card, trump)
 
 
-HINTS = SearchHints(horizon=round_over, value=round_value, policy=playout_policy)
+HINTS = SearchHints(horizon=round_over, value=round_value, policy=playout_policy, candidates=bid_candidates)
