@@ -404,10 +404,10 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         return describe(action)
 
     def bots(self) -> Mapping[str, BotFactory]:
-        """``scripted``: the 2020 program's player; ``heuristic``: the same, a little more careful with trumps."""
-        from cardtable.games.durak.bots import HeuristicBot, ScriptedBot
+        """``scripted`` (the 2020 program's player), ``heuristic`` (it, keeping trumps), ``careful``, ``lowest``."""
+        from cardtable.games.durak.bots import CarefulBot, HeuristicBot, LowestBot, ScriptedBot
 
-        return {"scripted": ScriptedBot, "heuristic": HeuristicBot}
+        return {"scripted": ScriptedBot, "heuristic": HeuristicBot, "careful": CarefulBot, "lowest": LowestBot}
 
     def seat_stats(self, state: DurakState) -> Sequence[Mapping[str, float]]:
         """Per seat: games, fool, won (first to leave), bouts defended and takes."""
