@@ -56,6 +56,8 @@ MATCHUPS: list[Matchup] = [
     # Mus: pairs are seats 0+2 and 1+3.
     Matchup("mus", ("search", "simple", "search", "simple"), note="goal: ≥ 60 %"),
     Matchup("mus", ("search", "counting", "search", "counting"), note="goal: ≥ 60 %"),
+    Matchup("mus", ("careful", "simple", "careful", "simple"), note="new heuristic vs old"),
+    Matchup("mus", ("careful", "counting", "careful", "counting"), note="new heuristic vs the baseline"),
     Matchup("mus", ("counting", "simple", "counting", "simple"), note="the count-based baseline vs simple"),
     # Durak heads-up.
     Matchup("durak", ("search", "heuristic"), note="goal: ≥ 60 %"),
@@ -66,6 +68,7 @@ MATCHUPS: list[Matchup] = [
     Matchup("crazy_eights", ("search", "heuristic", "heuristic", "heuristic"), note="goal: ≥ 35 %"),
     Matchup("crazy_eights", ("tracker", "heuristic", "heuristic", "heuristic"), note="new heuristic vs old"),
     Matchup("crazy_eights", ("tracker", "first", "first", "first"), note="new heuristic vs the baseline"),
+    Matchup("crazy_eights", ("heuristic", "first", "first", "first"), note="old heuristic vs the baseline"),
     # Kaiser pairs.
     Matchup("kaiser", ("search", "heuristic", "search", "heuristic"), note="goal: ≥ 60 %"),
 ]
@@ -130,10 +133,10 @@ def _summary(game: Any, m: Matchup, games: int, wins: dict[str, float],
                                  "win_share": round(wins[name] / games, 4), "ci95": [round(low, 4), round(high, 4)]}
         for rate, (num, den) in game.stat_rates.items():
             d = counters[name].get(den, 0.0)
-            if d:
-                lo, hi = wilson(counters[name].get(num, 0.0), int(d))
-                entry[rate] = {"rate": round(counters[name].get(num, 0.0) / d, 4), "ci95": [round(lo, 4), round(hi, 4)],
-                               "n": int(d)}
+            x = counters[name].get(num, 0.0)
+            if d and 0 <= x <= d:  # a proportion: Wilson interval (means such as penalty per round: none)
+                lo, hi = wilson(x, int(d))
+                entry[rate] = {"rate": round(x / d, 4), "ci95": [round(lo, 4), round(hi, 4)], "n": int(d)}
         ts = sorted(times[name])
         if ts:
             entry["decision_ms"] = {"median": round(1000 * statistics.median(ts), 2),

@@ -428,10 +428,10 @@ class CrazyEightsGame(Game[CrazyEightsState, Action, CrazyEightsObservation, Cra
     # Bots and statistics.
 
     def bots(self) -> Mapping[str, BotFactory]:
-        """The heuristic computer opponent."""
-        from cardtable.games.crazy_eights.bots import HeuristicBot
+        """``heuristic`` (costliest card first), ``tracker`` (counts the cards gone by), ``first`` (a baseline)."""
+        from cardtable.games.crazy_eights.bots import FirstBot, HeuristicBot, TrackerBot
 
-        return {"heuristic": HeuristicBot}
+        return {"heuristic": HeuristicBot, "tracker": TrackerBot, "first": FirstBot}
 
     def seat_stats(self, state: State) -> Sequence[Mapping[str, float]]:
         """Per seat: rounds played, rounds won by going out, penalty points."""

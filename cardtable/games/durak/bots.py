@@ -109,11 +109,11 @@ class CarefulBot:
         key = _key(trump)
         if TAKE in legal_actions:
             beats = [a for a in legal_actions if isinstance(a, Beat)]
-            plain = [a for a in beats if SUIT[a.card] != trump]
-            return min(plain or beats, key=lambda a: key[a.card]) if beats else TAKE
+            plain_beats = [a for a in beats if SUIT[a.card] != trump]
+            return min(plain_beats or beats, key=lambda a: key[a.card]) if beats else TAKE
         attacks = [a for a in legal_actions if isinstance(a, Attack)]
-        plain = [a for a in attacks if SUIT[a.card] != trump]
         if not obs.bout:
+            plain = [a for a in attacks if SUIT[a.card] != trump]
             counts = Counter(RANK[c] for c in obs.hand if SUIT[c] != trump)
             return min(plain or attacks, key=lambda a: (RANK[a.card] - 2 * (counts[RANK[a.card]] >= 2), key[a.card]))
         return min(attacks, key=lambda a: key[a.card]) if attacks else STOP

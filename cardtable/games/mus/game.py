@@ -723,10 +723,10 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
         return A.describe(action)
 
     def bots(self) -> Mapping[str, BotFactory]:
-        """``simple``: thresholds on hand strength."""
-        from cardtable.games.mus.bots import SimpleBot
+        """``simple`` (thresholds on hand strength), ``careful`` (strength and score), ``counting`` (a baseline)."""
+        from cardtable.games.mus.bots import CarefulBot, CountingBot, SimpleBot
 
-        return {"simple": SimpleBot}
+        return {"simple": SimpleBot, "careful": CarefulBot, "counting": CountingBot}
 
     def seat_stats(self, state: MusState) -> Sequence[Mapping[str, float]]:
         """Per seat: hands played and games won by its pair."""
