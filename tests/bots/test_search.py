@@ -1,0 +1,81 @@
+"""The search bot: options, determinism, the time cap, and a legal move in every game."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+import cardtable
+from cardtable.bots import bot_names, make_bot, parse_bot_spec
+from cardtable.bots.search import SearchBot
+
+GAMES = ("wizard", "mus", "durak", "kaiser", "crazy_eights")
+
+
+def _positions(name: str, count: int, seed: int) -> list[tuple[object, int]]:
+    """Positions with a real choice (two or more legal actions) from a random game."""
+    game = cardtable.load_game(name)
+    rng = random.Random(seed)
+    state, _ = game.new(game.options(), seed)
+    out = []
+    while (seat := game.to_act(state)) is not None and len(out) < count:
+        legal = game.legal_actions(state, seat)
+        if len(legal) > 1:
+            out.append((state, seat))
+        state, _ = game.apply(state, seat, legal[rng.randrange(len(legal))])
+    return out
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_game_has_a_search_bot_that_plays_legal_moves(name: str) -> None:
+    game = cardtable.load_game(name)
+    assert {"search", "search_quick"} <= set(bot_names(game))
+    bot = make_bot(game, "search:sims=12", 1)
+    positions = _positions(name, 4, 2)
+    assert positions
+    for state, seat in positions:
+        legal = game.legal_actions(state, seat)
+        assert bot.act(game.observe(state, seat), legal) in legal
+
+
+@pytest.mark.parametrize("name", ["wizard", "durak"])
+def test_the_same_seed_gives_the_same_moves(name: str) -> None:
+    game = cardtable.load_game(name)
+    first, second = make_bot(game, "search:sims=20", 7), make_bot(game, "search:sims=20", 7)
+    for state, seat in _positions(name, 5, 3):
+        obs, legal = game.observe(state, seat), game.legal_actions(state, seat)
+        assert first.act(obs, legal) == second.act(obs, legal)
+
+
+def test_a_time_cap_stops_the_search_with_its_best_move_so_far() -> None:
+    game = cardtable.load_game("kaiser")
+    bot = make_bot(game, "search:sims=1000000,ms=30", 1)
+    assert isinstance(bot, SearchBot)
+    state, seat = _positions("kaiser", 1, 4)[0]
+    legal = game.legal_actions(state, seat)
+    start = time.perf_counter()
+    assert bot.act(game.observe(state, seat), legal) in legal
+    assert time.perf_counter() - start < 5
+    assert 1 <= bot.simulations_done < 1000000
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("search:sims=-3", "sims must be at least 1"),
+    ("search:ms=-1", "ms must be 0"),
+    ("search:depth=3", "no option 'depth'"),
+    ("search:sims=many", "must be a number"),
+    ("search:sims", "is not key=value"),
+    ("random:sims=3", "takes no options"),
+    ("best", "no bot 'best'"),
+])
+def test_bad_bot_options_give_one_clear_line(spec: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message) as info:
+        make_bot(cardtable.load_game("durak"), spec)
+    assert "\n" not in str(info.value)
+
+
+def test_bot_specs_parse_into_a_name_and_options() -> None:
+    assert parse_bot_spec("search:sims=400, ms=800") == ("search", {"sims": "400", "ms": "800"})
+    assert parse_bot_spec("heuristic") == ("heuristic", {})
