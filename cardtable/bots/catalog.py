@@ -20,16 +20,60 @@ class BotInfo:
 
 
 #: Simulations per decision of the named search budgets, per game (others: ``SearchOptions`` defaults).
-SEARCH_SIMS: dict[str, dict[str, int]] = {}
+SEARCH_SIMS: dict[str, dict[str, int]] = {
+    "wizard": {"search": 200, "search_quick": 40},
+    "mus": {"search": 150, "search_quick": 40},
+    "durak": {"search": 150, "search_quick": 40},
+    "kaiser": {"search": 200, "search_quick": 40},
+    "crazy_eights": {"search": 200, "search_quick": 40},
+}
 
 _GENERIC = {
     "random": BotInfo("Random: any legal move (beginner)", 9, 0.0),
 }
 
-BOT_INFO: dict[str, dict[str, BotInfo]] = {}
+# Typical decision times are medians from benchmarks/strength.py on a shared, busy 2-core machine.
+_SEARCH = BotInfo("Search: plays out sampled deals (strongest, thinks up to about a second)", 1, 150.0)
+_QUICK = BotInfo("Quick search: fewer sampled deals (strong, fast)", 2, 30.0)
 
-#: The computer player used when none is named.
-DEFAULT_BOT: dict[str, str] = {}
+BOT_INFO: dict[str, dict[str, BotInfo]] = {
+    "wizard": {
+        "search": _SEARCH, "search_quick": _QUICK,
+        "heuristic": BotInfo("Heuristic: counts expected tricks, chases or ducks (fast)", 3, 0.05),
+    },
+    "mus": {
+        "search": _SEARCH, "search_quick": _QUICK,
+        "careful": BotInfo("Careful: hand strength per lance and the score (fast)", 1, 0.01),
+        "simple": BotInfo("Simple: thresholds on hand strength (fast)", 4, 0.01),
+        "counting": BotInfo("Counting: counts reyes, ases, pares and juego (baseline)", 5, 0.01),
+    },
+    "durak": {
+        "search": _SEARCH, "search_quick": _QUICK,
+        "careful": BotInfo("Careful: defends when it can, sheds pairs (fast)", 3, 0.01),
+        "heuristic": BotInfo("Heuristic: the 2020 program keeping its trumps (fast)", 3, 0.01),
+        "scripted": BotInfo("Scripted: the 2020 program's player (fast)", 4, 0.01),
+        "lowest": BotInfo("Lowest: always the lowest card (baseline)", 4, 0.01),
+    },
+    "kaiser": {
+        "search": _SEARCH, "search_quick": _QUICK,
+        "heuristic": BotInfo("Heuristic: rates trumps, chases the 5♥ (fast)", 3, 0.05),
+    },
+    "crazy_eights": {
+        "search": _SEARCH, "search_quick": _QUICK,
+        "tracker": BotInfo("Tracker: counts the cards gone by, holds eights (fast)", 3, 0.01),
+        "heuristic": BotInfo("Heuristic: costliest card first, saves eights (fast)", 3, 0.01),
+        "first": BotInfo("First: the first playable card (baseline)", 5, 0.0),
+    },
+}
+
+#: The computer player used when none is named: the strongest that decides within about a second.
+DEFAULT_BOT: dict[str, str] = {
+    "wizard": "heuristic",
+    "mus": "careful",
+    "durak": "heuristic",
+    "kaiser": "heuristic",
+    "crazy_eights": "heuristic",
+}
 
 
 def bot_info(game: str, bot: str) -> BotInfo | None:

@@ -172,7 +172,8 @@ function renderSeats() {
   const n = Number.parseInt(document.getElementById("create-players").value, 10);
   const previous = [...document.querySelectorAll("[data-seat-choice]")].map((s) => s.value);
   const choices = [h("option", { value: "human" }, "A person (invite a friend)"),
-    (g.bots || []).map((b) => h("option", { value: `bot:${b}` }, `Computer: ${b}${b === g.default_bot ? " (default)" : ""}`))];
+    (g.bots || []).map((b) => h("option", { value: `bot:${b}` },
+      `Computer: ${(g.bot_info || {})[b]?.label || b}${b === g.default_bot ? " (default)" : ""}`))];
   const rows = [h("div", { class: "seat-row" }, h("span", { class: "seat-no" }, "Seat 1"), h("span", {}, "You"))];
   for (let seat = 1; seat < n; seat++) {
     const id = `seat-${seat}`;
