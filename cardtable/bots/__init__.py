@@ -22,8 +22,9 @@ SEARCH_BUDGETS: dict[str, dict[str, Any]] = {"search": {}, "search_quick": {"sim
 
 def bot_factories(game: Game[Any, Any, Any, Any]) -> dict[str, BotFactory]:
     """Every bot usable in ``game`` by name: the generic ones, the game's own, then search."""
-    out = {**GENERIC_BOTS, **game.bots()}
-    if game.can_sample_worlds():
+    own = game.bots()
+    out = {**GENERIC_BOTS, **own}
+    if game.can_sample_worlds() and "search" not in own:
         budgets = game_search_budgets(game)
         for name in SEARCH_BUDGETS:
             out.setdefault(name, partial(SearchBot, game, **budgets[name]))
@@ -65,7 +66,8 @@ def make_bot(game: Game[Any, Any, Any, Any], name: str, seed: int = 0) -> Bot:
     if not options:
         return factories[base](seed)
     factory = factories[base]
-    if not isinstance(factory, partial) or factory.func is not SearchBot:
+    takes = getattr(factory.func if isinstance(factory, partial) else factory, "accepts_options", False)
+    if not takes:
         raise ValueError(f"bot {base!r} takes no options (given: {', '.join(options)})")
     bot: Bot = factory(seed, **options)
     return bot

@@ -76,6 +76,7 @@ class SearchBot:
     """SO-ISMCTS with determinization; a budget in simulations, optionally capped in milliseconds."""
 
     name = "search"
+    accepts_options = True
 
     def __init__(self, game: Game[Any, Any, Any, Any], seed: int = 0, **options: Any) -> None:
         if not game.can_sample_worlds():

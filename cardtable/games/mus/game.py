@@ -723,10 +723,10 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
         return A.describe(action)
 
     def bots(self) -> Mapping[str, BotFactory]:
-        """``simple`` (thresholds on hand strength), ``careful`` (strength and score), ``counting`` (a baseline)."""
-        from cardtable.games.mus.bots import CarefulBot, CountingBot, SimpleBot
+        """``simple`` (thresholds), ``careful`` (strength, score), ``counting`` (baseline), ``search`` (showdowns)."""
+        from cardtable.games.mus.bots import CarefulBot, CountingBot, ShowdownSearchBot, SimpleBot
 
-        return {"simple": SimpleBot, "careful": CarefulBot, "counting": CountingBot}
+        return {"simple": SimpleBot, "careful": CarefulBot, "counting": CountingBot, "search": ShowdownSearchBot}
 
     def seat_stats(self, state: MusState) -> Sequence[Mapping[str, float]]:
         """Per seat: hands played and games won by its pair."""
