@@ -93,6 +93,7 @@ def play_matchup(m: Matchup, games: int, seed: int, *, progress: bool = False) -
     wins: dict[str, float] = defaultdict(float)
     counters: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     times: dict[str, list[float]] = defaultdict(list)
+    scores: dict[str, list[float]] = defaultdict(list)
     rng = random.Random(seed)
     for g in range(games):
         deal = rng.randrange(2**31)
@@ -115,16 +116,18 @@ def play_matchup(m: Matchup, games: int, seed: int, *, progress: bool = False) -
             if seat in outcome.winners and min(team) not in credited:
                 credited.add(min(team))
                 wins[name] += 1.0 / len({min(next(t for t in teams if w in t)) for w in outcome.winners})
+        for seat, score in enumerate(outcome.scores):
+            scores[seating[seat]].append(score)
         for seat, stats in enumerate(game.seat_stats(state)):
             for key, value in stats.items():
                 counters[seating[seat]][key] += value
         if progress:
             print(f"  {m.key}: game {g + 1}/{games}", file=sys.stderr, end="\r")
-    return _summary(game, m, games, wins, counters, times)
+    return _summary(game, m, games, wins, counters, times, scores)
 
 
-def _summary(game: Any, m: Matchup, games: int, wins: dict[str, float],
-             counters: dict[str, dict[str, float]], times: dict[str, list[float]]) -> dict[str, Any]:
+def _summary(game: Any, m: Matchup, games: int, wins: dict[str, float], counters: dict[str, dict[str, float]],
+             times: dict[str, list[float]], scores: dict[str, list[float]]) -> dict[str, Any]:
     """The figures of a matchup as JSON-ready data."""
     bots: dict[str, Any] = {}
     for name in dict.fromkeys(m.lineup):
@@ -137,6 +140,10 @@ def _summary(game: Any, m: Matchup, games: int, wins: dict[str, float],
             if d and 0 <= x <= d:  # a proportion: Wilson interval (means such as penalty per round: none)
                 lo, hi = wilson(x, int(d))
                 entry[rate] = {"rate": round(x / d, 4), "ci95": [round(lo, 4), round(hi, 4)], "n": int(d)}
+        xs = scores[name]
+        if len(xs) > 1:
+            half = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
+            entry["mean_score"] = {"mean": round(statistics.fmean(xs), 2), "ci95_half": round(half, 2)}
         ts = sorted(times[name])
         if ts:
             entry["decision_ms"] = {"median": round(1000 * statistics.median(ts), 2),
@@ -153,6 +160,8 @@ def _print(result: dict[str, Any]) -> None:
         rates = "  ".join(f"{k} {v['rate']:.3f} [{v['ci95'][0]:.3f}, {v['ci95'][1]:.3f}] of {v['n']}"
                           for k, v in e.items() if isinstance(v, dict) and "rate" in v)
         timing = e.get("decision_ms")
+        if "mean_score" in e:
+            rates += f"  mean score {e['mean_score']['mean']} ± {e['mean_score']['ci95_half']}"
         when = f"  decision median {timing['median']} ms, p99 {timing['p99']} ms" if timing else ""
         print(f"  {name:<10} seats {e['seats']}  win share {e['win_share']:.3f} "
               f"[{e['ci95'][0]:.3f}, {e['ci95'][1]:.3f}]  {rates}{when}")
@@ -168,12 +177,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="one JSON object per matchup")
     parser.add_argument("--list", action="store_true", help="list the matchups and stop")
+    parser.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="override a game option in every chosen matchup (e.g. rounds=5)")
     args = parser.parse_args(argv)
     chosen = [m for m in MATCHUPS if (not args.game or m.game == args.game) and (not args.match or args.match in m.key)]
     if args.list:
         for m in chosen:
             print(m.key, "—", m.note)
         return
+    overrides = dict(o.split("=", 1) for o in args.option)
+    chosen = [Matchup(m.game, m.lineup, {**m.options, **overrides}, m.note) for m in chosen]
     for m in chosen:
         result = play_matchup(m, args.games, args.seed, progress=not args.json and sys.stderr.isatty())
         print(json.dumps(result)) if args.json else _print(result)

@@ -267,10 +267,10 @@ class ShowdownSearchBot(CarefulBot):
         if betting.status == "open":
             if A.Ordago() in legal and p >= 0.93 and p > self._play_on(obs, mine, theirs) + 0.1:
                 return A.Ordago()
-            if p >= 0.85:
+            if p >= 0.9:
                 bets = [a for a in legal if isinstance(a, A.Bet)]
                 return bets[min(len(bets) - 1, 2)] if bets else A.Pass()
-            return A.Bet(2) if p >= 0.65 else A.Pass()
+            return A.Bet(2) if p >= 0.75 else A.Pass()
         deje = max(1, betting.bet_in_force)
         if betting.ordago:
             return _accept(legal) if p > self._play_on(obs, mine, theirs + deje) else A.Reject()
@@ -278,7 +278,7 @@ class ShowdownSearchBot(CarefulBot):
             raises = [a for a in legal if isinstance(a, A.Raise)]
             if raises:
                 return raises[0]
-        return _accept(legal) if (2 * p - 1) * betting.proposed > -deje else A.Reject()
+        return _accept(legal) if (2 * p - 1) * betting.proposed > 0.5 - deje else A.Reject()
 
     @staticmethod
     def _play_on(obs: MusObservation, mine: int, theirs: int) -> float:
