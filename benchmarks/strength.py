@@ -53,6 +53,8 @@ MATCHUPS: list[Matchup] = [
             {"players": 6}, note="goal: search ≥ 25 %"),
     Matchup("wizard", ("search",) * 4, note="goal: exact bids ≥ 66 % in self-play"),
     Matchup("wizard", ("heuristic", "lowest", "lowest", "lowest"), note="heuristic vs a baseline"),
+    Matchup("wizard", ("chase_duck", "heuristic", "heuristic", "heuristic", "heuristic", "heuristic"),
+            {"players": 6}, note="the chase-or-duck baseline alone against five heuristics"),
     # Mus: pairs are seats 0+2 and 1+3.
     Matchup("mus", ("search", "simple", "search", "simple"), note="goal: ≥ 60 %"),
     Matchup("mus", ("search", "counting", "search", "counting"), note="goal: ≥ 60 %"),

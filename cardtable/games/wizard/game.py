@@ -347,10 +347,10 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         return action.words()
 
     def bots(self) -> Mapping[str, BotFactory]:
-        """The heuristic bidder and trick player."""
-        from cardtable.games.wizard.bots import HeuristicBot
+        """``heuristic`` (fitted bids, chase or duck), baselines ``chase_duck`` and ``lowest``."""
+        from cardtable.games.wizard.bots import ChaseDuckBot, HeuristicBot, LowestBot
 
-        return {"heuristic": HeuristicBot}
+        return {"heuristic": HeuristicBot, "chase_duck": ChaseDuckBot, "lowest": LowestBot}
 
     def seat_stats(self, state: WizardState) -> Sequence[Mapping[str, float]]:
         """Per seat: rounds where the bid was exact, and rounds played."""
