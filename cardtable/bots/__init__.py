@@ -1,6 +1,6 @@
 """Bots that work for every game, and name resolution: the generic bots plus each game's own.
 
-A bot name may carry options: ``search:sims=400,ms=800``. Each name has metadata (a label, a
+A bot name may carry options: ``search:sims=400:ms=800``. Each name has metadata (a label, a
 strength rank and a typical decision time) in :mod:`cardtable.bots.catalog`.
 """
 
@@ -46,10 +46,13 @@ def bot_names(game: Game[Any, Any, Any, Any]) -> list[str]:
 
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """``"search:sims=400,ms=800"`` -> ``("search", {"sims": "400", "ms": "800"})``; ValueError if malformed."""
-    name, _, rest = spec.partition(":")
+    """``"search:sims=400:ms=800"`` -> ``("search", {"sims": "400", "ms": "800"})``; ValueError if malformed.
+
+    Options follow the name, each after a colon (commas separate bots in a list of seats).
+    """
+    name, *parts = spec.split(":")
     options: dict[str, str] = {}
-    for part in filter(None, (p.strip() for p in rest.split(","))):
+    for part in filter(None, (p.strip() for p in parts)):
         key, eq, value = part.partition("=")
         if not eq or not key.strip() or not value.strip():
             raise ValueError(f"bot option {part!r} in {spec!r} is not key=value")

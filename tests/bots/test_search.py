@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import time
 
@@ -51,7 +52,7 @@ def test_the_same_seed_gives_the_same_moves(name: str) -> None:
 
 def test_a_time_cap_stops_the_search_with_its_best_move_so_far() -> None:
     game = cardtable.load_game("kaiser")
-    bot = make_bot(game, "search:sims=1000000,ms=30", 1)
+    bot = make_bot(game, "search:sims=1000000:ms=30", 1)
     assert isinstance(bot, SearchBot)
     state, seat = _positions("kaiser", 1, 4)[0]
     legal = game.legal_actions(state, seat)
@@ -91,5 +92,18 @@ def test_mus_search_estimates_lances_from_sampled_showdowns() -> None:
 
 
 def test_bot_specs_parse_into_a_name_and_options() -> None:
-    assert parse_bot_spec("search:sims=400, ms=800") == ("search", {"sims": "400", "ms": "800"})
+    assert parse_bot_spec("search:sims=400: ms=800") == ("search", {"sims": "400", "ms": "800"})
     assert parse_bot_spec("heuristic") == ("heuristic", {})
+
+
+def test_selfplay_takes_bot_options_and_refuses_bad_ones_in_one_line() -> None:
+    from typer.testing import CliRunner
+
+    from cardtable.cli import app
+
+    runner = CliRunner()
+    bad = runner.invoke(app, ["selfplay", "durak", "--bots", "search:sims=-1,heuristic", "--games", "1"])
+    assert bad.exit_code == 2 and "sims must be at least 1" in bad.output and "Traceback" not in bad.output
+    good = runner.invoke(app, ["selfplay", "durak", "--bots", "search:sims=5,heuristic", "--games", "1", "--json"])
+    assert good.exit_code == 0, good.output
+    assert set(json.loads(good.stdout)["bots"]) == {"search:sims=5", "heuristic"}
