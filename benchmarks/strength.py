@@ -63,6 +63,7 @@ MATCHUPS: list[Matchup] = [
     Matchup("mus", ("counting", "simple", "counting", "simple"), note="the count-based baseline vs simple"),
     # Durak heads-up.
     Matchup("durak", ("search", "heuristic"), note="goal: ≥ 60 %"),
+    Matchup("durak", ("search_quick", "heuristic"), note="the quick search vs the old heuristic"),
     Matchup("durak", ("careful", "heuristic"), note="new heuristic vs old"),
     Matchup("durak", ("careful", "lowest"), note="new heuristic vs the baseline"),
     Matchup("durak", ("heuristic", "lowest"), note="old heuristic vs the baseline"),
@@ -73,6 +74,7 @@ MATCHUPS: list[Matchup] = [
     Matchup("crazy_eights", ("heuristic", "first", "first", "first"), note="old heuristic vs the baseline"),
     # Kaiser pairs.
     Matchup("kaiser", ("search", "heuristic", "search", "heuristic"), note="goal: ≥ 60 %"),
+    Matchup("kaiser", ("search_quick", "heuristic", "search_quick", "heuristic"), note="the quick search"),
 ]
 
 
