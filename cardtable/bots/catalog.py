@@ -70,7 +70,7 @@ BOT_INFO: dict[str, dict[str, BotInfo]] = {
 DEFAULT_BOT: dict[str, str] = {
     "wizard": "heuristic",
     "mus": "careful",
-    "durak": "heuristic",
+    "durak": "search_quick",
     "kaiser": "heuristic",
     "crazy_eights": "heuristic",
 }
