@@ -71,7 +71,7 @@ def round_value(state: CrazyEightsState, seat: Seat) -> float:
         return 0.0
     pens = state.sheet[-1].penalties
     others = (sum(pens) - pens[seat]) / (len(pens) - 1)
-    return (others - pens[seat]) / 20.0
+    return (others - pens[seat]) / 60.0
 
 
 def playout_policy(state: CrazyEightsState, seat: Seat, legal: Sequence[Action], rng: random.Random) -> Action:
