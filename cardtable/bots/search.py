@@ -33,6 +33,7 @@ class SearchOptions:
     sims: int = 200
     ms: float = 0.0
     c: float = 0.7
+    flat: int = 0
 
     def __post_init__(self) -> None:
         if self.sims < 1:
@@ -41,6 +42,8 @@ class SearchOptions:
             raise ValueError(f"search option ms must be 0 (no cap) or positive, not {self.ms}")
         if self.c < 0:
             raise ValueError(f"search option c must be 0 or positive, not {self.c}")
+        if self.flat not in (0, 1):
+            raise ValueError(f"search option flat must be 0 or 1, not {self.flat}")
 
 
 def parse_search_options(values: Mapping[str, Any]) -> SearchOptions:
@@ -50,7 +53,7 @@ def parse_search_options(values: Mapping[str, Any]) -> SearchOptions:
     for key, raw in values.items():
         if key not in known:
             raise ValueError(f"search has no option {key!r} (known: {', '.join(known)})")
-        convert = int if key == "sims" else float
+        convert = int if key in ("sims", "flat") else float
         try:
             out[key] = convert(raw)
         except (TypeError, ValueError):
@@ -99,11 +102,14 @@ class SearchBot:
         if seat is None:
             raise ValueError("the search bot plays a seat; a spectator's observation has none")
         root = _Node(seat)
+        allowed = list(legal_actions)
         if self.candidates is not None:
             allowed = list(self.candidates(observation, legal_actions)) or list(legal_actions)
             if len(allowed) == 1:
                 return allowed[0]
             root.only = set(allowed)
+        if self.options.flat:
+            return self._flat(observation, seat, allowed)
         deadline = time.perf_counter() + self.options.ms / 1000 if self.options.ms else math.inf
         done = 0
         while done < self.options.sims:
@@ -116,6 +122,31 @@ class SearchBot:
         best = max((n.visits, n.total / n.visits if n.visits else 0.0, -i, a)
                    for i, (a, n) in enumerate(root.children.items()) if a in legal)
         return best[3] if best[0] > 0 else legal_actions[0]
+
+    # Flat Monte Carlo with common random numbers (PIMC).
+
+    def _flat(self, observation: Observation, seat: Seat, actions: list[Any]) -> Any:
+        """Each sampled world scores every action with the same playout randomness; the best mean wins."""
+        game = self.game
+        totals = [0.0] * len(actions)
+        deadline = time.perf_counter() + self.options.ms / 1000 if self.options.ms else math.inf
+        worlds = max(1, self.options.sims // len(actions))
+        done = 0
+        while done < worlds:
+            world = game.sample_world(observation, self.rng)
+            seed = self.rng.randrange(2**62)
+            for i, action in enumerate(actions):
+                state, _ = game.apply_unchecked(world, seat, action)
+                saved, self.rng = self.rng, random.Random(seed)
+                try:
+                    totals[i] += self.value(self._playout(world, state), seat)
+                finally:
+                    self.rng = saved
+            done += 1
+            if time.perf_counter() >= deadline:
+                break
+        self.simulations_done = done * len(actions)
+        return actions[max(range(len(actions)), key=lambda i: (totals[i], -i))]
 
     # One simulation.
 

@@ -50,6 +50,15 @@ def test_the_same_seed_gives_the_same_moves(name: str) -> None:
         assert first.act(obs, legal) == second.act(obs, legal)
 
 
+def test_flat_monte_carlo_scores_every_move_on_the_same_worlds() -> None:
+    game = cardtable.load_game("crazy_eights")
+    first, second = make_bot(game, "search:sims=24:flat=1", 5), make_bot(game, "search:sims=24:flat=1", 5)
+    for state, seat in _positions("crazy_eights", 4, 6):
+        obs, legal = game.observe(state, seat), game.legal_actions(state, seat)
+        choice = first.act(obs, legal)
+        assert choice in legal and choice == second.act(obs, legal)
+
+
 def test_a_time_cap_stops_the_search_with_its_best_move_so_far() -> None:
     game = cardtable.load_game("kaiser")
     bot = make_bot(game, "search:sims=1000000:ms=30", 1)
@@ -68,6 +77,7 @@ def test_a_time_cap_stops_the_search_with_its_best_move_so_far() -> None:
     ("search:depth=3", "no option 'depth'"),
     ("search:sims=many", "must be a number"),
     ("search:sims", "is not key=value"),
+    ("search:flat=2", "flat must be 0 or 1"),
     ("random:sims=3", "takes no options"),
     ("best", "no bot 'best'"),
 ])
