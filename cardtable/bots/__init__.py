@@ -32,12 +32,11 @@ def bot_factories(game: Game[Any, Any, Any, Any]) -> dict[str, BotFactory]:
 
 
 def game_search_budgets(game: Game[Any, Any, Any, Any]) -> dict[str, dict[str, Any]]:
-    """The default options of each named search budget for ``game`` (games tune ``sims`` for speed)."""
-    from cardtable.bots.catalog import SEARCH_SIMS
+    """The default options of each named search budget for ``game`` (games tune them in the catalog)."""
+    from cardtable.bots.catalog import SEARCH_OPTIONS
 
-    sims = SEARCH_SIMS.get(game.info.name, {})
-    return {name: {**opts, **({"sims": sims[name]} if name in sims else {})}
-            for name, opts in SEARCH_BUDGETS.items()}
+    tuned = SEARCH_OPTIONS.get(game.info.name, {})
+    return {name: {**opts, **tuned.get(name, {})} for name, opts in SEARCH_BUDGETS.items()}
 
 
 def bot_names(game: Game[Any, Any, Any, Any]) -> list[str]:
