@@ -17,9 +17,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
-from cardtable.bots import bot_factories
+from cardtable.bots import make_bot
 from cardtable.core.bot import BotFactory
 from cardtable.core.game import Game
 from cardtable.core.options import options_to_dict
@@ -66,10 +67,7 @@ def selfplay(
     ``factories`` adds bots by name to the game's own.
     """
     opts = game.options(options or {}, preset=preset, players=len(bots))
-    known = {**bot_factories(game), **(factories or {})}
-    missing = [name for name in bots if name not in known]
-    if missing:
-        raise ValueError(f"no bot {missing[0]!r} for {game.info.name} (known: {', '.join(known)})")
+    known = {name: _factory(game, name, factories or {}) for name in dict.fromkeys(bots)}
     tallies: dict[str, BotTally] = {name: BotTally() for name in dict.fromkeys(bots)}
     for name in tallies:
         tallies[name].seats = sum(1 for b in bots if b == name)
@@ -137,3 +135,11 @@ def _summary(game: Game[Any, Any, Any, Any], t: BotTally) -> dict[str, Any]:
         denominator = t.counters.get(den, 0.0)
         out[rate] = round(t.counters.get(num, 0.0) / denominator, 6) if denominator else 0.0
     return out
+
+
+def _factory(game: Game[Any, Any, Any, Any], name: str, extra: Mapping[str, BotFactory]) -> BotFactory:
+    """The factory of a bot name (options after colons allowed: ``search:sims=400``); ValueError if unknown."""
+    if name in extra:
+        return extra[name]
+    make_bot(game, name)  # a known name with valid options, or a one-line ValueError
+    return partial(make_bot, game, name)

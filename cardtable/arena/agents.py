@@ -11,7 +11,7 @@ from typing import Any
 
 from cardtable.arena.external import ExternalBot
 from cardtable.arena.sandbox import Limits
-from cardtable.bots import bot_names, make_bot
+from cardtable.bots import make_bot
 from cardtable.core.bot import Bot
 from cardtable.core.game import Game
 
@@ -36,9 +36,10 @@ def parse_spec(game: Game[Any, Any, Any, Any], spec: str) -> AgentSpec:
     """Check ``spec`` for ``game``; ``ValueError`` with a one-line message for unknown names or unstartable programs."""
     text = spec.strip()
     if not text.startswith(EXEC):
-        if text not in bot_names(game):
-            raise ValueError(f"no bot {text!r} for {game.info.name} (known: {', '.join(bot_names(game))}; "
-                             f"or exec:COMMAND for a program)")
+        try:
+            make_bot(game, text)  # a known name, with valid options if it has any (``search:sims=400``)
+        except ValueError as exc:
+            raise ValueError(f"{exc}; or exec:COMMAND for a program") from None
         return AgentSpec(text, builtin=text)
     try:
         words = shlex.split(text[len(EXEC):])

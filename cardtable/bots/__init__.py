@@ -1,17 +1,22 @@
-"""Bots that work for every game, and name resolution: the generic bots, plugins' bots, each game's own.
+"""Bots that work for every game, and name resolution: the generic bots, plugins' bots, each game's own, search.
 
 Other packages add bots through the ``cardtable.bots`` entry-point group: the entry's name is
 the bot's name and its object a factory (``seed -> bot``); a factory with a ``games`` attribute
 (game names) is offered for those games only.
+
+A bot name may carry options: ``search:sims=400:ms=800``. Each name has metadata (a label, a
+strength rank and a typical decision time) in :mod:`cardtable.bots.catalog`.
 """
 
 from __future__ import annotations
 
 import warnings
+from functools import partial
 from importlib.metadata import entry_points
 from typing import Any
 
 from cardtable.bots.random import RandomBot
+from cardtable.bots.search import SearchBot
 from cardtable.core.bot import Bot, BotFactory
 from cardtable.core.game import Game
 
@@ -47,12 +52,29 @@ def plugin_bots(*, refresh: bool = False) -> dict[str, BotFactory]:
             warnings.warn(f"cardtable could not load the bot plugin {message}", RuntimeWarning, stacklevel=2)
     return dict(_PLUGIN_BOTS)
 
+#: Search budgets offered by name: ``search`` decides within about a second, ``search_quick`` faster.
+SEARCH_BUDGETS: dict[str, dict[str, Any]] = {"search": {}, "search_quick": {"sims": 40}}
+
 
 def bot_factories(game: Game[Any, Any, Any, Any]) -> dict[str, BotFactory]:
-    """Every bot usable in ``game`` by name: the generic ones, plugins' bots for it, then the game's own."""
+    """Every bot usable in ``game`` by name: the generic ones, plugins' bots for it, the game's own, then search."""
     plugins = {name: f for name, f in plugin_bots().items()
                if game.info.name in getattr(f, "games", (game.info.name,))}
-    return {**GENERIC_BOTS, **plugins, **game.bots()}
+    own = game.bots()
+    out = {**GENERIC_BOTS, **plugins, **own}
+    if game.can_sample_worlds() and "search" not in own:
+        budgets = game_search_budgets(game)
+        for name in SEARCH_BUDGETS:
+            out.setdefault(name, partial(SearchBot, game, **budgets[name]))
+    return out
+
+
+def game_search_budgets(game: Game[Any, Any, Any, Any]) -> dict[str, dict[str, Any]]:
+    """The default options of each named search budget for ``game`` (games tune them in the catalog)."""
+    from cardtable.bots.catalog import SEARCH_OPTIONS
+
+    tuned = SEARCH_OPTIONS.get(game.info.name, {})
+    return {name: {**opts, **tuned.get(name, {})} for name, opts in SEARCH_BUDGETS.items()}
 
 
 def bot_names(game: Game[Any, Any, Any, Any]) -> list[str]:
@@ -60,12 +82,36 @@ def bot_names(game: Game[Any, Any, Any, Any]) -> list[str]:
     return list(bot_factories(game))
 
 
+def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """``"search:sims=400:ms=800"`` -> ``("search", {"sims": "400", "ms": "800"})``; ValueError if malformed.
+
+    Options follow the name, each after a colon (commas separate bots in a list of seats).
+    """
+    name, *parts = spec.split(":")
+    options: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in parts)):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip() or not value.strip():
+            raise ValueError(f"bot option {part!r} in {spec!r} is not key=value")
+        options[key.strip()] = value.strip()
+    return name.strip(), options
+
+
 def make_bot(game: Game[Any, Any, Any, Any], name: str, seed: int = 0) -> Bot:
-    """A bot by name for ``game``; ``ValueError`` naming the known bots if there is none."""
+    """A bot by name (options after a colon) for ``game``; one-line ``ValueError`` if unknown or malformed."""
+    base, options = parse_bot_spec(name)
     factories = bot_factories(game)
-    if name not in factories:
-        raise ValueError(f"no bot {name!r} for {game.info.name} (known: {', '.join(factories)})")
-    return factories[name](seed)
+    if base not in factories:
+        raise ValueError(f"no bot {base!r} for {game.info.name} (known: {', '.join(factories)})")
+    if not options:
+        return factories[base](seed)
+    factory = factories[base]
+    takes = getattr(factory.func if isinstance(factory, partial) else factory, "accepts_options", False)
+    if not takes:
+        raise ValueError(f"bot {base!r} takes no options (given: {', '.join(options)})")
+    bot: Bot = factory(seed, **options)
+    return bot
 
 
-__all__ = ["GENERIC_BOTS", "RandomBot", "bot_factories", "bot_names", "make_bot", "plugin_bots"]
+__all__ = ["GENERIC_BOTS", "RandomBot", "SearchBot", "bot_factories", "bot_names", "make_bot", "parse_bot_spec",
+           "plugin_bots"]

@@ -13,7 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 import cardtable
-from cardtable.bots import bot_names
+from cardtable.bots import bot_names, make_bot
 from cardtable.cli.arena import arena
 from cardtable.cli.botcheck import bot_check
 from cardtable.cli.durak import durak
@@ -90,13 +90,15 @@ def selfplay_command(
         names = names * (players if players is not None else game.info.min_players)
     elif players is not None and players != len(names):
         raise fail(f"--players {players} but {len(names)} bots given")
-    known = bot_names(game)
     factories = {}
     for name in names:
         if name.startswith("exec:"):
             factories[name] = external_factory(game, name)
-        elif name not in known:
-            raise fail(f"no bot {name!r} for {game_name} (known: {', '.join(known)}; or exec:COMMAND)")
+            continue
+        try:
+            make_bot(game, name)  # a known name with valid options (``search:sims=400``)
+        except ValueError as exc:
+            raise fail(f"{exc}; or exec:COMMAND") from None
     if games < 1:
         raise fail("--games must be at least 1")
     for flag, value in (("--timeout", timeout), ("--game-timeout", game_timeout)):

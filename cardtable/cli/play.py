@@ -111,10 +111,12 @@ def play(
     bot = bots or next((b for b in bot_names(game) if b != "random"), "random")
     if bot.startswith("exec:"):
         factory = external_factory(game, bot)
-    elif bot in bot_names(game):
-        factory = partial(make_bot, game, bot)
     else:
-        raise fail(f"no bot {bot!r} for {game_name} (known: {', '.join(bot_names(game))}; or exec:COMMAND)")
+        try:
+            make_bot(game, bot)  # a known name, with valid options if it has any
+        except ValueError as exc:
+            raise fail(f"{exc}; or exec:COMMAND") from None
+        factory = partial(make_bot, game, bot)
     if seed is None:
         seed = random.SystemRandom().randrange(1, 2**31)
     typer.echo(f"{game.info.title}, {count} players, seed {seed}; you are seat {seat}.")

@@ -13,6 +13,7 @@ A game is a stateless object; all that changes lives in the state it returns::
 from __future__ import annotations
 
 import abc
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -28,6 +29,7 @@ from cardtable.core.observation import Observation
 from cardtable.core.options import OptionSpec, option_specs, parse_options
 from cardtable.core.outcome import Outcome
 from cardtable.core.rng import Seed
+from cardtable.core.search import SearchHints
 from cardtable.core.types import CardId, Seat
 
 S = TypeVar("S")
@@ -233,6 +235,25 @@ class Game(abc.ABC, Generic[S, A, Ob, Opt]):
     def observation_codec(self) -> Codec:
         """Decodes observations from JSON."""
         return Codec([self.info.observation_type])
+
+    # Search.
+
+    def sample_world(self, observation: Ob, rng: random.Random) -> S:
+        """A full state consistent with everything ``observation``'s seat knows (determinization for search).
+
+        Hidden cards are dealt at random among the places the seat cannot see, respecting what it
+        has seen (voids shown by not following suit, declarations, public pick-ups). Games that
+        support search bots override this; ``observe(world, seat) == observation`` holds.
+        """
+        raise NotImplementedError(f"{self.info.title} cannot sample worlds for search")
+
+    def can_sample_worlds(self) -> bool:
+        """Whether this game overrides :meth:`sample_world` (and so supports the search bot)."""
+        return type(self).sample_world is not Game.sample_world
+
+    def search_hints(self) -> SearchHints:
+        """Where a search playout stops and what it is worth; by default the end of the game."""
+        return SearchHints()
 
     # Bots and statistics.
 

@@ -22,8 +22,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from cardtable.server.live import AnyGame, Connection, LiveTable, TableError
 from cardtable.server.manager import TableManager
 from cardtable.server.schemas import CreateTable, JoinTable, TokenBody
-from cardtable.server.tournaments import router as tournaments_router
 from cardtable.server.table_api import install as install_table_extras
+from cardtable.server.tournaments import router as tournaments_router
 from cardtable.server.views import game_entry, summary
 from cardtable.store import Store
 

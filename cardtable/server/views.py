@@ -10,15 +10,29 @@ from datetime import UTC, datetime
 from typing import Any
 
 from cardtable.bots import bot_names
+from cardtable.bots.catalog import DEFAULT_BOT, bot_info
 from cardtable.core import events_for, to_json
 from cardtable.core.types import Seat
 from cardtable.server.live import AnyGame, Connection, LiveTable
 
 
 def default_bot(game: AnyGame) -> str:
-    """The computer player used when none is named: the game's own first bot, else ``random``."""
+    """The computer player used when none is named: the catalog's choice, else the game's first bot or ``random``."""
+    chosen = DEFAULT_BOT.get(game.info.name)
+    if chosen is not None and chosen in bot_names(game):
+        return chosen
     own = list(game.bots())
     return own[0] if own else "random"
+
+
+def bots_json(game: AnyGame) -> dict[str, dict[str, Any]]:
+    """Each bot's label, strength rank (1 strongest) and typical decision time, where the catalog has them."""
+    out = {}
+    for name in bot_names(game):
+        info = bot_info(game.info.name, name)
+        if info is not None:
+            out[name] = {"label": info.label, "strength": info.strength, "typical_ms": info.typical_ms}
+    return out
 
 
 def game_entry(game: AnyGame) -> dict[str, Any]:
@@ -32,7 +46,7 @@ def game_entry(game: AnyGame) -> dict[str, Any]:
                      "choices": None if s.choices is None else list(s.choices), "help": s.help}
                     for s in info.option_specs],
         "presets": {name: {k: to_json(v) for k, v in values.items()} for name, values in info.presets.items()},
-        "bots": bot_names(game), "default_bot": default_bot(game),
+        "bots": bot_names(game), "default_bot": default_bot(game), "bot_info": bots_json(game),
         "cards": _cards(game),
     }
 

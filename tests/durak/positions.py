@@ -36,6 +36,7 @@ def position(hands: Sequence[str], *, trump: str, deck: str = "", attacker: int 
     state.left = tuple(left) if left is not None else (0,) * players
     state.over, state.fool = False, None
     state.takes = state.defences = (0,) * players
+    state.known, state.gone = (frozenset(),) * players, frozenset()
     state.attacker = attacker
     state.defender = next_in_game(state, attacker) if defender is None else defender
     return state

@@ -63,3 +63,78 @@ class HeuristicBot:
             if not is_eight(card):
                 held[SUIT_OF[card]] += 1
         return max(plays, key=lambda a: (PENALTY[a.card], held[SUIT_OF[a.card]], -a.card))
+
+
+class FirstBot:
+    """A baseline: the first legal action (lowest card id; an eight names its first suit)."""
+
+    name = "first"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        """``legal_actions[0]``."""
+        return legal_actions[0]
+
+
+def unseen_by_suit(observation: CrazyEightsObservation) -> list[int]:
+    """Per suit, the cards this seat has not seen (not in hand, on the pile or under it), eights aside."""
+    seen = set(observation.hand) | set(observation.discard_pile) | {observation.top}
+    counts = [0, 0, 0, 0]
+    for card in range(52):
+        if card not in seen and not is_eight(card):
+            counts[SUIT_OF[card]] += 1
+    return counts
+
+
+class TrackerBot:
+    """Tracks the cards gone by; holds eights for the finish; leaves suits the others are short of.
+
+    Plain cards: the costliest first, but a card that leaves us nothing to follow with costs a
+    turn, so it prefers plays into suits it still holds. When an opponent is close to going out it
+    turns the suit to the one with the fewest unseen cards (the likeliest void). An eight is played
+    only when nothing else plays or as the last step out, and names the suit we hold most of,
+    ties to the suit the others hold least.
+    """
+
+    name = "tracker"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        """One of ``legal_actions``; Draw or Pass only when it is the sole choice."""
+        obs: CrazyEightsObservation = observation
+        plain = [a for a in legal_actions if isinstance(a, Play)]
+        eights = [a for a in legal_actions if isinstance(a, PlayEight)]
+        if not plain and not eights:
+            return legal_actions[0]
+        unseen = unseen_by_suit(obs)
+        if plain and not (eights and len(obs.hand) == 2):
+            return self._plain(obs, plain, unseen)
+        card = eights[0].card
+        held = [0, 0, 0, 0]
+        for c in obs.hand:
+            if c != card and not is_eight(c):
+                held[SUIT_OF[c]] += 1
+        suit = max(range(4), key=lambda s: (held[s], -unseen[s], -s))
+        return PlayEight(card, SUIT_NAMES[suit])
+
+    @staticmethod
+    def _plain(obs: CrazyEightsObservation, plays: list[Play], unseen: list[int]) -> Play:
+        held = [0, 0, 0, 0]
+        for c in obs.hand:
+            if not is_eight(c):
+                held[SUIT_OF[c]] += 1
+        threat = any(n <= 2 for s, n in enumerate(obs.hand_counts) if s != obs.seat)
+
+        def score(a: Play) -> tuple[float, int]:
+            suit = SUIT_OF[a.card]
+            follow = held[suit] - 1  # cards left in the suit this play sets
+            value = PENALTY[a.card] + 4.0 * min(follow, 2)
+            if threat:
+                value -= 2.0 * unseen[suit]
+            return value, -a.card
+
+        return max(plays, key=score)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Final
 
@@ -12,6 +13,7 @@ from cardtable.core.fast import TrustedActions
 from cardtable.core.game import Game, GameInfo
 from cardtable.core.outcome import Outcome
 from cardtable.core.rng import Seed, randrange, seeded, shuffled
+from cardtable.core.search import SearchHints
 from cardtable.core.types import CardId, Seat
 from cardtable.games.crazy_eights.actions import (
     ACTION_TYPES,
@@ -386,7 +388,7 @@ class CrazyEightsGame(Game[CrazyEightsState, Action, CrazyEightsObservation, Cra
             discard_count=state.discards.bit_count() + 1, hand_counts=tuple(h.bit_count() for h in state.hands),
             drawn_this_turn=state.drawn, last_drawn=last, passes_in_row=state.passes,
             draw_until_playable=state.draw_until, sheet=state.sheet, totals=state.totals, over=state.over,
-            winners=winners(state.totals) if state.over else (),
+            winners=winners(state.totals) if state.over else (), discard_pile=tuple(cards_of(state.discards)),
         )
 
     def outcome(self, state: State) -> Outcome | None:
@@ -422,13 +424,27 @@ class CrazyEightsGame(Game[CrazyEightsState, Action, CrazyEightsObservation, Cra
         """"Play seven of spades", "Play eight of spades, name hearts", "Draw a card", "Pass"."""
         return describe(action)
 
+    # Search.
+
+    def sample_world(self, observation: Obs, rng: random.Random) -> State:
+        """A full state consistent with ``observation`` (see ``crazy_eights.world``)."""
+        from cardtable.games.crazy_eights import world
+
+        return world.sample_world(observation, rng)
+
+    def search_hints(self) -> SearchHints:
+        """Play the round out shedding costly cards first; value the penalty points against the others'."""
+        from cardtable.games.crazy_eights import world
+
+        return world.HINTS
+
     # Bots and statistics.
 
     def bots(self) -> Mapping[str, BotFactory]:
-        """The heuristic computer opponent."""
-        from cardtable.games.crazy_eights.bots import HeuristicBot
+        """``heuristic`` (costliest card first), ``tracker`` (counts the cards gone by), ``first`` (a baseline)."""
+        from cardtable.games.crazy_eights.bots import FirstBot, HeuristicBot, TrackerBot
 
-        return {"heuristic": HeuristicBot}
+        return {"heuristic": HeuristicBot, "tracker": TrackerBot, "first": FirstBot}
 
     def seat_stats(self, state: State) -> Sequence[Mapping[str, float]]:
         """Per seat: rounds played, rounds won by going out, penalty points."""

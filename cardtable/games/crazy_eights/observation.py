@@ -49,10 +49,11 @@ class CrazyEightsObservation(Observation):
     totals: tuple[int, ...]
     over: bool
     winners: tuple[Seat, ...]
+    discard_pile: tuple[CardId, ...] = ()  # the cards under the top one, in id order (all were seen played)
 
     def cards_shown(self) -> frozenset[CardId]:
-        """Own hand, the top card and the card just drawn (which is also in the hand)."""
-        shown = set(self.hand)
+        """Own hand, the top card, the pile under it and the card just drawn (which is also in the hand)."""
+        shown = set(self.hand) | set(self.discard_pile)
         shown.add(self.top)
         if self.last_drawn is not None:
             shown.add(self.last_drawn)

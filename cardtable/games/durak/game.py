@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
@@ -14,6 +15,7 @@ from cardtable.core.game import Game, GameInfo
 from cardtable.core.observation import Observation
 from cardtable.core.outcome import Outcome
 from cardtable.core.rng import Seed
+from cardtable.core.search import SearchHints
 from cardtable.core.state import SlotState
 from cardtable.core.types import CardId, Seat
 from cardtable.games.durak import rules
@@ -65,7 +67,8 @@ class DurakState(SlotState):
     """A position. ``left[s]`` is the bout after which seat ``s`` left the game (0: still playing)."""
 
     __slots__ = ("players", "capped", "bout_limit", "trump", "trump_card", "hands", "deck", "attacker",
-                 "defender", "bout", "bout_number", "discards", "left", "over", "fool", "takes", "defences")
+                 "defender", "bout", "bout_number", "discards", "left", "over", "fool", "takes", "defences",
+                 "known", "gone")
 
     players: int
     capped: bool
@@ -84,6 +87,8 @@ class DurakState(SlotState):
     fool: Seat | None
     takes: tuple[int, ...]
     defences: tuple[int, ...]
+    known: tuple[frozenset[CardId], ...]  # per seat: the cards of its hand every seat has seen (taken, the trump)
+    gone: frozenset[CardId]  # the discarded cards (every seat saw them in the bout)
 
 @dataclass(frozen=True)
 class DurakObservation(Observation):
@@ -108,10 +113,13 @@ class DurakObservation(Observation):
     fool: Seat | None
     winner: Seat | None
     finished: bool
+    known_cards: tuple[tuple[int, ...], ...] = ()
+    discarded: tuple[int, ...] = ()
 
     def cards_shown(self) -> frozenset[CardId]:
-        """Own hand, the bout on the table and the trump card."""
-        return frozenset(self.hand) | frozenset(self.bout) | {self.trump_card}
+        """Own hand, the bout on the table, the trump card, the cards known in hands and the discards."""
+        shown = frozenset(self.hand) | frozenset(self.bout) | {self.trump_card} | frozenset(self.discarded)
+        return shown.union(*map(frozenset, self.known_cards))
 
 
 def first_leavers(left: Sequence[int]) -> tuple[Seat, ...]:
@@ -180,6 +188,7 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         state.bout, state.bout_number, state.discards = (), 1, 0
         state.left, state.over, state.fool = (0,) * players, False, None
         state.takes = state.defences = (0,) * players
+        state.known, state.gone = (frozenset(),) * players, frozenset()
         first = rules.lowest_trump_holder(hands, trump) if options.first_attacker == "lowest_trump" else None
         state.attacker = 0 if first is None else first
         state.defender = next_in_game(state, state.attacker)
@@ -293,6 +302,8 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
             hands[seat] = hand[:i] + hand[i + 1:]
             new.hands = tuple(hands)
             new.bout = state.bout + (card,)
+            if card in state.known[seat]:
+                new.known = _with(state.known, seat, state.known[seat] - {card})
             return new, [(_ATTACKED if kind is Attack else _COVERED)[seat][card]]
         events: list[Event]
         if kind is Take:
@@ -300,6 +311,7 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         else:
             events = [Stopped(seat, state.bout)]
             new.discards = state.discards + len(state.bout)
+            new.gone = state.gone | frozenset(state.bout)
         self._end_bout(new, taken=kind is Take, events=events)
         return new, events
 
@@ -318,6 +330,8 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         taken = new.bout + handed
         hands[defender] = rules.sort_hand(hands[defender] + taken, trump)
         new.hands = tuple(hands)
+        known = _with(new.known, attacker, new.known[attacker] - frozenset(handed))
+        new.known = _with(known, defender, known[defender] | frozenset(taken))
         events.append(Took(defender, taken))
         new.takes = _bump(new.takes, defender)
         return events
@@ -368,6 +382,8 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
                 continue
             drawn, deck = deck[:need], deck[need:]
             hands[seat] = rules.sort_hand(hands[seat] + drawn, new.trump)
+            if not deck and new.trump_card in drawn:  # the turned-up trump is drawn last, in view of all
+                new.known = _with(new.known, seat, new.known[seat] | {new.trump_card})
             events += [Drew(seat, len(drawn)), DrewCards(seat, drawn)]
         new.hands, new.deck = tuple(hands), deck
 
@@ -390,6 +406,8 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
             to_act=self.to_act(state), bout=state.bout, bout_number=state.bout_number, discards=state.discards,
             attack_cap="defender_hand" if state.capped else "none", fool=state.fool,
             winner=winner_of(state.left) if over else None, finished=over,
+            known_cards=tuple(rules.sort_hand(tuple(k), state.trump) for k in state.known),
+            discarded=rules.sort_hand(tuple(state.gone), state.trump),
         )
 
     def outcome(self, state: DurakState) -> Outcome | None:
@@ -404,11 +422,12 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         return Outcome(scores, winners, reason)
 
     def hidden_cards(self, state: DurakState, seat: Seat | None) -> frozenset[CardId]:
-        """Other players' hands and the deck, except the turned-up trump card (public all game)."""
+        """Other players' hands and the deck, except the turned-up trump card and cards taken in view of all."""
         hidden = set(state.deck)
         for other, hand in enumerate(state.hands):
             if other != seat:
                 hidden.update(hand)
+                hidden.difference_update(state.known[other])
         hidden.discard(state.trump_card)
         return frozenset(hidden)
 
@@ -420,6 +439,20 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         """At most 37 actions per bout, and at most ``bout_limit`` bouts."""
         return options.bout_limit * _ACTIONS_PER_BOUT
 
+    # Search.
+
+    def sample_world(self, observation: DurakObservation, rng: random.Random) -> DurakState:
+        """A full state consistent with ``observation`` (see ``durak.world``)."""
+        from cardtable.games.durak import world
+
+        return world.sample_world(observation, rng)
+
+    def search_hints(self) -> SearchHints:
+        """Play to the end with a cheap low-card policy; value +1 first out, -1 the fool."""
+        from cardtable.games.durak import world
+
+        return world.HINTS
+
     # Words, bots, statistics.
 
     def describe_action(self, action: DurakAction) -> str:
@@ -427,10 +460,10 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         return describe(action)
 
     def bots(self) -> Mapping[str, BotFactory]:
-        """``scripted``: the 2020 program's player; ``heuristic``: the same, a little more careful with trumps."""
-        from cardtable.games.durak.bots import HeuristicBot, ScriptedBot
+        """``scripted`` (the 2020 program's player), ``heuristic`` (it, keeping trumps), ``careful``, ``lowest``."""
+        from cardtable.games.durak.bots import CarefulBot, HeuristicBot, LowestBot, ScriptedBot
 
-        return {"scripted": ScriptedBot, "heuristic": HeuristicBot}
+        return {"scripted": ScriptedBot, "heuristic": HeuristicBot, "careful": CarefulBot, "lowest": LowestBot}
 
     def seat_stats(self, state: DurakState) -> Sequence[Mapping[str, float]]:
         """Per seat: games, fool, won (first to leave), bouts defended and takes."""
@@ -438,6 +471,12 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         return [{"games": 1.0, "fool": float(state.fool == s), "won": float(s in winners),
                  "defences": float(state.defences[s]), "takes": float(state.takes[s])}
                 for s in range(state.players)]
+
+
+def _with(values: tuple[frozenset[CardId], ...], seat: Seat,
+          value: frozenset[CardId]) -> tuple[frozenset[CardId], ...]:
+    """``values`` with ``value`` for ``seat``."""
+    return values[:seat] + (value,) + values[seat + 1:]
 
 
 def _bump(counts: tuple[int, ...], seat: Seat) -> tuple[int, ...]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -11,6 +12,7 @@ from cardtable.core.events import Event
 from cardtable.core.game import Game, GameInfo
 from cardtable.core.outcome import Outcome
 from cardtable.core.rng import Seed, seeded, shuffled
+from cardtable.core.search import SearchHints
 from cardtable.core.types import CardId, Seat
 from cardtable.games.kaiser import rules
 from cardtable.games.kaiser.actions import (
@@ -175,6 +177,20 @@ class KaiserGame(Game[KaiserState, KaiserAction, KaiserObservation, KaiserOption
                 mask |= hand
         return frozenset(rules.cards_of(mask))
 
+    # Search.
+
+    def sample_world(self, observation: KaiserObservation, rng: random.Random) -> KaiserState:
+        """A full state consistent with ``observation`` (see ``kaiser.world``)."""
+        from cardtable.games.kaiser import world
+
+        return world.sample_world(observation, rng)
+
+    def search_hints(self) -> SearchHints:
+        """Play the hand out with a cheap trick-taking policy; value the change of score."""
+        from cardtable.games.kaiser import world
+
+        return world.HINTS
+
     def describe_action(self, action: KaiserAction) -> str:
         """ "Bid 7", "Bid 7 no trump", "Pass", "Name hearts as trump", "Play five of hearts"."""
         return describe(action)
@@ -230,6 +246,7 @@ def set_deal(state: KaiserState, dealer: Seat, hands: Sequence[int]) -> None:
     state.trump = -1
     state.leader = -1
     state.trick = ()
+    state.played = ()
     state.last_trick = ()
     state.last_winner = -1
     state.tricks = (0, 0)
@@ -302,6 +319,7 @@ def _play(state: KaiserState, seat: Seat, card: CardId, events: list[Event]) -> 
     points[side] += worth
     state.tricks, state.points = (tricks[0], tricks[1]), (points[0], points[1])
     state.trick, state.last_trick, state.last_winner = (), trick, winner
+    state.played = state.played + trick
     state.leader = state.turn = winner
     events.append(TrickTaken(winner, cards, worth))
     if state.hands[winner] == 0:
@@ -455,7 +473,7 @@ def _observe(state: KaiserState, seat: Seat | None) -> KaiserObservation:
         hand_sizes=tuple(h.bit_count() for h in state.hands), bids=bids, high_bid=high,
         contract=_contract(state), trump=trump if trump is not None else rules.SUIT_WORDS[state.trump],
         leader=state.leader if state.phase == PLAY else None,
-        trick=_played(state.trick), last_trick=_played(state.last_trick),
+        trick=_played(state.trick), played=_played(state.played), last_trick=_played(state.last_trick),
         last_trick_winner=state.last_winner if state.last_trick else None,
         tricks_taken=state.tricks, points_taken=state.points, score_sheet=state.sheet, totals=state.totals,
         teams=rules.TEAMS, floor=state.options.floor, no_trump_allowed=state.options.no_trump,

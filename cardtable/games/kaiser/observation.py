@@ -78,6 +78,7 @@ class KaiserObservation(Observation):
     trump: str
     leader: int | None
     trick: tuple[PlayedCard, ...]
+    played: tuple[PlayedCard, ...]
     last_trick: tuple[PlayedCard, ...]
     last_trick_winner: int | None
     tricks_taken: tuple[int, int]
@@ -91,5 +92,6 @@ class KaiserObservation(Observation):
     status: str
 
     def cards_shown(self) -> frozenset[CardId]:
-        """Own hand, the trick in progress and the last trick."""
-        return frozenset(self.hand) | {p.card for p in self.trick} | {p.card for p in self.last_trick}
+        """Own hand, the trick in progress, the tricks played this hand and the last trick."""
+        return (frozenset(self.hand) | {p.card for p in self.trick} | {p.card for p in self.played}
+                | {p.card for p in self.last_trick})

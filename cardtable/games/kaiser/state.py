@@ -17,7 +17,7 @@ class KaiserState(SlotState):
 
     __slots__ = (
         "options", "rng", "hands", "dealer", "hand_no", "phase", "turn", "bids", "high", "high_bidder",
-        "trump", "leader", "trick", "last_trick", "last_winner", "tricks", "points", "totals", "sheet",
+        "trump", "leader", "trick", "played", "last_trick", "last_winner", "tricks", "points", "totals", "sheet",
         "result",
     )
 
@@ -34,6 +34,7 @@ class KaiserState(SlotState):
     trump: int  # 0–3 a suit, 4 no trump, -1 not yet known
     leader: int
     trick: tuple[tuple[int, int], ...]  # (seat, card) in playing order
+    played: tuple[tuple[int, int], ...]  # the completed tricks of this hand, (seat, card) in playing order
     last_trick: tuple[tuple[int, int], ...]
     last_winner: int
     tricks: tuple[int, int]  # per side this hand

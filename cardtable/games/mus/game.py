@@ -8,6 +8,7 @@ dealer, and every turn passes to ``seat + 1`` (FEM III.2, VIII.8).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from itertools import combinations, pairwise
@@ -20,6 +21,7 @@ from cardtable.core.bot import BotFactory
 from cardtable.core.errors import IllegalAction
 from cardtable.core.fast import TrustedActions
 from cardtable.core.rng import Seed, chance, randrange, seeded, shuffled
+from cardtable.core.search import SearchHints
 from cardtable.games.mus import actions as A
 from cardtable.games.mus import events as E
 from cardtable.games.mus.fsm import ACTING_PHASES, LANCE_PHASES, BetStatus, Phase, bet_transition, transition
@@ -795,15 +797,29 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
         w = state.winner
         return Outcome(scores, (w, w + 2), state.game_over_reason)
 
+    # Search.
+
+    def sample_world(self, observation: MusObservation, rng: random.Random) -> MusState:
+        """A full state consistent with ``observation`` (see ``mus.world``)."""
+        from cardtable.games.mus import world
+
+        return world.sample_world(observation, rng)
+
+    def search_hints(self) -> SearchHints:
+        """Play the hand out with threshold play on each true hand; value the tanteo."""
+        from cardtable.games.mus import world
+
+        return world.HINTS
+
     def describe_action(self, action: A.MusAction) -> str:
         """The action in words, Spanish terms kept ("Envido 2", "Órdago", "Quiero y no pierdo")."""
         return A.describe(action)
 
     def bots(self) -> Mapping[str, BotFactory]:
-        """``simple``: thresholds on hand strength."""
-        from cardtable.games.mus.bots import SimpleBot
+        """``simple`` (thresholds), ``careful`` (strength, score), ``counting`` (baseline), ``search`` (showdowns)."""
+        from cardtable.games.mus.bots import CarefulBot, CountingBot, ShowdownSearchBot, SimpleBot
 
-        return {"simple": SimpleBot}
+        return {"simple": SimpleBot, "careful": CarefulBot, "counting": CountingBot, "search": ShowdownSearchBot}
 
     def seat_stats(self, state: MusState) -> Sequence[Mapping[str, float]]:
         """Per seat: hands played and games won by its pair."""

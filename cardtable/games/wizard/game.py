@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 
 from cardtable.cards import WIZARD_60, CardId
@@ -10,11 +11,12 @@ from cardtable.core.bot import BotFactory
 from cardtable.core.errors import IllegalAction
 from cardtable.core.fast import TrustedActions, constructor
 from cardtable.core.rng import Seed, randrange, seeded, shuffled
+from cardtable.core.search import SearchHints
 from cardtable.games.wizard import events as ev
 from cardtable.games.wizard import rules
 from cardtable.games.wizard.actions import Bid, ChooseTrump, Play, WizardAction
 from cardtable.games.wizard.observation import PlayedCard, WizardObservation
-from cardtable.games.wizard.options import PRESETS, WizardOptions
+from cardtable.games.wizard.options import PRESETS, RoundsChoice, WizardOptions
 from cardtable.games.wizard.state import BIDDING, CHOOSING_TRUMP, FINISHED, PLAYING, WizardState, pack_row
 
 _PLAY = tuple(Play(c) for c in range(rules.DECK_SIZE))
@@ -56,6 +58,11 @@ INFO = GameInfo(
     has_teams=False,
     presets=PRESETS,
 )
+
+
+def _rounds_choice(rounds: int, players: int) -> RoundsChoice:
+    """The ``rounds`` option that gives a game of ``rounds`` rounds."""
+    return "all" if rounds == rules.total_rounds(players) else rounds  # type: ignore[return-value]
 
 
 class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOptions]):
@@ -362,7 +369,27 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
             trick=tuple(PlayedCard((s.leader + i) % p, c) for i, c in enumerate(s.trick)),
             last_trick=tuple(PlayedCard((s.last_leader + i) % p, c) for i, c in enumerate(s.last_trick)),
             last_trick_winner=s.last_winner, played_cards=s.played, score_sheet=s.sheet, totals=s.totals,
+            wizard_trump=s.options.wizard_trump, bids_may_not_equal_tricks=s.options.bids_may_not_equal_tricks,
+            hidden_bids=s.options.hidden_bids,
         )
+
+    # Search.
+
+    def sample_world(self, observation: WizardObservation, rng: random.Random) -> WizardState:
+        """A full state consistent with ``observation`` (see ``wizard.world``)."""
+        from cardtable.games.wizard import world
+
+        o = observation
+        options = WizardOptions(players=o.players, rounds=_rounds_choice(o.rounds, o.players),
+                                wizard_trump=o.wizard_trump,  # type: ignore[arg-type]
+                                bids_may_not_equal_tricks=o.bids_may_not_equal_tricks, hidden_bids=o.hidden_bids)
+        return world.sample_world(options, observation, rng)
+
+    def search_hints(self) -> SearchHints:
+        """Play the current round out with the fitted bidder and chase-or-duck play; value its points."""
+        from cardtable.games.wizard import world
+
+        return world.HINTS
 
     # Words, bots and statistics.
 
@@ -371,10 +398,10 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         return action.words()
 
     def bots(self) -> Mapping[str, BotFactory]:
-        """The heuristic bidder and trick player."""
-        from cardtable.games.wizard.bots import HeuristicBot
+        """``heuristic`` (fitted bids, chase or duck), baselines ``chase_duck`` and ``lowest``."""
+        from cardtable.games.wizard.bots import ChaseDuckBot, HeuristicBot, LowestBot
 
-        return {"heuristic": HeuristicBot}
+        return {"heuristic": HeuristicBot, "chase_duck": ChaseDuckBot, "lowest": LowestBot}
 
     def seat_stats(self, state: WizardState) -> Sequence[Mapping[str, float]]:
         """Per seat: rounds where the bid was exact, and rounds played."""

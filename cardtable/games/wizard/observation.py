@@ -63,6 +63,10 @@ class WizardObservation(Observation):
     played_cards: tuple[CardId, ...]
     score_sheet: tuple[RoundResult, ...]
     totals: tuple[int, ...]
+    # The table's rules, public to every seat (a search bot rebuilds worlds under them).
+    wizard_trump: str = "dealer_chooses"
+    bids_may_not_equal_tricks: bool = False
+    hidden_bids: bool = False
 
     def cards_shown(self) -> frozenset[CardId]:
         """Every card id in any field: the hand, the trump card, the trick, the last trick, played cards."""

@@ -196,7 +196,7 @@ function renderSeats(reset = false) {
   const previous = reset ? [] : [...document.querySelectorAll("[data-seat-choice]")].map((s) => s.value);
   const bots = g.bots || [];
   const choices = () => [h("option", { value: "human" }, t("lobby.seat_person")),
-    bots.map((b) => h("option", { value: `bot:${b}` }, t(b === g.default_bot ? "lobby.seat_bot_default" : "lobby.seat_bot", { bot: b })))];
+    bots.map((b) => h("option", { value: `bot:${b}` }, t(b === g.default_bot ? "lobby.seat_bot_default" : "lobby.seat_bot", { bot: (g.bot_info || {})[b]?.label || b })))];
   const rows = [h("div", { class: "seat-row" }, h("span", { class: "seat-no" }, t("seat.numbered", { n: 1 })), h("span", {}, t("lobby.you")))];
   for (let seat = 1; seat < n; seat++) {
     const id = `seat-${seat}`;

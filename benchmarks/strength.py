@@ -1,0 +1,200 @@
+"""How strong the computer players are: matches between named bots, with 95 % intervals.
+
+For each matchup (a game, its options and one bot name per seat) it plays ``--games`` games, seats
+rotating between games (game g puts ``lineup[(s + g) % n]`` in seat s), deals from ``--seed``, and
+prints per bot name: games, win share (a tie shares the win; several seats of one name count
+together) with a Wilson 95 % interval, the game's own rates (exact bids, contracts made, ...) with
+intervals, and the median and 99th percentile of its decision time.
+
+    python benchmarks/strength.py                      # every matchup, small samples
+    python benchmarks/strength.py --game wizard --games 100 --json
+    nice python benchmarks/strength.py --list          # the matchups
+
+Search bots use simulation budgets, so a run is reproducible apart from the timings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+import cardtable
+from cardtable.bots import make_bot
+
+
+@dataclass(frozen=True)
+class Matchup:
+    """One line-up to measure: ``lineup[s]`` is the bot name in seat s before rotation."""
+
+    game: str
+    lineup: tuple[str, ...]
+    options: dict[str, Any] = field(default_factory=dict)
+    note: str = ""
+
+    @property
+    def key(self) -> str:
+        """A short name: game, options and line-up."""
+        opts = ",".join(f"{k}={v}" for k, v in self.options.items())
+        return f"{self.game}[{opts}] {' '.join(self.lineup)}"
+
+
+MATCHUPS: list[Matchup] = [
+    # Wizard: the issue's goals (4 and 6 players, all rounds), exact bids in self-play.
+    Matchup("wizard", ("search", "heuristic", "heuristic", "heuristic"), note="goal: search ≥ 35 %"),
+    Matchup("wizard", ("search", "heuristic", "heuristic", "heuristic", "heuristic", "heuristic"),
+            {"players": 6}, note="goal: search ≥ 25 %"),
+    Matchup("wizard", ("search",) * 4, note="goal: exact bids ≥ 66 % in self-play"),
+    Matchup("wizard", ("heuristic", "lowest", "lowest", "lowest"), note="heuristic vs a baseline"),
+    Matchup("wizard", ("chase_duck", "heuristic", "heuristic", "heuristic", "heuristic", "heuristic"),
+            {"players": 6}, note="the chase-or-duck baseline alone against five heuristics"),
+    # Mus: pairs are seats 0+2 and 1+3.
+    Matchup("mus", ("search", "simple", "search", "simple"), note="goal: ≥ 60 %"),
+    Matchup("mus", ("search", "counting", "search", "counting"), note="goal: ≥ 60 %"),
+    Matchup("mus", ("careful", "simple", "careful", "simple"), note="new heuristic vs old"),
+    Matchup("mus", ("careful", "counting", "careful", "counting"), note="new heuristic vs the baseline"),
+    Matchup("mus", ("counting", "simple", "counting", "simple"), note="the count-based baseline vs simple"),
+    # Durak heads-up.
+    Matchup("durak", ("search", "heuristic"), note="goal: ≥ 60 %"),
+    Matchup("durak", ("search_quick", "heuristic"), note="the quick search vs the old heuristic"),
+    Matchup("durak", ("careful", "heuristic"), note="new heuristic vs old"),
+    Matchup("durak", ("careful", "lowest"), note="new heuristic vs the baseline"),
+    Matchup("durak", ("heuristic", "lowest"), note="old heuristic vs the baseline"),
+    # Crazy Eights, 1 vs 3.
+    Matchup("crazy_eights", ("search", "heuristic", "heuristic", "heuristic"), note="goal: ≥ 35 %"),
+    Matchup("crazy_eights", ("tracker", "heuristic", "heuristic", "heuristic"), note="new heuristic vs old"),
+    Matchup("crazy_eights", ("tracker", "first", "first", "first"), note="new heuristic vs the baseline"),
+    Matchup("crazy_eights", ("heuristic", "first", "first", "first"), note="old heuristic vs the baseline"),
+    # Kaiser pairs.
+    Matchup("kaiser", ("search", "heuristic", "search", "heuristic"), note="goal: ≥ 60 %"),
+    Matchup("kaiser", ("search_quick", "heuristic", "search_quick", "heuristic"), note="the quick search"),
+]
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (ties count as fractional successes)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def play_matchup(m: Matchup, games: int, seed: int, *, progress: bool = False) -> dict[str, Any]:
+    """Play the games of one matchup; per-bot wins, rates and decision times as data."""
+    game = cardtable.load_game(m.game)
+    n = len(m.lineup)
+    opts = game.options(m.options, players=n)
+    teams = game.teams(opts)
+    wins: dict[str, float] = defaultdict(float)
+    counters: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    times: dict[str, list[float]] = defaultdict(list)
+    scores: dict[str, list[float]] = defaultdict(list)
+    rng = random.Random(seed)
+    for g in range(games):
+        deal = rng.randrange(2**31)
+        seating = [m.lineup[(s + g) % n] for s in range(n)]
+        bots = [make_bot(game, name, deal + 7919 * s) for s, name in enumerate(seating)]
+        state, _ = game.new(opts, deal)
+        while (seat := game.to_act(state)) is not None:
+            obs = game.observe(state, seat)
+            legal = game.legal_actions(state, seat)
+            start = time.perf_counter()
+            action = bots[seat].act(obs, legal)
+            times[seating[seat]].append(time.perf_counter() - start)
+            state, _ = game.apply(state, seat, action)
+        outcome = game.outcome(state)
+        assert outcome is not None
+        # A name's share of the game: a tie shares the win; a team's win counts once for the team.
+        credited: set[int] = set()
+        for seat, name in enumerate(seating):
+            team = next(t for t in teams if seat in t)
+            if seat in outcome.winners and min(team) not in credited:
+                credited.add(min(team))
+                wins[name] += 1.0 / len({min(next(t for t in teams if w in t)) for w in outcome.winners})
+        for seat, score in enumerate(outcome.scores):
+            scores[seating[seat]].append(score)
+        for seat, stats in enumerate(game.seat_stats(state)):
+            for key, value in stats.items():
+                counters[seating[seat]][key] += value
+        if progress:
+            print(f"  {m.key}: game {g + 1}/{games}", file=sys.stderr, end="\r")
+    return _summary(game, m, games, wins, counters, times, scores)
+
+
+def _summary(game: Any, m: Matchup, games: int, wins: dict[str, float], counters: dict[str, dict[str, float]],
+             times: dict[str, list[float]], scores: dict[str, list[float]]) -> dict[str, Any]:
+    """The figures of a matchup as JSON-ready data."""
+    bots: dict[str, Any] = {}
+    for name in dict.fromkeys(m.lineup):
+        low, high = wilson(wins[name], games)
+        entry: dict[str, Any] = {"seats": m.lineup.count(name), "games": games,
+                                 "win_share": round(wins[name] / games, 4), "ci95": [round(low, 4), round(high, 4)]}
+        for rate, (num, den) in game.stat_rates.items():
+            d = counters[name].get(den, 0.0)
+            x = counters[name].get(num, 0.0)
+            if d and 0 <= x <= d:  # a proportion: Wilson interval (means such as penalty per round: none)
+                lo, hi = wilson(x, int(d))
+                entry[rate] = {"rate": round(x / d, 4), "ci95": [round(lo, 4), round(hi, 4)], "n": int(d)}
+        xs = scores[name]
+        if len(xs) > 1:
+            half = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
+            entry["mean_score"] = {"mean": round(statistics.fmean(xs), 2), "ci95_half": round(half, 2)}
+        ts = sorted(times[name])
+        if ts:
+            entry["decision_ms"] = {"median": round(1000 * statistics.median(ts), 2),
+                                    "p99": round(1000 * ts[min(len(ts) - 1, int(0.99 * len(ts)))], 2),
+                                    "decisions": len(ts)}
+        bots[name] = entry
+    return {"matchup": m.key, "game": m.game, "options": m.options, "lineup": list(m.lineup), "note": m.note,
+            "games": games, "bots": bots}
+
+
+def _print(result: dict[str, Any]) -> None:
+    print(f"{result['matchup']}  ({result['games']} games; {result['note']})")
+    for name, e in result["bots"].items():
+        rates = "  ".join(f"{k} {v['rate']:.3f} [{v['ci95'][0]:.3f}, {v['ci95'][1]:.3f}] of {v['n']}"
+                          for k, v in e.items() if isinstance(v, dict) and "rate" in v)
+        timing = e.get("decision_ms")
+        if "mean_score" in e:
+            rates += f"  mean score {e['mean_score']['mean']} ± {e['mean_score']['ci95_half']}"
+        when = f"  decision median {timing['median']} ms, p99 {timing['p99']} ms" if timing else ""
+        print(f"  {name:<10} seats {e['seats']}  win share {e['win_share']:.3f} "
+              f"[{e['ci95'][0]:.3f}, {e['ci95'][1]:.3f}]  {rates}{when}")
+    sys.stdout.flush()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the matchups chosen on the command line and print their figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", help="only this game's matchups")
+    parser.add_argument("--match", help="only matchups whose key contains this text")
+    parser.add_argument("--games", type=int, default=20, help="games per matchup (default 20)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="one JSON object per matchup")
+    parser.add_argument("--list", action="store_true", help="list the matchups and stop")
+    parser.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="override a game option in every chosen matchup (e.g. rounds=5)")
+    args = parser.parse_args(argv)
+    chosen = [m for m in MATCHUPS if (not args.game or m.game == args.game) and (not args.match or args.match in m.key)]
+    if args.list:
+        for m in chosen:
+            print(m.key, "—", m.note)
+        return
+    overrides = dict(o.split("=", 1) for o in args.option)
+    chosen = [Matchup(m.game, m.lineup, {**m.options, **overrides}, m.note) for m in chosen]
+    for m in chosen:
+        result = play_matchup(m, args.games, args.seed, progress=not args.json and sys.stderr.isatty())
+        print(json.dumps(result)) if args.json else _print(result)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+"""Bot metadata as data: a label, a strength rank and a typical decision time per game and bot name.
+
+The lobby shows the labels; the default computer player of a game is ``DEFAULT_BOT[game]``, the
+strongest that decides within about a second on a shared 2-core machine (``benchmarks/strength.py``
+measures both strength and decision times; the figures are in ``docs/bots.md``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class BotInfo:
+    """What the lobby says about a bot: its label, rank (1 strongest) and typical decision time."""
+
+    label: str
+    strength: int
+    typical_ms: float
+
+
+#: Options of the named search budgets, per game (others: ``SearchOptions`` defaults). Crazy Eights
+#: searches flat (common random numbers): its tree search was weaker than its heuristic.
+SEARCH_OPTIONS: dict[str, dict[str, dict[str, int]]] = {
+    "wizard": {"search": {"sims": 200}, "search_quick": {"sims": 40}},
+    "mus": {"search": {"sims": 150}, "search_quick": {"sims": 40}},
+    "durak": {"search": {"sims": 150}, "search_quick": {"sims": 40}},
+    "kaiser": {"search": {"sims": 200}, "search_quick": {"sims": 40}},
+    "crazy_eights": {"search": {"sims": 200, "flat": 1}, "search_quick": {"sims": 40, "flat": 1}},
+}
+
+_GENERIC = {
+    "random": BotInfo("Random: any legal move (beginner)", 9, 0.0),
+}
+
+# Typical decision times are medians from benchmarks/strength.py on a shared, busy 2-core machine.
+_SEARCH = BotInfo("Search: plays out sampled deals (strongest, thinks up to about a second)", 1, 150.0)
+_QUICK = BotInfo("Quick search: fewer sampled deals (strong, fast)", 2, 30.0)
+
+BOT_INFO: dict[str, dict[str, BotInfo]] = {
+    "wizard": {
+        "search": _SEARCH, "search_quick": _QUICK,
+        "heuristic": BotInfo("Heuristic: counts expected tricks, chases or ducks (fast)", 3, 0.05),
+    },
+    "mus": {
+        "search": _SEARCH, "search_quick": _QUICK,
+        "careful": BotInfo("Careful: hand strength per lance and the score (fast)", 1, 0.01),
+        "simple": BotInfo("Simple: thresholds on hand strength (fast)", 4, 0.01),
+        "counting": BotInfo("Counting: counts reyes, ases, pares and juego (baseline)", 5, 0.01),
+    },
+    "durak": {
+        "search": _SEARCH, "search_quick": _QUICK,
+        "careful": BotInfo("Careful: defends when it can, sheds pairs (fast)", 3, 0.01),
+        "heuristic": BotInfo("Heuristic: the 2020 program keeping its trumps (fast)", 3, 0.01),
+        "scripted": BotInfo("Scripted: the 2020 program's player (fast)", 4, 0.01),
+        "lowest": BotInfo("Lowest: always the lowest card (baseline)", 4, 0.01),
+    },
+    "kaiser": {
+        "search": _SEARCH, "search_quick": _QUICK,
+        "heuristic": BotInfo("Heuristic: rates trumps, chases the 5♥ (fast)", 3, 0.05),
+    },
+    "crazy_eights": {
+        "search": _SEARCH, "search_quick": _QUICK,
+        "tracker": BotInfo("Tracker: counts the cards gone by, holds eights (fast)", 3, 0.01),
+        "heuristic": BotInfo("Heuristic: costliest card first, saves eights (fast)", 3, 0.01),
+        "first": BotInfo("First: the first playable card (baseline)", 5, 0.0),
+    },
+}
+
+#: The computer player used when none is named: the strongest that decides within about a second.
+DEFAULT_BOT: dict[str, str] = {
+    "wizard": "heuristic",
+    "mus": "careful",
+    "durak": "search_quick",
+    "kaiser": "heuristic",
+    "crazy_eights": "heuristic",
+}
+
+
+def bot_info(game: str, bot: str) -> BotInfo | None:
+    """The metadata of ``bot`` in ``game`` (None if it has none)."""
+    return BOT_INFO.get(game, {}).get(bot) or _GENERIC.get(bot)

@@ -1,0 +1,94 @@
+"""Crazy Eights worlds for search: the other hands and the stock consistent with one seat's view.
+
+A seat knows its hand, the top card and the suit in force, the pile under the top card (every card
+in it was seen played), the hand sizes and the stock size. The unseen cards are dealt among the
+other hands and the stock in random order. What a draw says about a hand (the drawer could not play
+then) is not used: the drawn cards are unseen, so it bounds only part of the hand. The round's
+action counter (a safety limit that never binds in ordinary play) restarts at 0 in a sampled world.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from cardtable.core.rng import rng_state
+from cardtable.core.search import SearchHints
+from cardtable.core.types import Seat
+from cardtable.core.worlds import deal_hidden
+from cardtable.games.crazy_eights.actions import Action, Play, PlayEight
+from cardtable.games.crazy_eights.observation import CrazyEightsObservation
+from cardtable.games.crazy_eights.options import CrazyEightsOptions
+from cardtable.games.crazy_eights.rules import BIT, DECK_SIZE, PENALTY, SUIT_INDEX, SUIT_NAMES, SUIT_OF, is_eight
+from cardtable.games.crazy_eights.state import CrazyEightsState
+
+
+def _mask(cards: Sequence[int]) -> int:
+    out = 0
+    for c in cards:
+        out |= BIT[c]
+    return out
+
+
+def sample_world(obs: CrazyEightsObservation, rng: random.Random) -> CrazyEightsState:
+    """A full state consistent with ``obs``."""
+    if obs.seat is None:
+        raise ValueError("a world is sampled for a seat, not for a spectator")
+    me, n = obs.seat, obs.players
+    seen = _mask(obs.hand) | _mask(obs.discard_pile) | BIT[obs.top]
+    hidden = [c for c in range(DECK_SIZE) if not seen & BIT[c]]
+    others = [s for s in range(n) if s != me]
+    places = [(obs.hand_counts[s], 0) for s in others] + [(obs.stock_count, 0)]
+    deal = deal_hidden(hidden, places, rng)
+    hands = [0] * n
+    hands[me] = _mask(obs.hand)
+    for other, cards in zip(others, deal):
+        hands[other] = _mask(cards)
+    s = CrazyEightsState.__new__(CrazyEightsState)
+    s.options = CrazyEightsOptions(players=n, draw_until_playable=obs.draw_until_playable,
+                                   rounds=obs.rounds)  # type: ignore[arg-type]
+    s.players, s.draw_until = n, obs.draw_until_playable
+    s.hands, s.stock, s.discards = tuple(hands), tuple(deal[-1]), _mask(obs.discard_pile)
+    s.top, s.suit = obs.top, SUIT_INDEX[obs.suit]
+    s.turn = obs.to_act if obs.to_act is not None else 0
+    s.drawn, s.last_drawn, s.passes = obs.drawn_this_turn, obs.last_drawn, obs.passes_in_row
+    s.round, s.dealer, s.round_actions = obs.round, obs.dealer, 0
+    s.sheet, s.totals, s.rng, s.over = obs.sheet, obs.totals, rng_state(rng.randrange(2**62)), obs.over
+    return s
+
+
+# Playout hints: play the round out; value its penalty points.
+
+
+def round_over(world: CrazyEightsState, state: CrazyEightsState) -> bool:
+    """The playout stops once the round the search started in is scored."""
+    return len(state.sheet) > len(world.sheet)
+
+
+def round_value(state: CrazyEightsState, seat: Seat) -> float:
+    """The others' mean penalty this round minus the seat's, scaled (penalties are bad)."""
+    if not state.sheet:
+        return 0.0
+    pens = state.sheet[-1].penalties
+    others = (sum(pens) - pens[seat]) / (len(pens) - 1)
+    return (others - pens[seat]) / 60.0
+
+
+def playout_policy(state: CrazyEightsState, seat: Seat, legal: Sequence[Action], rng: random.Random) -> Action:
+    """The costliest plain card (random among ties); an eight only when nothing else plays, naming the longest suit."""
+    plain = [a for a in legal if type(a) is Play]
+    if plain:
+        return max(plain, key=lambda a: (PENALTY[a.card], rng.random()))
+    eights = [a for a in legal if type(a) is PlayEight]
+    if eights:
+        hand = state.hands[seat]
+        counts = [0, 0, 0, 0]
+        for c in range(DECK_SIZE):
+            if hand & BIT[c] and not is_eight(c):
+                counts[SUIT_OF[c]] += 1
+        suit = SUIT_NAMES[max(range(4), key=lambda s: (counts[s], rng.random()))]
+        return next(a for a in eights if a.suit == suit)
+    return legal[0]
+
+
+HINTS = SearchHints(horizon=round_over, value=round_value, policy=playout_policy)
