@@ -569,13 +569,15 @@ def print_table(out: dict[str, Any], args: argparse.Namespace) -> None:
     if games:
         against = "old checkout, interleaved" if args.baseline else "README figures of 2026-11-29"
         print(f"\n## Every game, random play (speed-up against the {against})")
-        print(f"{'game':<13} {'apply dec/s':>12} {'speed-up':>9} {'unchecked dec/s':>16} {'speed-up':>9} "
-              f"{'games/s':>9}")
+        print(f"{'game':<13} {'apply dec/s':>12} {'speed-up (IQR)':>19} {'unchecked dec/s':>16} "
+              f"{'speed-up (IQR)':>19} {'games/s':>9}")
         for name, row in games.items():
             def up(value: Any) -> str:
-                return f"{value['median']:.2f}x" if isinstance(value, dict) else f"{value:.2f}x"
-            print(f"{name:<13} {row['apply']['decisions_per_s']:>12,.0f} {up(row['speedup_apply']):>9} "
-                  f"{row['apply_unchecked']['decisions_per_s']:>16,.0f} {up(row['speedup_apply_unchecked']):>9} "
+                if not isinstance(value, dict):
+                    return f"{value:.2f}x"
+                return f"{value['median']:.2f}x ({value['q1']:.2f}–{value['q3']:.2f})"
+            print(f"{name:<13} {row['apply']['decisions_per_s']:>12,.0f} {up(row['speedup_apply']):>19} "
+                  f"{row['apply_unchecked']['decisions_per_s']:>16,.0f} {up(row['speedup_apply_unchecked']):>19} "
                   f"{row['apply']['games_per_s']:>9,.1f}")
     mem = out.get("memory")
     if mem:

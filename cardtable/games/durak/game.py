@@ -242,23 +242,28 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         """The turn, then the test ``legal_actions`` makes for this one action (no list built), in Durak's words."""
         if state.over:
             return "the game is over"
-        turn = self.to_act(state)
+        bout = state.bout
+        defending = len(bout) & 1
+        turn = state.defender if defending else state.attacker  # to_act, inlined
         if seat != turn:
             return f"it is seat {turn}'s turn, not seat {seat}'s"
-        bout = state.bout
-        if len(bout) & 1:
-            if isinstance(action, Take):
+        kind = type(action)
+        if defending:
+            if kind is Take:
                 return None
-            if isinstance(action, Beat) and action.card in state.hands[seat] and rules.beats(
-                    bout[-1], action.card, state.trump):
+            if kind is Beat and action.card in state.hands[seat] and (  # type: ignore[union-attr]
+                    BEATERS[state.trump][bout[-1]] >> action.card & 1):  # type: ignore[union-attr]
                 return None
-        elif isinstance(action, Attack) and action.card in state.hands[seat]:
+        elif kind is Attack and action.card in state.hands[seat]:  # type: ignore[union-attr]
             if not bout:
                 return None
-            if not (state.capped and not state.hands[state.defender]) and RANK[action.card] in {
-                    RANK[c] for c in bout}:
-                return None
-        elif isinstance(action, Stop) and bout:
+            if not (state.capped and not state.hands[state.defender]):
+                ranks = 0
+                for c in bout:
+                    ranks |= RANK_BIT[c]
+                if RANK_BIT[action.card] & ranks:  # type: ignore[union-attr]
+                    return None
+        elif kind is Stop and bout:
             return None
         return self._reason(state, seat, action)
 
