@@ -518,10 +518,21 @@ def section_load(args: argparse.Namespace, out: dict[str, Any]) -> None:
         texts.append(json.dumps(GameRecord("wizard", options, seed, tuple(actions)).to_json()))
     play = ours_random("wizard", options, checked=True)
 
+    parts = {"json.loads": 0.0, "GameRecord.from_json": 0.0, "replay": 0.0}
+
     def load_all() -> float:
         start = time.process_time()
         for text in texts:
-            replay(game, GameRecord.from_json(json.loads(text), game))
+            t0 = time.process_time()
+            data = json.loads(text)
+            t1 = time.process_time()
+            record = GameRecord.from_json(data, game)
+            t2 = time.process_time()
+            replay(game, record)
+            t3 = time.process_time()
+            parts["json.loads"] += t1 - t0
+            parts["GameRecord.from_json"] += t2 - t1
+            parts["replay"] += t3 - t2
         return time.process_time() - start
 
     def play_all() -> float:
@@ -532,10 +543,13 @@ def section_load(args: argparse.Namespace, out: dict[str, Any]) -> None:
         return time.process_time() - start
 
     ratios = []
+    played = 0.0
     for r in range(max(3, args.rounds // 2)):
         a, b = (load_all(), play_all()) if r % 2 == 0 else tuple(reversed((play_all(), load_all())))
         ratios.append(a / b)
-    out["load"] = {"games": len(texts), "ratio_load_over_play": spread(ratios)}
+        played += b
+    out["load"] = {"games": len(texts), "ratio_load_over_play": spread(ratios),
+                   "parts_over_play": {name: t / played for name, t in parts.items()}}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -597,6 +611,8 @@ def print_table(out: dict[str, Any], args: argparse.Namespace) -> None:
         print(f"\n## Loading a stored Wizard game ({load['games']} games, 4 players, all rounds)")
         print(f"load (JSON decode + validated replay) / play (random play through apply): "
               f"{fmt_spread(load['ratio_load_over_play'])}")
+        print("of which, over play (all rounds together): " + ", ".join(
+            f"{name} {value:.2f}x" for name, value in load["parts_over_play"].items()))
 
 
 SECTIONS = {"peers": section_peers, "games": section_games, "memory": section_memory, "load": section_load}
