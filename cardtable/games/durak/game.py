@@ -9,7 +9,7 @@ from typing import ClassVar
 from cardtable.core.bot import BotFactory
 from cardtable.core.errors import IllegalAction
 from cardtable.core.events import Event
-from cardtable.core.fast import TrustedActions
+from cardtable.core.fast import TrustedActions, constructor
 from cardtable.core.game import Game, GameInfo
 from cardtable.core.observation import Observation
 from cardtable.core.outcome import Outcome
@@ -56,6 +56,9 @@ _ACTIONS_PER_BOUT = rules.DECK_SIZE + 1
 _SEATS = range(5)  # up to max_players
 _ATTACKED = tuple(tuple(Attacked(s, c) for c in range(rules.DECK_SIZE)) for s in _SEATS)
 _COVERED = tuple(tuple(Covered(s, c) for c in range(rules.DECK_SIZE)) for s in _SEATS)
+# Events of every bout's end, built without the frozen dataclass __init__ (core.fast: the same objects).
+_handed_over, _took, _stopped = constructor(HandedOver), constructor(Took), constructor(Stopped)
+_bout_started, _drew, _drew_cards = constructor(BoutStarted), constructor(Drew), constructor(DrewCards)
 _TRUSTED = TrustedActions()
 _TRUSTED_IDS = _TRUSTED.ids
 _TRUSTED.add(*ATTACKS, *BEATS, STOP, TAKE)
@@ -303,7 +306,7 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         if kind is Take:
             events = self._take(new)
         else:
-            events = [Stopped(seat, state.bout)]
+            events = [_stopped(seat, state.bout)]
             new.discards = state.discards + len(state.bout)
         self._end_bout(new, taken=kind is Take, events=events)
         return new, events
@@ -319,11 +322,11 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         events: list[Event] = []
         if handed:
             hands[attacker] = tuple(c for c in hands[attacker] if c not in handed)
-            events.append(HandedOver(attacker, handed))
+            events.append(_handed_over(attacker, handed))
         taken = new.bout + handed
         hands[defender] = rules.sort_hand(hands[defender] + taken, trump)
         new.hands = tuple(hands)
-        events.append(Took(defender, taken))
+        events.append(_took(defender, taken))
         new.takes = _bump(new.takes, defender)
         return events
 
@@ -356,7 +359,7 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
             new.attacker = defender
         new.defender = next_in_game(new, new.attacker)
         new.bout_number += 1
-        events.append(BoutStarted(new.bout_number, new.attacker, new.defender))
+        events.append(_bout_started(new.bout_number, new.attacker, new.defender))
 
     def _refill(self, new: DurakState, events: list[Event]) -> None:
         """Draw up to six from the top: attacker, defender, then the others starting after the defender."""
@@ -373,7 +376,7 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
                 continue
             drawn, deck = deck[:need], deck[need:]
             hands[seat] = rules.sort_hand(hands[seat] + drawn, new.trump)
-            events += [Drew(seat, len(drawn)), DrewCards(seat, drawn)]
+            events += [_drew(seat, len(drawn)), _drew_cards(seat, drawn)]
         new.hands, new.deck = tuple(hands), deck
 
     def _finish(self, new: DurakState, fool: Seat | None, reason: str, events: list[Event]) -> None:
