@@ -375,7 +375,7 @@ def section_games(args: argparse.Namespace, out: dict[str, Any]) -> None:
             sides["old_apply"] = baseline_worker(args.baseline, name, checked=True)
             sides["old_apply_unchecked"] = baseline_worker(args.baseline, name, checked=False)
         comp = Comparison()
-        comp.run(sides, max(3, args.rounds // 3), args.slice)
+        comp.run(sides, max(3, 2 * args.rounds // 3), args.slice)
         row: dict[str, Any] = {"options": GAME_OPTIONS.get(name, {})}
         for side in sides:
             t = comp.total(side)
