@@ -375,7 +375,7 @@ def section_games(args: argparse.Namespace, out: dict[str, Any]) -> None:
             sides["old_apply"] = baseline_worker(args.baseline, name, checked=True)
             sides["old_apply_unchecked"] = baseline_worker(args.baseline, name, checked=False)
         comp = Comparison()
-        comp.run(sides, max(3, args.rounds // 3), args.slice)
+        comp.run(sides, max(3, 2 * args.rounds // 3), args.slice)
         row: dict[str, Any] = {"options": GAME_OPTIONS.get(name, {})}
         for side in sides:
             t = comp.total(side)
@@ -518,10 +518,21 @@ def section_load(args: argparse.Namespace, out: dict[str, Any]) -> None:
         texts.append(json.dumps(GameRecord("wizard", options, seed, tuple(actions)).to_json()))
     play = ours_random("wizard", options, checked=True)
 
+    parts = {"json.loads": 0.0, "GameRecord.from_json": 0.0, "replay": 0.0}
+
     def load_all() -> float:
         start = time.process_time()
         for text in texts:
-            replay(game, GameRecord.from_json(json.loads(text), game))
+            t0 = time.process_time()
+            data = json.loads(text)
+            t1 = time.process_time()
+            record = GameRecord.from_json(data, game)
+            t2 = time.process_time()
+            replay(game, record)
+            t3 = time.process_time()
+            parts["json.loads"] += t1 - t0
+            parts["GameRecord.from_json"] += t2 - t1
+            parts["replay"] += t3 - t2
         return time.process_time() - start
 
     def play_all() -> float:
@@ -532,10 +543,13 @@ def section_load(args: argparse.Namespace, out: dict[str, Any]) -> None:
         return time.process_time() - start
 
     ratios = []
+    played = 0.0
     for r in range(max(3, args.rounds // 2)):
         a, b = (load_all(), play_all()) if r % 2 == 0 else tuple(reversed((play_all(), load_all())))
         ratios.append(a / b)
-    out["load"] = {"games": len(texts), "ratio_load_over_play": spread(ratios)}
+        played += b
+    out["load"] = {"games": len(texts), "ratio_load_over_play": spread(ratios),
+                   "parts_over_play": {name: t / played for name, t in parts.items()}}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -569,13 +583,15 @@ def print_table(out: dict[str, Any], args: argparse.Namespace) -> None:
     if games:
         against = "old checkout, interleaved" if args.baseline else "README figures of 2026-11-29"
         print(f"\n## Every game, random play (speed-up against the {against})")
-        print(f"{'game':<13} {'apply dec/s':>12} {'speed-up':>9} {'unchecked dec/s':>16} {'speed-up':>9} "
-              f"{'games/s':>9}")
+        print(f"{'game':<13} {'apply dec/s':>12} {'speed-up (IQR)':>19} {'unchecked dec/s':>16} "
+              f"{'speed-up (IQR)':>19} {'games/s':>9}")
         for name, row in games.items():
             def up(value: Any) -> str:
-                return f"{value['median']:.2f}x" if isinstance(value, dict) else f"{value:.2f}x"
-            print(f"{name:<13} {row['apply']['decisions_per_s']:>12,.0f} {up(row['speedup_apply']):>9} "
-                  f"{row['apply_unchecked']['decisions_per_s']:>16,.0f} {up(row['speedup_apply_unchecked']):>9} "
+                if not isinstance(value, dict):
+                    return f"{value:.2f}x"
+                return f"{value['median']:.2f}x ({value['q1']:.2f}–{value['q3']:.2f})"
+            print(f"{name:<13} {row['apply']['decisions_per_s']:>12,.0f} {up(row['speedup_apply']):>19} "
+                  f"{row['apply_unchecked']['decisions_per_s']:>16,.0f} {up(row['speedup_apply_unchecked']):>19} "
                   f"{row['apply']['games_per_s']:>9,.1f}")
     mem = out.get("memory")
     if mem:
@@ -595,6 +611,8 @@ def print_table(out: dict[str, Any], args: argparse.Namespace) -> None:
         print(f"\n## Loading a stored Wizard game ({load['games']} games, 4 players, all rounds)")
         print(f"load (JSON decode + validated replay) / play (random play through apply): "
               f"{fmt_spread(load['ratio_load_over_play'])}")
+        print("of which, over play (all rounds together): " + ", ".join(
+            f"{name} {value:.2f}x" for name, value in load["parts_over_play"].items()))
 
 
 SECTIONS = {"peers": section_peers, "games": section_games, "memory": section_memory, "load": section_load}

@@ -93,7 +93,7 @@ def test_an_action_whose_fields_do_not_fit_cannot_be_trusted() -> None:
         TrustedActions().add(Play(60))
 
 
-@pytest.mark.parametrize("name", ["wizard", "crazy_eights", "durak", "mus"])
+@pytest.mark.parametrize("name", ["wizard", "crazy_eights", "durak", "mus", "kaiser"])
 def test_a_trusted_shortcut_gives_the_same_answers_as_the_full_edge_check(name: str) -> None:
     game = cardtable.load_game(name)
     state, _ = game.new(game.options({}), 3)

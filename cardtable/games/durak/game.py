@@ -10,7 +10,7 @@ from typing import ClassVar
 from cardtable.core.bot import BotFactory
 from cardtable.core.errors import IllegalAction
 from cardtable.core.events import Event
-from cardtable.core.fast import TrustedActions
+from cardtable.core.fast import TrustedActions, constructor
 from cardtable.core.game import Game, GameInfo
 from cardtable.core.observation import Observation
 from cardtable.core.outcome import Outcome
@@ -58,6 +58,9 @@ _ACTIONS_PER_BOUT = rules.DECK_SIZE + 1
 _SEATS = range(5)  # up to max_players
 _ATTACKED = tuple(tuple(Attacked(s, c) for c in range(rules.DECK_SIZE)) for s in _SEATS)
 _COVERED = tuple(tuple(Covered(s, c) for c in range(rules.DECK_SIZE)) for s in _SEATS)
+# Events of every bout's end, built without the frozen dataclass __init__ (core.fast: the same objects).
+_handed_over, _took, _stopped = constructor(HandedOver), constructor(Took), constructor(Stopped)
+_bout_started, _drew, _drew_cards = constructor(BoutStarted), constructor(Drew), constructor(DrewCards)
 _TRUSTED = TrustedActions()
 _TRUSTED_IDS = _TRUSTED.ids
 _TRUSTED.add(*ATTACKS, *BEATS, STOP, TAKE)
@@ -251,23 +254,28 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         """The turn, then the test ``legal_actions`` makes for this one action (no list built), in Durak's words."""
         if state.over:
             return "the game is over"
-        turn = self.to_act(state)
+        bout = state.bout
+        defending = len(bout) & 1
+        turn = state.defender if defending else state.attacker  # to_act, inlined
         if seat != turn:
             return f"it is seat {turn}'s turn, not seat {seat}'s"
-        bout = state.bout
-        if len(bout) & 1:
-            if isinstance(action, Take):
+        kind = type(action)
+        if defending:
+            if kind is Take:
                 return None
-            if isinstance(action, Beat) and action.card in state.hands[seat] and rules.beats(
-                    bout[-1], action.card, state.trump):
+            if kind is Beat and action.card in state.hands[seat] and (  # type: ignore[union-attr]
+                    BEATERS[state.trump][bout[-1]] >> action.card & 1):  # type: ignore[union-attr]
                 return None
-        elif isinstance(action, Attack) and action.card in state.hands[seat]:
+        elif kind is Attack and action.card in state.hands[seat]:  # type: ignore[union-attr]
             if not bout:
                 return None
-            if not (state.capped and not state.hands[state.defender]) and RANK[action.card] in {
-                    RANK[c] for c in bout}:
-                return None
-        elif isinstance(action, Stop) and bout:
+            if not (state.capped and not state.hands[state.defender]):
+                ranks = 0
+                for c in bout:
+                    ranks |= RANK_BIT[c]
+                if RANK_BIT[action.card] & ranks:  # type: ignore[union-attr]
+                    return None
+        elif kind is Stop and bout:
             return None
         return self._reason(state, seat, action)
 
@@ -309,7 +317,7 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         if kind is Take:
             events = self._take(new)
         else:
-            events = [Stopped(seat, state.bout)]
+            events = [_stopped(seat, state.bout)]
             new.discards = state.discards + len(state.bout)
             new.gone = state.gone | frozenset(state.bout)
         self._end_bout(new, taken=kind is Take, events=events)
@@ -326,13 +334,13 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         events: list[Event] = []
         if handed:
             hands[attacker] = tuple(c for c in hands[attacker] if c not in handed)
-            events.append(HandedOver(attacker, handed))
+            events.append(_handed_over(attacker, handed))
         taken = new.bout + handed
         hands[defender] = rules.sort_hand(hands[defender] + taken, trump)
         new.hands = tuple(hands)
         known = _with(new.known, attacker, new.known[attacker] - frozenset(handed))
         new.known = _with(known, defender, known[defender] | frozenset(taken))
-        events.append(Took(defender, taken))
+        events.append(_took(defender, taken))
         new.takes = _bump(new.takes, defender)
         return events
 
@@ -365,7 +373,7 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
             new.attacker = defender
         new.defender = next_in_game(new, new.attacker)
         new.bout_number += 1
-        events.append(BoutStarted(new.bout_number, new.attacker, new.defender))
+        events.append(_bout_started(new.bout_number, new.attacker, new.defender))
 
     def _refill(self, new: DurakState, events: list[Event]) -> None:
         """Draw up to six from the top: attacker, defender, then the others starting after the defender."""
@@ -384,7 +392,7 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
             hands[seat] = rules.sort_hand(hands[seat] + drawn, new.trump)
             if not deck and new.trump_card in drawn:  # the turned-up trump is drawn last, in view of all
                 new.known = _with(new.known, seat, new.known[seat] | {new.trump_card})
-            events += [Drew(seat, len(drawn)), DrewCards(seat, drawn)]
+            events += [_drew(seat, len(drawn)), _drew_cards(seat, drawn)]
         new.hands, new.deck = tuple(hands), deck
 
     def _finish(self, new: DurakState, fool: Seat | None, reason: str, events: list[Event]) -> None:

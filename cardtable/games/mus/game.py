@@ -19,7 +19,7 @@ from cardtable.cards import SPANISH_40
 from cardtable.core import Event, Game, GameInfo, InvalidOptions, Outcome
 from cardtable.core.bot import BotFactory
 from cardtable.core.errors import IllegalAction
-from cardtable.core.fast import TrustedActions
+from cardtable.core.fast import TrustedActions, constructor
 from cardtable.core.rng import Seed, chance, randrange, seeded, shuffled
 from cardtable.core.search import SearchHints
 from cardtable.games.mus import actions as A
@@ -56,6 +56,22 @@ _MUS_OR_CUT: tuple[A.MusAction, ...] = (_MUS, _CUT)
 _CUT_ONLY: tuple[A.MusAction, ...] = (_CUT,)
 _OPEN: dict[tuple[int, int], tuple[A.MusAction, ...]] = {}
 _RAISES: dict[tuple[int, int], tuple[A.MusAction, ...]] = {}
+# Events, built without the frozen dataclass __init__ (core.fast: the very same objects).
+_passed = constructor(E.Passed)
+_envite_made = constructor(E.EnviteMade)
+_answered = constructor(E.Answered)
+_mus_said = constructor(E.MusSaid)
+_lance_closed = constructor(E.LanceClosed)
+_lance_started = constructor(E.LanceStarted)
+_declared = constructor(E.Declared)
+_tantos_scored = constructor(E.TantosScored)
+_mus_cut = constructor(E.MusCut)
+_discarded = constructor(E.Discarded)
+_hand_dealt = constructor(E.HandDealt)
+_cards_dealt = constructor(E.CardsDealt)
+_hands_shown = constructor(E.HandsShown)
+_lance_skipped = constructor(E.LanceSkipped)
+_cards_replaced = constructor(E.CardsReplaced)
 # This engine's own cached actions: checked at the edge once, here, not on every apply.
 _TRUSTED = TrustedActions()
 _TRUSTED_IDS = _TRUSTED.ids
@@ -416,17 +432,17 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
         s.betting, s.results, s.envites, s.shown = None, (), (), False
         s.declared_pares = s.declared_juego = (None, None, None, None)
         s.signals_used, s.signals_seen = frozenset(), ((), (), (), ())
-        events.append(E.HandDealt(s.hand_no, s.dealer, s.mano))
-        events.extend(E.CardsDealt(seat, s.hands[seat]) for seat in order)
+        events.append(_hand_dealt(s.hand_no, s.dealer, s.mano))
+        events.extend(_cards_dealt(seat, s.hands[seat]) for seat in order)
         s.phase = transition(s.phase, Phase.MUS_DECISION)
         s.turn = s.mano
 
     def _on_mus(self, s: MusState, seat: int, action: A.MusAction, events: list[Event]) -> None:
         if isinstance(action, A.CutMus):
-            events.append(E.MusCut(seat))
+            events.append(_mus_cut(seat))
             self._start_lance(s, "grande", events)
             return
-        events.append(E.MusSaid(seat))
+        events.append(_mus_said(seat))
         s.mus_count += 1
         if s.mus_count < 4:
             s.turn = (seat + 1) % 4
@@ -438,7 +454,7 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
     def _on_discard(self, s: MusState, seat: int, action: A.MusAction, events: list[Event]) -> None:
         if isinstance(action, A.CutMus):
             # A falta de tanto (FEM IV.7): the cut cancels the discards announced so far.
-            events.append(E.MusCut(seat))
+            events.append(_mus_cut(seat))
             s.pending = (None, None, None, None)
             self._start_lance(s, "grande", events)
             return
@@ -446,7 +462,7 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
         pending = list(s.pending)
         pending[seat] = action.cards
         s.pending = tuple(pending)
-        events.append(E.Discarded(seat, len(action.cards)))
+        events.append(_discarded(seat, len(action.cards)))
         if any(p is None for p in pending):
             s.turn = (seat + 1) % 4
         else:
@@ -471,7 +487,7 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
                     events.append(E.DeckReshuffled(len(deck)))
                 drawn.append(deck.pop(0))
             hands[seat] = sorted(hands[seat] + drawn)
-            events.append(E.CardsReplaced(seat, out, tuple(drawn)))
+            events.append(_cards_replaced(seat, out, tuple(drawn)))
         s.hands, s.deck, s.discards = tuple(tuple(h) for h in hands), tuple(deck), tuple(pile)
         s.discard_counts = tuple(len(p or ()) for p in s.pending)
         s.pending = (None, None, None, None)
@@ -507,7 +523,7 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
             speakers = s.order()
         s.betting = Betting(lance, BetStatus.OPEN, speakers)
         s.turn = speakers[0]
-        events.append(E.LanceStarted(lance, speakers))
+        events.append(_lance_started(lance, speakers))
 
     def _on_lance(self, s: MusState, seat: int, action: A.MusAction, events: list[Event]) -> None:
         b = s.betting
@@ -518,7 +534,7 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
             self._on_envite(s, b, seat, action, events)
         elif isinstance(action, (A.Accept, A.AcceptNoLose)):
             s.envites += (Envite(b.lance, seat, action.TYPE),)
-            events.append(E.Answered(seat, b.lance, action.TYPE))
+            events.append(_answered(seat, b.lance, action.TYPE))
             if b.ordago:
                 self._ordago_showdown(s, b, events)
             else:
@@ -529,7 +545,7 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
 
     def _on_pass(self, s: MusState, b: Betting, seat: int, events: list[Event]) -> None:
         s.envites += (Envite(b.lance, seat, "pass"),)
-        events.append(E.Passed(seat, b.lance))
+        events.append(_passed(seat, b.lance))
         position = b.position + 1
         if position < len(b.speakers):
             s.betting = b._replace(position=position, status=bet_transition(b.status, BetStatus.OPEN))
@@ -551,13 +567,13 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
         s.betting = Betting(b.lance, bet_transition(b.status, BetStatus.PENDING), b.speakers, b.position, seat,
                             rivals, total, before, kind == "ordago")
         s.envites += (Envite(b.lance, seat, kind, amount),)
-        events.append(E.EnviteMade(seat, b.lance, kind, amount, total))
+        events.append(_envite_made(seat, b.lance, kind, amount, total))
         s.turn = rivals[0]
 
     def _on_reject(self, s: MusState, b: Betting, seat: int, events: list[Event]) -> None:
         """No quiero: the partner still answers (FEM VI.4); both refusing gives the deje to the bettors."""
         s.envites += (Envite(b.lance, seat, "reject"),)
-        events.append(E.Answered(seat, b.lance, "reject"))
+        events.append(_answered(seat, b.lance, "reject"))
         rest = b.responders[1:]
         if rest:
             s.betting = b._replace(responders=rest, status=bet_transition(b.status, BetStatus.PENDING))
@@ -572,7 +588,7 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
         """Record how the lance ended, score a refusal in the act, then go on (or end the game, P8)."""
         s.betting = closed
         s.results += (result,)
-        events.append(E.LanceClosed(result.lance, closed.status.value, result.total, result.pair))
+        events.append(_lance_closed(result.lance, closed.status.value, result.total, result.pair))
         sc = s.options.scoring
         if result.status == "rejected" and sc.deje_en_el_acto and result.pair is not None:
             reason = "negada" if closed.before == 0 else "deje"
@@ -601,7 +617,7 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
             s.declared_pares = declared
         else:
             s.declared_juego = declared
-        events.extend(E.Declared(lance, x, declared[x]) for x in s.order())
+        events.extend(_declared(lance, x, declared[x]) for x in s.order())
         pairs = sorted({pair_of(x) for x in range(4) if declared[x]})
         if len(pairs) == 2:
             self._start_lance(s, lance, events)
@@ -610,7 +626,7 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
         else:
             holder = pairs[0] if pairs else None
             s.results += (LanceResult(lance, "skipped" if pairs else "none", 0, holder),)
-            events.append(E.LanceSkipped(lance, holder))
+            events.append(_lance_skipped(lance, holder))
             if lance == "pares":
                 self._declare(s, "juego", events)
             else:
@@ -626,7 +642,7 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
         s.phase = transition(s.phase, Phase.SHOWDOWN)
         s.shown = True
         s.turn = None
-        events.append(E.HandsShown(s.hands))
+        events.append(_hands_shown(s.hands))
         s.phase = transition(s.phase, Phase.SCORING)
         if s.game_winner is None:
             for pair, tantos, reason, lance in self.hand_entries(s):
@@ -683,11 +699,11 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
         assert best is not None
         winner = pair_of(best)
         s.results += (LanceResult(b.lance, "ordago", 0, winner),)
-        events.append(E.LanceClosed(b.lance, BetStatus.ORDAGO_SHOWDOWN.value, 0, winner))
+        events.append(_lance_closed(b.lance, BetStatus.ORDAGO_SHOWDOWN.value, 0, winner))
         s.phase = transition(s.phase, Phase.ORDAGO_SHOWDOWN)
         s.shown = True
         s.turn = None
-        events.append(E.HandsShown(s.hands))
+        events.append(_hands_shown(s.hands))
         s.phase = transition(s.phase, Phase.SCORING)
         if not s.options.scoring.ordago_cancels_earlier_bets:
             for pair, tantos, reason, lance in self.hand_entries(s, bets_only=True):
@@ -705,7 +721,7 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
         tanteo = list(s.tanteo)
         tanteo[pair] += tantos
         s.tanteo = (tanteo[0], tanteo[1])
-        events.append(E.TantosScored(pair, tantos, reason, lance, s.tanteo))
+        events.append(_tantos_scored(pair, tantos, reason, lance, s.tanteo))
         sc = s.options.scoring
         if s.game_winner is None and s.tanteo[pair] >= sc.target:
             s.game_winner = pair

@@ -32,6 +32,8 @@ _OWN_BID = tuple(tuple(ev.OwnBid(s, k) for k in range(_MAX_BID + 1)) for s in _S
 _HIDDEN_BID_PLACED = tuple(ev.HiddenBidPlaced(s) for s in _SEATS)
 _trick_won = constructor(ev.TrickWon)
 _hand_dealt = constructor(ev.HandDealt)
+_round_started, _trump_turned = constructor(ev.RoundStarted), constructor(ev.TrumpTurned)
+_round_scored = constructor(ev.RoundScored)
 _BID = tuple(Bid(k) for k in range(rules.DECK_SIZE // rules.MIN_PLAYERS + 1))
 _CHOOSE = tuple(ChooseTrump(name) for name in rules.SUITS)  # type: ignore[arg-type]
 _ALL_CARDS = tuple(range(rules.DECK_SIZE))
@@ -125,7 +127,7 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         s.hands = tuple(hands)
         s.trump_card = deck[n * p] if n * p < rules.DECK_SIZE else None
         s.stack_mask = sum(map(_BIT.__getitem__, deck[n * p + 1:]))
-        events.append(ev.RoundStarted(n, s.dealer, n))
+        events.append(_round_started(n, s.dealer, n))
         events.extend(_hand_dealt(seat, rules.hand_ids(h)) for seat, h in enumerate(hands))
         self._turn_trump(s, events)
         # Reset the round's table.
@@ -142,7 +144,7 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
             s.phase, s.to_act = CHOOSING_TRUMP, s.dealer
         else:
             s.phase, s.to_act = BIDDING, (s.dealer + 1) % s.options.players
-        events.append(ev.TrumpTurned(card, rules.suit_name(suit), chooses))
+        events.append(_trump_turned(card, rules.suit_name(suit), chooses))
 
     # Flow.
 
@@ -308,7 +310,7 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         s.totals = tuple(a + b for a, b in zip(s.totals, points))
         s.exact = tuple(e + (b == t) for e, b, t in zip(s.exact, s.bids, s.tricks))
         s.rows += (pack_row(s.bids, s.tricks),)
-        events.append(ev.RoundScored(s.round, s.bids, s.tricks, points, s.totals))
+        events.append(_round_scored(s.round, s.bids, s.tricks, points, s.totals))
         if s.round < s.rounds:
             self._start_round(s, events)
             return
