@@ -16,7 +16,7 @@ import cardtable
 from cardtable.bots import bot_names
 from cardtable.cli.durak import durak
 from cardtable.cli.play import play
-from cardtable.cli.serve import serve
+from cardtable.cli.serve import db, serve
 from cardtable.core.errors import DecodeError, InvalidOptions
 from cardtable.core.record import GameRecord, replay
 
@@ -143,6 +143,7 @@ def replay_command(
 app.command("durak")(durak)
 app.command("play")(play)
 app.command("serve")(serve)
+app.add_typer(db, name="db")
 
 
 def main() -> None:

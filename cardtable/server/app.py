@@ -44,6 +44,7 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6, takeo
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        _quiet_bad_frames()
         manager.resume()
         notifier = await _start_notifier(manager)
         try:
@@ -61,6 +62,25 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6, takeo
     _api(app, manager)
     _websocket(app, manager)
     return app
+
+
+class _OneLineForBadFrames(logging.Filter):
+    """uvicorn logs a traceback when a client sends invalid UTF-8 (it closes the socket with 1007 anyway):
+    a stranger's bad frame is worth one line, not a traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Strip the traceback of uvicorn's invalid UTF-8 record; pass everything else unchanged."""
+        if record.exc_info and "Invalid UTF-8" in str(record.msg):
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+def _quiet_bad_frames() -> None:
+    """Install the filter once on uvicorn's error logger."""
+    logger = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, _OneLineForBadFrames) for f in logger.filters):
+        logger.addFilter(_OneLineForBadFrames())
 
 
 def _errors(app: FastAPI) -> None:

@@ -146,6 +146,15 @@ class TableManager:
         with contextlib.suppress(Exception):
             self.store.release(self.owner)
 
+    async def close_connections(self, wait: float = 2.0) -> None:
+        """Tell every socket the server restarts (1012 and a reason; the page reconnects), wait for them."""
+        for table in list(self.tables.values()):
+            for connection in table.connections:
+                connection.send_close()
+        deadline = time.monotonic() + wait
+        while any(t.connections for t in self.tables.values()) and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+
     async def _housekeeping(self) -> None:
         """Every few seconds: renew leases, take over orphaned tables, expire idle waiting tables."""
         period = max(0.5, min(self.lease_ttl / 3, 5.0))
