@@ -296,8 +296,59 @@ class TableManager:
 
     async def join(self, table: LiveTable, seat: int, name: str) -> str:
         """Give a free human seat to a person; returns the seat's new token."""
+        token = secrets.token_urlsafe(24)
+        await self.operate(table, {"op": "join", "seat": seat, "name": name, "token_hash": hash_token(token)})
+        return token
+
+    async def leave(self, table: LiveTable, token: str) -> None:
+        """Give up a seat: freed before the start, handed to the computer during play."""
+        await self.operate(table, {"op": "leave", "token_hash": hash_token(token)})
+
+    async def start(self, table: LiveTable, token: str) -> None:
+        """Deal: host only, while waiting; free human seats become computer players."""
+        await self.operate(table, {"op": "start", "token_hash": hash_token(token)})
+
+    async def pause(self, table: LiveTable, token: str) -> None:
+        """Host only: stop the game where it is (no actions, no computer moves) until ``resume``."""
+        await self.operate(table, {"op": "pause", "token_hash": hash_token(token)})
+
+    async def resume_table(self, table: LiveTable, token: str) -> None:
+        """Host only: carry on a paused game."""
+        await self.operate(table, {"op": "resume", "token_hash": hash_token(token)})
+
+    async def operate(self, table: LiveTable, operation: dict[str, Any]) -> None:
+        """Run a change here if this process drives the table, else forward it to the process that does.
+
+        Operations carry token hashes, never tokens: they may travel between processes.
+        """
         if not table.owned:
-            return str((await self._forward(table, {"op": "join", "seat": seat, "name": name}))["token"])
+            await self._forward(table, operation)
+            return
+        await self.run_operation(table, operation)
+
+    async def run_operation(self, table: LiveTable, operation: dict[str, Any]) -> None:
+        """Run one change on a table this process drives (from a request here or forwarded by another process)."""
+        kind = operation.get("op")
+        if kind == "join":
+            await self._join(table, int(operation["seat"]), str(operation["name"]), str(operation["token_hash"]))
+        elif kind == "leave":
+            await self._leave(table, str(operation["token_hash"]))
+        elif kind == "start":
+            self._check_host(table, str(operation["token_hash"]))
+            await self._start(table)
+        elif kind in ("pause", "resume"):
+            self._check_host(table, str(operation["token_hash"]))
+            await self.set_paused(table, kind == "pause")
+        elif kind == "action":
+            try:
+                action = table.game.action_codec.decode(operation.get("action"))
+            except Exception as exc:
+                raise TableError(400, f"bad action: {excerpt(exc, 120)}") from None
+            await self._accept(table, int(operation["seat"]), action, version=int(operation["version"]))
+        else:
+            raise TableError(400, f"unknown operation {excerpt(kind, 30)!r}")
+
+    async def _join(self, table: LiveTable, seat: int, name: str, token_hash: str) -> None:
         async with table.lock:
             if table.status != WAITING:
                 raise TableError(409, f"table {table.id} is {table.status}: seats can be taken only before the "
@@ -307,21 +358,15 @@ class TableManager:
                 raise TableError(409, f"seat {seat} is a computer player's seat")
             if target.taken:
                 raise TableError(409, f"seat {seat} is taken")
-            token = secrets.token_urlsafe(24)
-            target.name, target.taken, target.token_hash = name, True, hash_token(token)
+            target.name, target.taken, target.token_hash = name, True, token_hash
             await self._write(lambda c: self.store.save_seats(table.id, [target], None, c))
             table.stored.seats[seat] = target
             table.stored.updated_at = utcnow()
             self._changed(table)
-        return token
 
-    async def leave(self, table: LiveTable, token: str) -> None:
-        """Give up a seat: freed before the start, handed to the computer during play."""
-        if not table.owned:
-            await self._forward(table, {"op": "leave", "token": token})
-            return
+    async def _leave(self, table: LiveTable, token_hash: str) -> None:
         async with table.lock:
-            seat = self._seat_by_token(table, token)
+            seat = self._seat_by_hash(table, token_hash)
             target = table.stored.seats[seat].copy()
             status = None
             if table.status == WAITING:
@@ -350,13 +395,8 @@ class TableManager:
             self._changed(table)
             self._kick(table)
 
-    async def start(self, table: LiveTable, token: str) -> None:
-        """Deal: host only, while waiting; free human seats become computer players."""
-        if not table.owned:
-            await self._forward(table, {"op": "start", "token": token})
-            return
+    async def _start(self, table: LiveTable) -> None:
         async with table.lock:
-            self._check_host(table, token)
             if table.status != WAITING:
                 raise TableError(409, f"table {table.id} is {table.status}, not waiting")
             seats = [s.copy() for s in table.stored.seats]
@@ -379,21 +419,6 @@ class TableManager:
                 self._start_timer(table, seat_index)
             self._changed(table)
             self._kick(table)
-
-    async def pause(self, table: LiveTable, token: str) -> None:
-        """Host only: stop the game where it is (no actions, no computer moves) until ``resume``."""
-        await self._set_paused(table, token, True)
-
-    async def resume_table(self, table: LiveTable, token: str) -> None:
-        """Host only: carry on a paused game."""
-        await self._set_paused(table, token, False)
-
-    async def _set_paused(self, table: LiveTable, token: str, paused: bool) -> None:
-        if not table.owned:
-            await self._forward(table, {"op": "pause" if paused else "resume", "token": token})
-            return
-        self._check_host(table, token)
-        await self.set_paused(table, paused)
 
     async def set_paused(self, table: LiveTable, paused: bool) -> None:
         """Pause a playing table or resume a paused one (the caller checked that it is the host)."""
@@ -487,10 +512,7 @@ class TableManager:
     async def _host_message(self, table: LiveTable, connection: Connection, kind: str) -> None:
         if not connection.is_host:
             raise TableError(403, f"only the host can {kind} the table")
-        if table.owned:
-            await self.set_paused(table, kind == "pause")
-        else:
-            await self._forward(table, {"op": kind, "token_hash": table.stored.host_token_hash})
+        await self.operate(table, {"op": kind, "token_hash": table.stored.host_token_hash})
 
     def broadcast(self, table: LiveTable) -> None:
         """Mark every connection's view stale; each writer sends its connection the latest view."""
@@ -711,14 +733,14 @@ class TableManager:
             raise TableError(400, f"no seat {seat}: the table has seats 0–{len(table.stored.seats) - 1}")
         return table.stored.seats[seat]
 
-    def _seat_by_token(self, table: LiveTable, token: str) -> Seat:
-        seat = table.seat_of_token(hash_token(token))
+    def _seat_by_hash(self, table: LiveTable, token_hash: str) -> Seat:
+        seat = table.seat_of_token(token_hash)
         if seat is None:
             raise TableError(403, "this token holds no seat at this table")
         return seat
 
-    def _check_host(self, table: LiveTable, token: str) -> None:
-        if not secrets.compare_digest(hash_token(token), table.stored.host_token_hash):
+    def _check_host(self, table: LiveTable, token_hash: str) -> None:
+        if not secrets.compare_digest(token_hash, table.stored.host_token_hash):
             raise TableError(403, "only the host can do that")
 
     def _forget(self, table: LiveTable) -> None:
