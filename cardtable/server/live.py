@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -104,6 +105,8 @@ class LiveTable:
     views: dict[tuple[Seat | None, int], str] = field(default_factory=dict)
     #: Whether this process drives the table (holds its lease); others only show it.
     owned: bool = True
+    #: Seats connected to other processes: process → (seats, until when, ``time.monotonic``).
+    remote: dict[str, tuple[set[Seat], float]] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -140,8 +143,16 @@ class LiveTable:
             connection.mark_dirty()
 
     def connected_seats(self) -> set[Seat]:
-        """Seats with at least one open connection."""
-        return {c.seat for c in self.connections if c.seat is not None}
+        """Seats with at least one open connection (here, or to another process that said so lately)."""
+        seats = {c.seat for c in self.connections if c.seat is not None}
+        if self.remote:
+            now = time.monotonic()
+            for process, (there, until) in list(self.remote.items()):
+                if until < now:
+                    del self.remote[process]
+                else:
+                    seats |= there
+        return seats
 
     def computer_to_act(self) -> Seat | None:
         """The seat to act if the computer must act for it now (a bot seat or a covered person)."""

@@ -91,6 +91,8 @@ class TableManager:
         self.on_change: Callable[[LiveTable], None] | None = None
         #: Forwards an operation on a table another process drives (set by the notifier); ``None``: refuse.
         self.forward: Callable[[str, dict[str, Any]], Any] | None = None
+        #: Tells the owner of a table shown here which of its seats are connected here (set by the notifier).
+        self.on_presence: Callable[[LiveTable], None] | None = None
 
     # Start and stop.
 
@@ -174,6 +176,12 @@ class TableManager:
                 self._disown(table)
         for table_id in await asyncio.to_thread(self.store.unowned_open):
             await self.adopt(table_id)
+        for table in list(self.tables.values()):
+            if not table.owned:
+                if table.connections:
+                    self._tell_presence(table)
+                else:
+                    self.tables.pop(table.id, None)
         idle = utcnow() - timedelta(seconds=self.limits.waiting_idle)
         expired = [t for t in self.tables.values() if t.status == WAITING and t.owned and not t.connections
                    and _aware(t.stored.updated_at) < idle]
@@ -200,7 +208,7 @@ class TableManager:
             table.connections = old.connections
             for connection in table.connections:
                 connection.table = table
-        log.info("took over table %s", table_id)
+        log.warning("took over table %s (its owner stopped renewing its lease)", table_id)
         table.touch()
         self._resume_table(table)
         return table
@@ -323,6 +331,8 @@ class TableManager:
         """
         if not table.owned:
             await self._forward(table, operation)
+            if not table.owned:  # show the change here at once (the owner's announcement may come later)
+                await self.catch_up(table)
             return
         await self.run_operation(table, operation)
 
@@ -464,6 +474,7 @@ class TableManager:
             assert seat is not None
             self._returned(table, seat)
             table.touch()  # the seat list shows it connected: everyone's view changed
+            self._tell_presence(table)
         connection.mark_dirty()
         self._kick(table)
         return connection
@@ -481,6 +492,7 @@ class TableManager:
             if table.status == PLAYING and table.owned:
                 self._start_timer(table, seat)
             table.touch()
+            self._tell_presence(table)
         if table.status in CLOSED and not table.connections:
             self._forget(table)
 
@@ -514,6 +526,24 @@ class TableManager:
             raise TableError(403, f"only the host can {kind} the table")
         await self.operate(table, {"op": kind, "token_hash": table.stored.host_token_hash})
 
+    def _tell_presence(self, table: LiveTable) -> None:
+        if not table.owned and self.on_presence is not None:
+            self.on_presence(table)
+
+    def remote_presence(self, table: LiveTable, process: str, seats: list[Seat]) -> None:
+        """Another process says these seats of our table are connected there (valid for two lease periods)."""
+        before = table.connected_seats()
+        table.remote[process] = (set(seats), time.monotonic() + 2 * self.lease_ttl)
+        now = table.connected_seats()
+        for seat in now - before:
+            self._returned(table, seat)
+        for seat in before - now:
+            if table.status == PLAYING:
+                self._start_timer(table, seat)
+        if now != before:
+            self._changed(table)
+            self._kick(table)
+
     def broadcast(self, table: LiveTable) -> None:
         """Mark every connection's view stale; each writer sends its connection the latest view."""
         table.touch()
@@ -534,8 +564,8 @@ class TableManager:
         except Exception as exc:  # a decoder that fails on junk is refused as junk, not a crash
             raise TableError(400, f"bad action: {excerpt(exc, 120)}") from None
         if not table.owned:
-            await self._forward(table, {"op": "action", "seat": seat, "version": version,
-                                        "action": message.get("action")})
+            await self.operate(table, {"op": "action", "seat": seat, "version": version,
+                                       "action": message.get("action")})
             return
         await self._accept(table, seat, action, version=version)
 
