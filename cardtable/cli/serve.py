@@ -40,16 +40,19 @@ def serve(
         "--proxy-headers/--no-proxy-headers",
         help="Trust X-Forwarded-For from 127.0.0.1 (behind nginx or Caddy: the client's address for limits).")]
     = True,
+    sqlite_sync: Annotated[str, typer.Option(
+        "--sqlite-sync", help="SQLite: FULL (a stored move survives a power cut) or NORMAL (survives a crash of "
+        "the server, much faster per move).")] = "FULL",
+    limit: Annotated[list[str] | None, typer.Option(
+        "--limit", help="Any limit of cardtable.server.limits.Limits as NAME=NUMBER (see docs/hosting.md).")] = None,
     log_level: Annotated[str, typer.Option("--log-level", help="uvicorn log level.")] = "info",
 ) -> None:
     """Serve the lobby and tables on http://HOST:PORT; the database is migrated and unfinished tables resume."""
     import uvicorn
 
-    from cardtable.server.limits import Limits
-
-    limits = Limits(waiting_idle=waiting_idle, tables_per_minute=tables_per_minute)
+    limits = _limits(limit or [], waiting_idle=waiting_idle, tables_per_minute=tables_per_minute)
     app = _open(lambda: _create_app(database_url, bot_delay=bot_delay, takeover_after=takeover_after,
-                                    limits=limits, lease_ttl=lease_ttl), database_url)
+                                    limits=limits, lease_ttl=lease_ttl, sqlite_sync=sqlite_sync), database_url)
     from sqlalchemy.engine import make_url
 
     shown = make_url(app.state.manager.store.url).render_as_string(hide_password=True)
@@ -57,6 +60,28 @@ def serve(
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, ws_max_size=1024 * 1024,
                             ws_per_message_deflate=False, proxy_headers=proxy_headers, timeout_graceful_shutdown=10)
     _graceful_server()(config).run()
+
+
+def _limits(pairs: list[str], **given: float) -> Any:
+    """The server's limits: the options given, then ``--limit NAME=NUMBER`` pairs; a bad pair is one line."""
+    import dataclasses
+
+    from cardtable.server.limits import Limits
+
+    fields = {f.name: f for f in dataclasses.fields(Limits)}
+    values: dict[str, Any] = dict(given)
+    for pair in pairs:
+        name, _, number = pair.partition("=")
+        name = name.strip().replace("-", "_")
+        if name not in fields:
+            raise _fail(f"--limit {pair!r}: no limit {name!r} (known: {', '.join(fields)})")
+        try:
+            values[name] = int(number) if fields[name].type in ("int", int) else float(number)
+        except ValueError:
+            raise _fail(f"--limit {pair!r}: {number!r} is not a number") from None
+        if values[name] <= 0:
+            raise _fail(f"--limit {pair!r}: must be positive")
+    return Limits(**values)
 
 
 def _create_app(database_url: str | None, **settings: Any) -> Any:
@@ -71,6 +96,8 @@ def _open(make: Any, database_url: str | None) -> Any:
 
     try:
         return make()
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
     except ArgumentError:
         raise _fail(f"--database-url {database_url!r} is not a SQLAlchemy database URL") from None
     except ImportError as exc:

@@ -32,14 +32,14 @@ log = logging.getLogger("cardtable.server")
 
 def create_app(database_url: str | None = None, *, bot_delay: float = 0.6, takeover_after: float = 30.0,
                games: Mapping[str, AnyGame] | None = None, limits: Limits | None = None,
-               lease_ttl: float = 15.0) -> FastAPI:
+               lease_ttl: float = 15.0, sqlite_sync: str = "FULL") -> FastAPI:
     """The web app on ``database_url`` (default: ``$CARDTABLE_DATABASE_URL`` or ``sqlite:///cardtable.db``).
 
     The database is migrated to the newest schema, then unfinished tables are rebuilt; their computer
     players resume when the app starts. ``games`` replaces the registered games (for tests).
     """
-    manager = TableManager(Store(database_url), bot_delay=bot_delay, takeover_after=takeover_after, games=games,
-                           limits=limits, lease_ttl=lease_ttl)
+    manager = TableManager(Store(database_url, sqlite_sync=sqlite_sync), bot_delay=bot_delay,
+                           takeover_after=takeover_after, games=games, limits=limits, lease_ttl=lease_ttl)
     manager.load_open_tables()
 
     @contextlib.asynccontextmanager
@@ -264,6 +264,8 @@ async def _write(websocket: WebSocket, connection: Connection) -> None:
         if connection.dirty:
             connection.dirty = False
             await websocket.send_text(view_text(connection.table, connection))
+            if connection.view_interval and connection.closing is None:
+                await asyncio.sleep(connection.view_interval)  # changes meanwhile go into the next view
         if connection.closing is not None:
             code, reason = connection.closing
             with contextlib.suppress(Exception):

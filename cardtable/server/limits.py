@@ -26,6 +26,9 @@ class Limits:
     connections_per_address: int = 200
     #: Small messages (errors, pongs) queued for one connection before it is closed as a slow reader.
     outbox: int = 32
+    #: Least seconds between two views to one connection: faster changes (computer players at
+    #: ``--bot-delay 0``) are merged into the next view, which carries every event since the last one.
+    view_interval: float = 0.01
     #: Seconds a waiting table may sit untouched with nobody connected before it expires.
     waiting_idle: float = 3600.0
     #: Page size of the lobby list (default and maximum).

@@ -44,6 +44,7 @@ class Connection:
     address: str = ""
     is_host: bool = False
     outbox_limit: int = 32
+    view_interval: float = 0.0
     bucket: TokenBucket | None = None
     #: How many of the table's events this connection has been offered already.
     event_index: int = 0
@@ -96,6 +97,8 @@ class LiveTable:
     #: Human seats the computer plays while their person is away.
     covering: set[Seat] = field(default_factory=set)
     bots: dict[Seat, Bot] = field(default_factory=dict)
+    #: Average seconds each computer player takes to decide (small ones think on the event loop).
+    think_time: dict[Seat, float] = field(default_factory=dict)
     driver: asyncio.Task[None] | None = None
     timers: dict[Seat, asyncio.Task[None]] = field(default_factory=dict)
     #: Serialises changes: each one is checked, stored, then applied in memory while holding it.

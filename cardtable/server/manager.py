@@ -53,6 +53,8 @@ CLOSED = (FINISHED, ERROR, ABANDONED)
 STORE_DOWN = "the database is unavailable right now; nothing changed, try again"
 #: A computer player's move that could not be stored is retried after this many seconds (doubling, capped).
 RETRY_FIRST, RETRY_MAX = 0.2, 5.0
+#: A bot whose decisions average less than this (seconds) thinks on the event loop, not in a thread.
+INLINE_THINKING = 0.0005
 #: Lobby pages are reused for this long unless this process changed a table meanwhile.
 LOBBY_TTL = 1.0
 #: Error tables stay in the lobby list this long.
@@ -87,6 +89,7 @@ class TableManager:
         self._lobby_cache: dict[tuple[int, int], tuple[float, int, list[dict[str, Any]]]] = {}
         self._changes = 0
         self._background: list[asyncio.Task[None]] = []
+        self._adopting = asyncio.Lock()
         #: Called after a table changed in memory (the notifier publishes it to other processes).
         self.on_change: Callable[[LiveTable], None] | None = None
         #: Forwards an operation on a table another process drives (set by the notifier); ``None``: refuse.
@@ -195,6 +198,13 @@ class TableManager:
 
     async def adopt(self, table_id: str) -> LiveTable | None:
         """Take over a table whose owner stopped (its lease expired): load it and drive it."""
+        async with self._adopting:  # one at a time: two loads of one table would both drive it
+            current = self.tables.get(table_id)
+            if current is not None and current.owned:
+                return current
+            return await self._adopt(table_id)
+
+    async def _adopt(self, table_id: str) -> LiveTable | None:
         if not await asyncio.to_thread(self.store.acquire, table_id, self.owner, self.lease_ttl):
             return None
         stored = await asyncio.to_thread(self.store.load, table_id)
@@ -244,9 +254,12 @@ class TableManager:
             raise TableError(409, f"table {table_id} cannot be rebuilt: {excerpt(exc, 160)}") from None
         if stored.status in CLOSED:
             self._cache_finished(table)
-        else:  # open, but not ours: another process drives it; we show it and forward changes
-            table.owned = False
-            self.tables[table_id] = table
+            return table
+        current = self.tables.get(table_id)
+        if current is not None:  # loaded (or adopted) meanwhile: use that one
+            return current
+        table.owned = False  # open, but not ours: another process drives it; we show it and forward changes
+        self.tables[table_id] = table
         return table
 
     async def lobby(self, limit: int | None = None, offset: int = 0) -> list[dict[str, Any]]:
@@ -462,7 +475,7 @@ class TableManager:
         token_hash = hash_token(token) if token else None
         seat = None if token_hash is None else table.seat_of_token(token_hash)
         is_host = token_hash is not None and secrets.compare_digest(token_hash, table.stored.host_token_hash)
-        connection = Connection(seat, table, address, is_host, self.limits.outbox,
+        connection = Connection(seat, table, address, is_host, self.limits.outbox, self.limits.view_interval,
                                 TokenBucket(self.limits.messages_per_second, self.limits.messages_burst))
         self.address_connections[address] = self.address_connections.get(address, 0) + 1
         newly_seated = seat is not None and seat not in table.connected_seats()
@@ -640,7 +653,7 @@ class TableManager:
                 state = table.state
                 observation = table.game.observe(state, seat)
                 legal = table.game.legal_actions(state, seat)
-                action = await asyncio.to_thread(_choose, self._bot(table, seat), observation, legal)
+                action = await self._think(table, seat, observation, legal)
             except Exception as exc:
                 await self._fail(table, f"the computer player at seat {seat} failed: {excerpt(exc, 160)}")
                 return
@@ -653,6 +666,18 @@ class TableManager:
                     retry = min(retry * 2, RETRY_MAX)
                 elif exc.status != 409:  # 409: the table moved on meanwhile; anything else stopped it
                     return
+
+    async def _think(self, table: LiveTable, seat: Seat, observation: Any, legal: Sequence[Any]) -> Any:
+        """The bot's choice: in a worker thread, unless this bot's decisions take well under a millisecond
+        (a thread handoff would then cost more than the thinking; the event loop is never held longer)."""
+        bot = self._bot(table, seat)
+        quick = table.think_time.get(seat, 1.0) < INLINE_THINKING
+        if quick:
+            action, spent = _timed_choose(bot, observation, legal)
+        else:
+            action, spent = await asyncio.to_thread(_timed_choose, bot, observation, legal)
+        table.think_time[seat] = spent if seat not in table.think_time else 0.8 * table.think_time[seat] + 0.2 * spent
+        return action
 
     def _bot(self, table: LiveTable, seat: Seat) -> Bot:
         if seat not in table.bots:
@@ -876,6 +901,13 @@ def _parse_message(text: str | bytes | None, limit: int) -> dict[str, Any]:
     if kind not in MESSAGE_TYPES:
         raise TableError(400, f"unknown message type {excerpt(kind, 30)!r} (known: {', '.join(MESSAGE_TYPES)})")
     return message
+
+
+def _timed_choose(bot: Bot, observation: Any, legal: Sequence[Any]) -> tuple[Any, float]:
+    """The bot's choice and the seconds it took (measured where it runs, not counting a thread handoff)."""
+    started = time.perf_counter()
+    action = _choose(bot, observation, legal)
+    return action, time.perf_counter() - started
 
 
 def _choose(bot: Bot, observation: Any, legal: Sequence[Any]) -> Any:

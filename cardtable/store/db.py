@@ -29,7 +29,10 @@ OPEN_STATUSES = ("waiting", "playing", "paused")
 LISTED_STATUSES = ("waiting", "playing", "paused", "error")
 #: SQLite: write-ahead log (readers never block the writer) and a full sync on every commit, so an
 #: accepted move survives even a power cut; the server batches commits to keep that cheap.
-SQLITE_PRAGMAS = ("foreign_keys=ON", "journal_mode=WAL", "synchronous=FULL", "busy_timeout=5000")
+SQLITE_PRAGMAS = ("foreign_keys=ON", "journal_mode=WAL", "busy_timeout=5000")
+#: ``synchronous`` levels: FULL survives a power cut; NORMAL (in WAL mode) survives the process being
+#: killed but may lose the last commits on a power cut or an OS crash, at a fraction of the cost per commit.
+SQLITE_SYNC = ("FULL", "NORMAL")
 T = TypeVar("T")
 
 
@@ -85,9 +88,11 @@ class StoredTable:
 class Store:
     """Reads and writes tables; every write is committed before the method returns."""
 
-    def __init__(self, url: str | None = None, *, migrate: bool = True) -> None:
+    def __init__(self, url: str | None = None, *, migrate: bool = True, sqlite_sync: str = "FULL") -> None:
+        if sqlite_sync.upper() not in SQLITE_SYNC:
+            raise ValueError(f"sqlite_sync must be one of {', '.join(SQLITE_SYNC)}, not {sqlite_sync!r}")
         self.url = resolve_database_url(url)
-        self.engine: Engine = _engine(self.url)
+        self.engine: Engine = _engine(self.url, sqlite_sync.upper())
         if migrate:
             upgrade(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
@@ -274,7 +279,7 @@ class Store:
             return c.scalar(select(TableRow.id).where(TableRow.id == table_id)) is not None
 
 
-def _engine(url: str) -> Engine:
+def _engine(url: str, sqlite_sync: str = "FULL") -> Engine:
     """An engine; SQLite gets cross-thread use, the write-ahead log and enforced foreign keys."""
     if not url.startswith("sqlite"):
         return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10)
@@ -283,7 +288,7 @@ def _engine(url: str) -> Engine:
     @event.listens_for(engine, "connect")
     def _pragmas(connection: Any, _record: Any) -> None:
         cursor = connection.cursor()
-        for pragma in SQLITE_PRAGMAS:
+        for pragma in (*SQLITE_PRAGMAS, f"synchronous={sqlite_sync}"):
             cursor.execute(f"PRAGMA {pragma}")
         cursor.close()
 
