@@ -401,7 +401,11 @@ class TableManager:
                 target.name = f"{target.name} (now {bot} bot)"[:64]
             else:
                 raise TableError(409, f"table {table.id} is {table.status}")
-            await self._write(lambda c: self.store.save_seats(table.id, [target], status, c))
+            def work(c: DbConnection) -> None:
+                self.store.save_seats(table.id, [target], status, c)
+                if status == ABANDONED:
+                    self.store.release(self.owner, [table.id], c)
+            await self._write(work)
             table.stored.seats[seat] = target
             table.stored.updated_at = utcnow()
             if target.kind == "bot":
@@ -607,8 +611,12 @@ class TableManager:
             data = to_json(action)
             outcome_data = None if outcome is None else dict(to_json(outcome))
             # Committed before any view goes out: nothing accepted is ever lost.
-            await self._write(lambda c: self.store.append_action(
-                table.id, version, seat, data, status, c, to_act=to_act, outcome=outcome_data))
+            def work(c: DbConnection) -> None:
+                self.store.append_action(table.id, version, seat, data, status, c, to_act=to_act,
+                                         outcome=outcome_data)
+                if status == FINISHED:  # nothing left to drive: the lease goes with the last move
+                    self.store.release(self.owner, [table.id], c)
+            await self._write(work)
             assert table.record is not None
             table.state, table.record = state, table.record.with_action(seat, action)
             table.events.extend(events)
@@ -626,7 +634,10 @@ class TableManager:
         table.stored.status, table.stored.error, table.stored.updated_at = ERROR, reason, utcnow()
         self._cancel_timers(table)
         try:
-            await self._write(lambda c: self.store.set_status(table.id, ERROR, c, error=reason))
+            def work(c: DbConnection) -> None:
+                self.store.set_status(table.id, ERROR, c, error=reason)
+                self.store.release(self.owner, [table.id], c)
+            await self._write(work)
         except TableError:  # the store is down too: the table is stopped in memory; a restart replays it
             log.error("could not store the error of table %s", table.id)
         for connection in table.connections:

@@ -202,10 +202,9 @@ class Store:
         now = utcnow()
 
         def work(c: Connection) -> set[str]:
-            c.execute(update(LeaseRow).where(LeaseRow.owner == owner, LeaseRow.expires_at >= now)
-                      .values(expires_at=now + timedelta(seconds=ttl)))
-            return set(c.scalars(select(LeaseRow.table_id).where(LeaseRow.owner == owner,
-                                                                 LeaseRow.expires_at >= now)))
+            # A lease that expired but that nobody took over is still ours: a takeover changes the owner.
+            c.execute(update(LeaseRow).where(LeaseRow.owner == owner).values(expires_at=now + timedelta(seconds=ttl)))
+            return set(c.scalars(select(LeaseRow.table_id).where(LeaseRow.owner == owner)))
         return self._run(connection, work)
 
     def release(self, owner: str, table_ids: Iterable[str] | None = None,
