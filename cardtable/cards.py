@@ -167,7 +167,9 @@ class Deck:
         return f"Deck({self.name!r}, {len(self.cards)} cards)"
 
     def card(self, card_id: CardId) -> Card:
-        """The card with this id."""
+        """The card with this id; ``ValueError`` for an id outside the deck (a negative id never wraps)."""
+        if not 0 <= card_id < len(self.cards):
+            raise ValueError(f"there is no card {card_id} in the {self.name} deck (ids 0–{len(self.cards) - 1})")
         return self.cards[card_id]
 
     def id(self, card: Card) -> CardId:
@@ -178,8 +180,8 @@ class Deck:
             raise ValueError(f"{card.text()} is not in the {self.name} deck") from None
 
     def text(self, card_id: CardId) -> str:
-        """The notation of the card with this id."""
-        return self.cards[card_id].text()
+        """The notation of the card with this id; ``ValueError`` for an id outside the deck."""
+        return self.card(card_id).text()
 
     def parse(self, text: str) -> CardId:
         """The id of the card written ``text`` (``"10♠"``, ``"10S"``, ``"Y7"``); ``ValueError`` if none."""
@@ -197,8 +199,8 @@ class Deck:
         return [self.parse(part) for part in text.replace(",", " ").split()]
 
     def format(self, card_ids: Sequence[CardId], sep: str = ",") -> str:
-        """The notation of several cards joined by ``sep``."""
-        return sep.join(self.cards[c].text() for c in card_ids)
+        """The notation of several cards joined by ``sep``; ``ValueError`` for an id outside the deck."""
+        return sep.join(self.card(c).text() for c in card_ids)
 
 
 def _suited(suits: Sequence[Suit], ranks: Sequence[Rank]) -> list[Card]:

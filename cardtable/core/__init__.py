@@ -1,6 +1,7 @@
 """The engine core: protocol, events, observations, outcomes, options, codecs, RNG, records."""
 
 from cardtable.core.bot import Bot, BotFactory
+from cardtable.core.checks import MaxChars, MaxItems, Within, problem_of
 from cardtable.core.codec import Codec, decode_as, dumps, to_json
 from cardtable.core.errors import DecodeError, IllegalAction, InvalidOptions
 from cardtable.core.events import Event, PrivateEvent, events_for
@@ -14,7 +15,7 @@ from cardtable.core.types import CardId, Seat
 
 __all__ = [
     "Bot", "BotFactory", "CardId", "Codec", "DecodeError", "Event", "Game", "GameInfo",
-    "GameRecord", "IllegalAction", "InvalidOptions", "Observation", "OptionSpec", "Outcome", "PrivateEvent",
-    "Seat", "decode_as", "dumps", "events_for", "new_record", "option_specs", "options_to_dict",
-    "parse_options", "register", "replay", "to_json",
+    "GameRecord", "IllegalAction", "InvalidOptions", "MaxChars", "MaxItems", "Observation", "OptionSpec", "Outcome",
+    "PrivateEvent", "Seat", "Within", "decode_as", "dumps", "events_for", "new_record", "option_specs",
+    "options_to_dict", "parse_options", "problem_of", "register", "replay", "to_json",
 ]

@@ -20,8 +20,9 @@ from typing import Any, Generic, TypeVar
 
 from cardtable.cards import Deck
 from cardtable.core.bot import BotFactory
+from cardtable.core.checks import MAX_CHARS, is_valid_unicode, problem_of
 from cardtable.core.codec import Codec
-from cardtable.core.errors import DecodeError, IllegalAction
+from cardtable.core.errors import DecodeError, IllegalAction, describe_value, short_repr
 from cardtable.core.events import Event
 from cardtable.core.observation import Observation
 from cardtable.core.options import OptionSpec, option_specs, parse_options
@@ -99,11 +100,31 @@ class Game(abc.ABC, Generic[S, A, Ob, Opt]):
         """Every legal action of ``seat`` now, in a deterministic order (empty if not its turn)."""
 
     def why_illegal(self, state: S, seat: Seat, action: A) -> str | None:
-        """Why ``action`` by ``seat`` is illegal now, or ``None`` if it is legal."""
-        if self.to_act(state) is None:
+        """Why ``action`` by ``seat`` is illegal now, or ``None`` if it is legal; ``apply`` and ``is_legal`` ask this.
+
+        The edge checks come first, the same for every game: the action is one of this game's
+        action classes and each field fits its annotation exactly (see :mod:`cardtable.core.checks`),
+        the seat is an int. Only a well-formed action reaches the game's :meth:`why_illegal_now`.
+        """
+        if type(action) not in self._action_classes:
+            return f"{short_repr(action)} is not a {self.info.title} action"
+        problem = problem_of(action)
+        if problem is not None:
+            return problem
+        if type(seat) is not int:
+            return f"a seat must be an int, not {describe_value(seat)}"
+        return self.why_illegal_now(state, seat, action)
+
+    def why_illegal_now(self, state: S, seat: Seat, action: A) -> str | None:
+        """Why a well-formed action by ``seat`` breaks the rules now, or ``None``.
+
+        The default rebuilds the legal list; games answer it directly, without building it.
+        """
+        turn = self.to_act(state)
+        if turn is None:
             return "the game is over"
-        if seat != self.to_act(state):
-            return f"it is seat {self.to_act(state)}'s turn, not seat {seat}'s"
+        if seat != turn:
+            return f"it is seat {turn}'s turn, not seat {seat}'s"
         if action not in self.legal_actions(state, seat):
             return "not among the legal actions now"
         return None
@@ -130,7 +151,18 @@ class Game(abc.ABC, Generic[S, A, Ob, Opt]):
 
     @abc.abstractmethod
     def observe(self, state: S, seat: Seat | None) -> Ob:
-        """What ``seat`` may know (``None``: a spectator); the only way state leaves the engine."""
+        """What ``seat`` may know (``None``: a spectator); the only way state leaves the engine.
+
+        Implementations start with ``self.check_observer(state, seat)``.
+        """
+
+    def check_observer(self, state: S, seat: Seat | None) -> None:
+        """Raise ``ValueError`` unless ``seat`` is a seat at this table (an int 0 … players - 1) or ``None``."""
+        if seat is None:
+            return
+        if type(seat) is not int or not 0 <= seat < self.players(state):
+            raise ValueError(f"{describe_value(seat)} is not a seat at this table "
+                             f"(seats 0–{self.players(state) - 1}, or None for a spectator)")
 
     @abc.abstractmethod
     def outcome(self, state: S) -> Outcome | None:
@@ -160,15 +192,24 @@ class Game(abc.ABC, Generic[S, A, Ob, Opt]):
 
     def parse_action(self, text: str) -> A:
         """The action written ``text`` (each action class offers ``parse``); ``DecodeError`` if none."""
+        if not isinstance(text, str) or len(text) > MAX_CHARS or not is_valid_unicode(text):
+            raise DecodeError(f"{short_repr(text)} is not the text of an action (a short, valid string)")
         for cls in self.info.action_types:
-            action = cls.parse(text)
+            try:
+                action = cls.parse(text)
+            except ValueError:  # a number too long to convert, say
+                action = None
             if action is not None:
                 return action  # type: ignore[no-any-return]
-        raise DecodeError(f"{text!r} is not a {self.info.title} action")
+        raise DecodeError(f"{short_repr(text)} is not a {self.info.title} action")
 
     def describe_action(self, action: A) -> str:
         """The action in words for people and screen readers ("Bid 2", "Play 7 of red", "Take the cards")."""
         return str(action.text())  # type: ignore[attr-defined]
+
+    @cached_property
+    def _action_classes(self) -> frozenset[type[Any]]:
+        return frozenset(self.info.action_types)
 
     @cached_property
     def action_codec(self) -> Codec:

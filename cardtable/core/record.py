@@ -7,11 +7,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardtable.core.codec import to_json
-from cardtable.core.errors import DecodeError
+from cardtable.core.errors import DecodeError, describe_value, short_repr
 from cardtable.core.events import Event
 from cardtable.core.game import Game
 from cardtable.core.options import options_to_dict
 from cardtable.core.types import Seat
+
+#: The record format this version writes; ``from_json`` reads it and every earlier one.
+RECORD_FORMAT = 1
 
 
 @dataclass(frozen=True)
@@ -25,8 +28,12 @@ class GameRecord:
     notes: tuple[str, ...] = field(default=())
 
     def to_json(self) -> dict[str, Any]:
-        """The record as JSON-ready data."""
+        """The record as JSON-ready data, marked with its format and the cardtable version that wrote it."""
+        import cardtable  # the package, initialised by the time a record is written
+
         return {
+            "format": RECORD_FORMAT,
+            "cardtable": cardtable.__version__,
             "game": self.game,
             "options": dict(self.options),
             "seed": self.seed,
@@ -36,19 +43,54 @@ class GameRecord:
 
     @staticmethod
     def from_json(data: Mapping[str, Any], game: Game[Any, Any, Any, Any]) -> GameRecord:
-        """Decode a record of ``game``; :class:`DecodeError` if malformed."""
-        try:
-            actions = tuple((int(a["seat"]), game.action_codec.decode(a["action"])) for a in data["actions"])
-            return GameRecord(str(data["game"]), dict(data["options"]), int(data["seed"]), actions,
-                              tuple(str(n) for n in data.get("notes", ())))
-        except (KeyError, TypeError, ValueError) as exc:
-            if isinstance(exc, DecodeError):
-                raise
-            raise DecodeError(f"malformed game record: {exc!r}") from None
+        """Decode a record of ``game`` (format 0, i.e. none, up to ``RECORD_FORMAT``); ``DecodeError`` if not."""
+        if not isinstance(data, Mapping):
+            raise DecodeError(f"a game record is a JSON object, not {describe_value(data)}")
+        version = data.get("format", 0)
+        if type(version) is not int or not 0 <= version <= RECORD_FORMAT:
+            raise DecodeError(f"record format {short_repr(version)} is not one this cardtable reads "
+                              f"(0–{RECORD_FORMAT}); it was written by cardtable {short_repr(data.get('cardtable'))}")
+        known = {"format", "cardtable", "game", "options", "seed", "actions", "notes"}
+        unknown = sorted(str(k) for k in data if k not in known)
+        if unknown:
+            raise DecodeError(f"unknown field(s) in a game record: {short_repr(', '.join(unknown))}")
+        name, options, seed = data.get("game"), data.get("options"), data.get("seed")
+        if name != game.info.name:
+            raise DecodeError(f"a record of {short_repr(name)}, not of {game.info.name}")
+        if not isinstance(options, Mapping):
+            raise DecodeError(f"record options must be an object, not {describe_value(options)}")
+        if type(seed) is not int:
+            raise DecodeError(f"record seed must be an int, not {describe_value(seed)}")
+        return GameRecord(name, dict(options), seed, _actions(data.get("actions"), game), _notes(data.get("notes", [])))
 
     def with_action(self, seat: Seat, action: Any) -> GameRecord:
         """This record with one more action."""
         return GameRecord(self.game, self.options, self.seed, self.actions + ((seat, action),), self.notes)
+
+
+def _actions(data: Any, game: Game[Any, Any, Any, Any]) -> tuple[tuple[Seat, Any], ...]:
+    """The record's ``[{"seat": 0, "action": {...}}, ...]``, each seat an int and each action decoded."""
+    if not isinstance(data, list):
+        raise DecodeError(f"record actions must be a list, not {describe_value(data)}")
+    out = []
+    for i, item in enumerate(data):
+        if not isinstance(item, Mapping) or set(item) != {"seat", "action"}:
+            raise DecodeError(f"record action {i} must be an object with seat and action, not {short_repr(item)}")
+        seat = item["seat"]
+        if type(seat) is not int:
+            raise DecodeError(f"record action {i}: seat must be an int, not {describe_value(seat)}")
+        try:
+            action = game.action_codec.decode(item["action"])
+        except DecodeError as exc:
+            raise DecodeError(f"record action {i}: {exc}") from None
+        out.append((seat, action))
+    return tuple(out)
+
+
+def _notes(data: Any) -> tuple[str, ...]:
+    if not isinstance(data, list) or not all(isinstance(n, str) for n in data):
+        raise DecodeError(f"record notes must be a list of strings, not {short_repr(data)}")
+    return tuple(data)
 
 
 def new_record(game: Game[Any, Any, Any, Any], options: Any, seed: int) -> GameRecord:

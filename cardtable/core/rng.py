@@ -1,39 +1,278 @@
-"""Randomness that lives in the game state.
+"""Randomness that lives in the game state: a small value with a pinned, version-independent stream.
 
-A state holds an immutable :data:`RngState` (the snapshot of a Mersenne Twister);
-a chance step thaws it, draws, and stores the new snapshot in the new state, so
-``(options, seed, actions)`` always replays the same game.
+A state holds an :data:`Rng`. Normally that is one ``int``: the 64-bit state of a SplitMix64
+generator (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", 2014).
+A chance step passes it to one of the few functions below and stores the ``Rng`` they return
+in the new state, so ``(options, seed, actions)`` replays the same game, on any Python version
+and any platform: the stream is defined here, in integer arithmetic, not by the ``random``
+module (whose ``shuffle`` and ``randrange`` Python does not promise to keep).
+
+The stream, exactly:
+
+- ``seeded(seed)``: the state is ``mix(seed mod 2**64)``.
+- Each *word*: ``state = (state + 0x9E3779B97F4A7C15) mod 2**64``, then the output is
+  ``mix(state)``, where ``mix(z)`` is ``z ^= z >> 30; z *= 0xBF58476D1CE4E5B9; z ^= z >> 27;
+  z *= 0x94D049BB133111EB; z ^= z >> 31`` (products mod 2**64).
+- ``below(m)``, a uniform integer in ``[0, m)``: ``w = (bits(m) + 127) // 64`` words make
+  ``r`` (the first word most significant); if ``r >= 2**(64 w) - 2**(64 w) mod m`` draw
+  ``w`` words again (rejection: the result is exactly uniform); the value is ``r mod m``.
+- ``randrange(n)`` is ``below(n)``; ``chance(p)`` is ``below(2**53) < p * 2**53``.
+- ``shuffled(items)``: ``r = below(n!)``; then for ``i = n-1 … 1``: ``r, j = divmod(r, i + 1)``
+  and swap items ``i`` and ``j`` (Fisher–Yates driven by the digits of ``r`` in the factorial
+  number system: every permutation is exactly equally likely, from a handful of words).
+- ``draws(n, count)``, ``count`` uniform integers below ``n``, ``k`` at a time: ``k`` is the
+  largest with ``n**(k+1) <= 2**64`` (at least 1); each word below ``2**64 - 2**64 mod n**k``
+  gives ``k`` draws, its base-``n`` digits from the lowest (the last word's unused digits are
+  dropped); other words are skipped.
+
+**Scripted chance.** Anything that draws takes an ``Rng``, which may also be a
+:class:`ChanceSource`: :class:`Scripted` holds given outcomes (permutations, choices, coin
+results) and hands them out in order; when it runs out it raises :class:`ChanceRequired` naming
+what the game needs (or continues with a seeded stream, ``then``). ``Game.new(options, seed)``
+accepts a ``ChanceSource`` as ``seed`` (every game starts its RNG with :func:`seeded`, which
+passes a source through), so a bridge that models chance explicitly (OpenSpiel chance nodes)
+scripts the deal without any change to the games: catch ``ChanceRequired``, choose an outcome,
+start again with it appended to the script.
 """
 
 from __future__ import annotations
 
-import random
-from typing import Any
+import abc
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, TypeVar
 
-RngState = tuple[Any, ...]
+T = TypeVar("T")
 
-
-def rng_state(seed: int) -> RngState:
-    """The RNG snapshot a new game starts from."""
-    return random.Random(seed).getstate()
-
-
-def thaw(state: RngState) -> random.Random:
-    """A generator positioned at ``state``; draw from it, then :func:`freeze` it back."""
-    # Random() would first seed itself from os.urandom, only for setstate to overwrite it.
-    rng = random.Random.__new__(random.Random)
-    rng.setstate(state)
-    return rng
+MASK = (1 << 64) - 1
+GOLDEN_GAMMA = 0x9E3779B97F4A7C15
 
 
-def freeze(rng: random.Random) -> RngState:
-    """The snapshot of ``rng`` to store in the next state."""
-    return rng.getstate()
+class ChanceSource(abc.ABC):
+    """A stand-in for the seeded stream: hands out chance outcomes itself (see :class:`Scripted`)."""
+
+    @abc.abstractmethod
+    def permutation(self, n: int) -> tuple[tuple[int, ...], Rng]:
+        """A permutation of ``range(n)`` (the new order: position i takes item ``perm[i]``), and what follows."""
+
+    @abc.abstractmethod
+    def randrange(self, n: int) -> tuple[int, Rng]:
+        """An int in ``[0, n)``, and what follows."""
+
+    @abc.abstractmethod
+    def chance(self, p: float) -> tuple[bool, Rng]:
+        """An event of probability ``p``: whether it happens, and what follows."""
 
 
-def shuffled(state: RngState, items: list[Any]) -> tuple[list[Any], RngState]:
-    """A shuffled copy of ``items`` and the RNG snapshot after shuffling."""
-    rng = thaw(state)
-    out = list(items)
-    rng.shuffle(out)
-    return out, freeze(rng)
+Rng = int | ChanceSource
+"""The RNG value a state holds: a SplitMix64 state (an int), or a :class:`ChanceSource`."""
+Seed = int | ChanceSource
+"""What ``Game.new`` accepts as a seed: a number, or a :class:`ChanceSource` that scripts chance."""
+
+# Kept for the name games' states use in their annotations.
+RngState = Rng
+
+
+class ChanceRequired(LookupError):
+    """A scripted chance source ran out: the game needs ``kind`` (``permutation``, ``randrange``, ``chance``)."""
+
+    def __init__(self, kind: str, size: int | float) -> None:
+        what = {"permutation": f"a permutation of {size} items",
+                "randrange": f"an int in [0, {size})",
+                "chance": f"whether an event of probability {size} happens"}.get(kind, kind)
+        super().__init__(f"the game needs a chance outcome the script does not hold: {what}")
+        self.kind = kind
+        self.size = size
+
+
+@dataclass(frozen=True, slots=True)
+class Scripted(ChanceSource):
+    """Chance outcomes given in advance, used in order; afterwards ``then`` (a seeded stream) or ``ChanceRequired``.
+
+    Each outcome is what the next draw needs: a permutation (a tuple of ``0 … n-1``, the new
+    order) for a shuffle, an int for ``randrange``, a bool for ``chance``.
+    """
+
+    outcomes: tuple[Any, ...] = ()
+    then: int | None = None
+
+    def _next(self, kind: str, size: int | float) -> tuple[Any, Rng]:
+        if not self.outcomes:
+            raise ChanceRequired(kind, size)
+        rest: Rng = Scripted(self.outcomes[1:], self.then)
+        if len(self.outcomes) == 1 and self.then is not None:
+            rest = self.then
+        return self.outcomes[0], rest
+
+    def _seeded(self) -> int | None:
+        """The seeded stream to continue with, if the script is used up and one was given."""
+        return self.then if not self.outcomes else None
+
+    def permutation(self, n: int) -> tuple[tuple[int, ...], Rng]:
+        """The next outcome, which must be a permutation of ``range(n)``."""
+        if (then := self._seeded()) is not None:
+            perm, after = _permutation(then, n)
+            return perm, after
+        perm, rest = self._next("permutation", n)
+        if not isinstance(perm, (tuple, list)) or sorted(perm) != list(range(n)):
+            raise ValueError(f"scripted outcome {perm!r} is not a permutation of 0–{n - 1}")
+        return tuple(perm), rest
+
+    def randrange(self, n: int) -> tuple[int, Rng]:
+        """The next outcome, which must be an int in ``[0, n)``."""
+        if (then := self._seeded()) is not None:
+            return below(then, n)
+        value, rest = self._next("randrange", n)
+        if type(value) is not int or not 0 <= value < n:
+            raise ValueError(f"scripted outcome {value!r} is not an int in [0, {n})")
+        return value, rest
+
+    def chance(self, p: float) -> tuple[bool, Rng]:
+        """The next outcome, which must be a bool."""
+        if (then := self._seeded()) is not None:
+            return chance(then, p)
+        value, rest = self._next("chance", p)
+        if type(value) is not bool:
+            raise ValueError(f"scripted outcome {value!r} is not a bool")
+        return value, rest
+
+
+# The seeded stream.
+
+
+def _mix(z: int) -> int:
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)
+
+
+def seeded(seed: Seed) -> Rng:
+    """The RNG a game with this seed starts from (a :class:`ChanceSource` is passed through)."""
+    if isinstance(seed, ChanceSource):
+        return seed
+    return _mix(seed & MASK)
+
+
+def rng_state(seed: int) -> int:
+    """The seeded stream of ``seed`` (an int): ``seeded`` for callers that hold a number."""
+    return _mix(seed & MASK)
+
+
+def word(state: int) -> tuple[int, int]:
+    """One 64-bit output of the stream, and the state after it."""
+    state = (state + GOLDEN_GAMMA) & MASK
+    z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31), state
+
+
+def below(state: int, m: int) -> tuple[int, int]:
+    """A uniform int in ``[0, m)`` from the seeded stream (see the module docstring), and the state after."""
+    if m < 1:
+        raise ValueError(f"cannot draw below {m}")
+    words = (m.bit_length() + 127) // 64
+    span = 1 << (64 * words)
+    limit = span - span % m
+    while True:
+        r = 0
+        for _ in range(words):
+            z, state = word(state)
+            r = (r << 64) | z
+        if r < limit:
+            return r % m, state
+
+
+_FACTORIALS: list[int] = [1]
+
+
+def _factorial(n: int) -> int:
+    while len(_FACTORIALS) <= n:
+        _FACTORIALS.append(_FACTORIALS[-1] * len(_FACTORIALS))
+    return _FACTORIALS[n]
+
+
+def _permutation(state: int, n: int) -> tuple[tuple[int, ...], int]:
+    """A uniform permutation of ``range(n)`` (Fisher–Yates on the factorial digits of one draw)."""
+    r, state = below(state, _factorial(n))
+    out = list(range(n))
+    for i in range(n - 1, 0, -1):
+        r, j = divmod(r, i + 1)
+        out[i], out[j] = out[j], out[i]
+    return tuple(out), state
+
+
+# What games call: the only ways randomness enters a game.
+
+
+def shuffled(rng: Rng, items: Sequence[T], *,
+             method: Callable[[int, int], tuple[Sequence[int], int]] | None = None) -> tuple[list[T], Rng]:
+    """A shuffled copy of ``items`` and the RNG after it.
+
+    ``method(state, n) -> (order, state)`` replaces the uniform shuffle of the seeded stream by a
+    game's own (Durak's 1000 moves of a random card to the top); a :class:`ChanceSource` is asked
+    for the permutation either way.
+    """
+    n = len(items)
+    if type(rng) is int:
+        if method is None:
+            r, rng = below(rng, _factorial(n))
+            out = list(items)
+            for i in range(n - 1, 0, -1):
+                r, j = divmod(r, i + 1)
+                out[i], out[j] = out[j], out[i]
+            return out, rng
+        order, rng = method(rng, n)
+        return [items[i] for i in order], rng
+    assert isinstance(rng, ChanceSource)
+    perm, after = rng.permutation(n)
+    return [items[i] for i in perm], after
+
+
+def randrange(rng: Rng, n: int) -> tuple[int, Rng]:
+    """A uniform int in ``[0, n)`` and the RNG after it."""
+    if type(rng) is int:
+        return below(rng, n)
+    assert isinstance(rng, ChanceSource)
+    return rng.randrange(n)
+
+
+def chance(rng: Rng, p: float) -> tuple[bool, Rng]:
+    """Whether an event of probability ``p`` happens (to within 2**-53), and the RNG after it."""
+    if type(rng) is int:
+        x, rng = below(rng, 1 << 53)
+        return x < p * (1 << 53), rng
+    assert isinstance(rng, ChanceSource)
+    return rng.chance(p)
+
+
+@cache
+def digits_per_word(n: int) -> int:
+    """How many draws below ``n`` one word gives in :func:`draws`: the largest ``k`` with ``n**(k+1) <= 2**64``."""
+    if n < 2:
+        raise ValueError(f"cannot draw several values below {n}")
+    k = 1
+    while n ** (k + 2) <= 1 << 64:
+        k += 1
+    return k
+
+
+@cache
+def _word_limit(n: int) -> int:
+    """Words at or above this are skipped by :func:`draws`: the rest give ``digits_per_word(n)`` uniform digits."""
+    block: int = n ** digits_per_word(n)
+    return (1 << 64) - (1 << 64) % block
+
+
+def draws(state: int, n: int, count: int) -> tuple[list[int], int]:
+    """``count`` uniform ints in ``[0, n)`` from the seeded stream, several per word (see the module docstring)."""
+    k, limit = digits_per_word(n), _word_limit(n)
+    out: list[int] = []
+    while len(out) < count:
+        z, state = word(state)
+        if z >= limit:
+            continue
+        for _ in range(min(k, count - len(out))):
+            z, digit = divmod(z, n)
+            out.append(digit)
+    return out, state

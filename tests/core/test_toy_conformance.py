@@ -1,4 +1,4 @@
-"""The conformance checks themselves, run on the toy game (and shown to catch a leaking game)."""
+"""The conformance suite (``cardtable.testing``) itself: the toy game passes it, and each check catches its fault."""
 
 from __future__ import annotations
 
@@ -7,17 +7,32 @@ from typing import Any
 
 import pytest
 
-from tests.conformance import test_conformance as suite
+from cardtable import testing as suite
+from cardtable.testing import ConformanceError, check_game
 from tests.core.toy import ToyGame, ToyObservation, ToyState
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_toy_game_passes_the_conformance_checks(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    game = ToyGame()
-    monkeypatch.setitem(suite.GAMES, "toy", game)
-    suite.test_info_is_consistent("toy")
-    suite.test_random_playout_keeps_every_invariant("toy", {"players": 3, "preset": "long"}, seed)
-    suite.test_malformed_actions_raise_decode_error("toy")
+def test_toy_game_passes_check_game() -> None:
+    check_game(ToyGame(), cases=[{"players": 3, "preset": "long"}, {"players": 2}], seeds=[1, 2, 3], junk_examples=40)
+
+
+def test_check_game_fails_a_leaking_game_naming_the_leak() -> None:
+    class Leaky(ToyGame):
+        def observe(self, state: ToyState, seat: int | None) -> ToyObservation:
+            return ToyObservation(seat, state.total, self.to_act(state), state.cards[-1])
+
+    with pytest.raises(ConformanceError, match="shows hidden cards"):
+        check_game(Leaky(), seeds=[1], junk_examples=0)
+
+
+def test_check_game_fails_a_game_that_skips_the_seat_check_in_observe() -> None:
+    class Careless(ToyGame):
+        def observe(self, state: ToyState, seat: int | None) -> ToyObservation:
+            card = None if seat is None else state.cards[seat]
+            return ToyObservation(seat, state.total, self.to_act(state), card)
+
+    with pytest.raises(ConformanceError, match="observe"):
+        check_game(Careless(), seeds=[1], junk_examples=30)
 
 
 def test_a_leaking_observation_is_caught() -> None:
@@ -31,15 +46,14 @@ def test_a_leaking_observation_is_caught() -> None:
         suite.check_observations(game, state)
 
 
-def test_a_mutating_apply_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_mutating_apply_is_caught() -> None:
     class Mutating(ToyGame):
         def apply_unchecked(self, state: ToyState, seat: int, action: Any) -> Any:
             state.total += action.amount
             return super().apply_unchecked(state, seat, action)
 
-    monkeypatch.setitem(suite.GAMES, "toy", Mutating())
     with pytest.raises(AssertionError, match="mutated"):
-        suite.test_random_playout_keeps_every_invariant("toy", {"players": 2}, 1)
+        suite.check_playout(Mutating(), {"players": 2}, 1)
 
 
 def test_out_of_turn_actions_are_caught() -> None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
 from cardtable.core import Event, Game, GameInfo, Observation, Outcome
-from cardtable.core.rng import rng_state, shuffled
+from cardtable.core.rng import Rng, Seed, seeded, shuffled
 from cardtable.core.types import ShownCard
 
 
@@ -73,7 +73,7 @@ class ToyObservation(Observation):
 class ToyState:
     __slots__ = ("cards", "options", "rng", "total", "turn")
 
-    def __init__(self, options: ToyOptions, total: int, turn: int, cards: tuple[int, ...], rng: tuple[object, ...]):
+    def __init__(self, options: ToyOptions, total: int, turn: int, cards: tuple[int, ...], rng: Rng):
         self.options = options
         self.total = total
         self.turn = turn
@@ -88,8 +88,8 @@ class ToyGame(Game[ToyState, Add, ToyObservation, ToyOptions]):
         event_types=(Added, Secret), observation_type=ToyObservation, presets={"long": {"target": 12}},
     )
 
-    def new(self, options: ToyOptions, seed: int) -> tuple[ToyState, list[Event]]:
-        deck, rng = shuffled(rng_state(seed), [0, 1, 2, 3])
+    def new(self, options: ToyOptions, seed: Seed) -> tuple[ToyState, list[Event]]:
+        deck, rng = shuffled(seeded(seed), [0, 1, 2, 3])
         cards = tuple(deck[: options.players])
         return ToyState(options, 0, 0, cards, rng), [Secret(s, c) for s, c in enumerate(cards)]
 
@@ -105,6 +105,7 @@ class ToyGame(Game[ToyState, Add, ToyObservation, ToyOptions]):
         return new, [Added(seat, action.amount, total)]
 
     def observe(self, state: ToyState, seat: int | None) -> ToyObservation:
+        self.check_observer(state, seat)
         card = None if seat is None else state.cards[seat]
         return ToyObservation(seat, state.total, self.to_act(state), card)
 

@@ -46,7 +46,7 @@ def test_illegal_actions_say_why_and_leave_the_state_alone() -> None:
         PlayEight(c("7♦"), "clubs"): "only an eight names a suit",  # type: ignore[arg-type]
         Draw(): "so you may not draw",
         Pass(): "so you may not pass",
-        Play(99): "there is no card 99",
+        Play(99): "card must be a Crazy Eights card id 0–51, not 99",
     }
     for action, reason in reasons.items():
         with pytest.raises(IllegalAction, match=reason):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import re
 from pathlib import Path
 
@@ -10,6 +9,7 @@ import pytest
 
 from cardtable.cards import RUSSIAN_36
 from cardtable.core.errors import InvalidOptions
+from cardtable.core.rng import draws, seeded
 from cardtable.games.durak import rules
 from cardtable.games.durak.events import (
     BoutStarted,
@@ -67,11 +67,13 @@ def test_rule_02_reference_shuffle_takes_position_number_plus_2i_mod_36(number: 
 
 
 @pytest.mark.parametrize("number", [0, 1, 4242, 60493, -17, 2**70])
-def test_rule_02_default_shuffle_takes_random_cards_from_random_of_the_number(number: int) -> None:
-    deck, rng = list(range(36)), random.Random(number)
-    for _ in range(1000):
-        n = rng.randrange(36)
-        deck = [deck[n]] + deck[:n] + deck[n + 1:]
+def test_rule_02_default_shuffle_moves_a_random_card_to_the_top_1000_times(number: int) -> None:
+    """The 1000 moves are drawn from the pinned RNG, the last move first; all 1000 played forward give the deck."""
+    last_first, _ = draws(seeded(number), 36, 1000)
+    deck = list(range(36))
+    for card in reversed(last_first):
+        deck.remove(card)
+        deck.insert(0, card)
     assert rules.shuffle(number, "random") == deck
     assert rules.shuffle(number, "random") != rules.shuffle(number + 1, "random")
 

@@ -88,6 +88,7 @@ def test_fsm_engine_walks_every_transition_of_both_tables(monkeypatch: pytest.Mo
             state, _ = GAME.apply(state, seat, legal[rng.randrange(len(legal))])
     play(table(tanteo=(39, 0)), "cut", *["pass"] * 4, "bet 2", "reject", "reject")  # negada ends it at chica
     play(table(PUNTO_HANDS, tanteo=(39, 0)), "cut", *["pass"] * 8, "bet 2", "reject", "reject")  # at punto
+    play(table(PUNTO_HANDS), "cut", *["pass"] * 12)  # punto passed: on to the showdown
     play(table(tanteo=(36, 0)), "mus", "mus", "mus", "mus", "discard 4o", "cut")  # a falta de tanto
     play(table(), "cut", *["pass"] * 11)  # a whole hand, then the next deal
     to_juego = ("cut", *["pass"] * 11)

@@ -8,9 +8,10 @@ no suit named yet.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Final, Self
+from typing import Annotated, ClassVar, Final, Self
 
 from cardtable.core.actions import WordAction
+from cardtable.core.checks import Within
 from cardtable.core.types import CardId
 from cardtable.games.crazy_eights.rules import (
     DECK,
@@ -23,6 +24,9 @@ from cardtable.games.crazy_eights.rules import (
     is_eight,
     parse_suit,
 )
+
+Card = Annotated[int, Within(0, DECK_SIZE, "a Crazy Eights card id")]
+"""A card id field: an int 0–51 (the STANDARD_52 deck)."""
 
 
 def _parse_card(text: str) -> CardId | None:
@@ -45,7 +49,7 @@ class Play:
     """Play a card that is not an eight; it must match the suit in force or the top card's rank."""
 
     TYPE: ClassVar[str] = "play"
-    card: CardId
+    card: Card
 
     def text(self) -> str:
         """``play 7♠``."""
@@ -68,7 +72,7 @@ class PlayEight:
     """Play an eight (wild, on anything) and name the suit in force from now on."""
 
     TYPE: ClassVar[str] = "play_eight"
-    card: CardId
+    card: Card
     suit: SuitName
 
     def text(self) -> str:

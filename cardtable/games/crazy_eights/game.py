@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-import threading
 from collections.abc import Mapping, Sequence
 from typing import Final
 
@@ -12,7 +10,7 @@ from cardtable.core.errors import InvalidOptions
 from cardtable.core.events import Event
 from cardtable.core.game import Game, GameInfo
 from cardtable.core.outcome import Outcome
-from cardtable.core.rng import RngState, freeze, rng_state
+from cardtable.core.rng import Seed, randrange, seeded, shuffled
 from cardtable.core.types import CardId, Seat
 from cardtable.games.crazy_eights.actions import (
     ACTION_TYPES,
@@ -78,7 +76,7 @@ _CARD_PLAYED: Final = tuple(tuple(CardPlayed(s, c) for c in range(DECK_SIZE)) fo
 _EIGHT_PLAYED: Final = {(s, c, name): EightPlayed(s, c, name) for s in _SEATS for c in range(DECK_SIZE)
                         if is_eight(c) for name in SUIT_NAMES}
 _PASSED: Final = tuple(tuple(Passed(s, p) for p in range(7)) for s in _SEATS)
-_LOCAL = threading.local()
+_ALL_CARDS: Final = tuple(range(DECK_SIZE))
 
 State = CrazyEightsState
 Obs = CrazyEightsObservation
@@ -123,7 +121,7 @@ def deal_round(state: State, order: Sequence[CardId]) -> list[Event]:
     return events
 
 
-def new_state(options: Options, seed: int) -> State:
+def new_state(options: Options, seed: Seed) -> State:
     """A state before the first deal: empty sheet, RNG from ``seed`` (the dealer is drawn by the caller)."""
     state = CrazyEightsState.__new__(CrazyEightsState)
     state.options = options
@@ -133,27 +131,14 @@ def new_state(options: Options, seed: int) -> State:
     state.dealer = 0
     state.sheet = ()
     state.totals = (0,) * options.players
-    state.rng = rng_state(seed)
+    state.rng = seeded(seed)
     state.over = False
     return state
 
 
-def _thaw(snapshot: RngState) -> random.Random:
-    """Like ``core.rng.thaw`` but reusing one generator per thread: a new ``Random()`` seeds itself from
-    os.urandom before ``setstate`` throws that away, which cost more than the shuffle."""
-    rng: random.Random | None = getattr(_LOCAL, "rng", None)
-    if rng is None:
-        rng = _LOCAL.rng = random.Random(0)
-    rng.setstate(snapshot)
-    return rng
-
-
-def _shuffled_deal(state: State, rng: random.Random | None = None) -> list[Event]:
+def _shuffled_deal(state: State) -> list[Event]:
     """Shuffle a full deck from the state's RNG and deal the round."""
-    rng = rng or _thaw(state.rng)
-    order = list(range(DECK_SIZE))
-    rng.shuffle(order)
-    state.rng = freeze(rng)
+    order, state.rng = shuffled(state.rng, _ALL_CARDS)
     return deal_round(state, order)
 
 
@@ -183,10 +168,7 @@ def _draw(state: State, events: list[Event]) -> None:
     seat = state.turn
     if not state.stock:
         # Rebuild from the discards under the top card; their order is irrelevant, so sort then shuffle.
-        pile = cards_of(state.discards)
-        rng = _thaw(state.rng)
-        rng.shuffle(pile)
-        state.rng = freeze(rng)
+        pile, state.rng = shuffled(state.rng, cards_of(state.discards))
         state.stock = tuple(pile)
         state.discards = 0
         events.append(StockRebuilt(len(pile)))
@@ -277,12 +259,11 @@ class CrazyEightsGame(Game[CrazyEightsState, Action, CrazyEightsObservation, Cra
                 f"{options.players} players × {options.cards_each} cards plus the starter need {needed} cards; "
                 f"the deck has {DECK_SIZE}")
 
-    def new(self, options: Options, seed: int) -> tuple[State, list[Event]]:
+    def new(self, options: Options, seed: Seed) -> tuple[State, list[Event]]:
         """Draw the first dealer at random, shuffle and deal round 1."""
         state = new_state(options, seed)
-        rng = _thaw(state.rng)
-        state.dealer = rng.randrange(options.players)
-        return state, _shuffled_deal(state, rng)
+        state.dealer, state.rng = randrange(state.rng, options.players)
+        return state, _shuffled_deal(state)
 
     # Flow.
 
@@ -306,8 +287,8 @@ class CrazyEightsGame(Game[CrazyEightsState, Action, CrazyEightsObservation, Cra
             return [DRAW]
         return [PASS]
 
-    def why_illegal(self, state: State, seat: Seat, action: Action) -> str | None:
-        """Why ``action`` is illegal now (the same test ``legal_actions`` makes), or ``None``."""
+    def why_illegal_now(self, state: State, seat: Seat, action: Action) -> str | None:
+        """Why the well-formed ``action`` is illegal now (the same test ``legal_actions`` makes), or ``None``."""
         if state.over:
             return "the game is over"
         if seat != state.turn:
@@ -364,8 +345,9 @@ class CrazyEightsGame(Game[CrazyEightsState, Action, CrazyEightsObservation, Cra
 
     def observe(self, state: State, seat: Seat | None) -> Obs:
         """Own hand (sorted), the pile, the suit in force in words, counts, the score sheet."""
-        own = seat is not None and 0 <= seat < state.players
-        hand = tuple(cards_of(state.hands[seat])) if own else ()  # type: ignore[index]
+        self.check_observer(state, seat)
+        own = seat is not None
+        hand = tuple(cards_of(state.hands[seat])) if seat is not None else ()
         last = state.last_drawn if own and seat == state.turn and not state.over else None
         return CrazyEightsObservation(
             seat=seat, players=state.players, round=state.round, rounds=state.options.rounds,

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Self
+from typing import Annotated, ClassVar, Self
 
 from cardtable.core.actions import WordAction
+from cardtable.core.checks import Within
 from cardtable.games.durak.rules import DECK, DECK_SIZE, card_words, parse_card
+
+DurakCard = Annotated[int, Within(0, DECK_SIZE, "a Durak card id")]
+"""A card id field: an int 0–35 (the RUSSIAN_36 deck)."""
 
 
 def _card_after(text: str, verb: str) -> int | None:
@@ -22,7 +26,7 @@ class Attack:
     """The attacker puts a card on the table (a lead, or a card of a rank already in the bout)."""
 
     TYPE: ClassVar[str] = "attack"
-    card: int
+    card: DurakCard
 
     def text(self) -> str:
         """``attack 6♣``."""
@@ -40,7 +44,7 @@ class Beat:
     """The defender covers the last attack card."""
 
     TYPE: ClassVar[str] = "beat"
-    card: int
+    card: DurakCard
 
     def text(self) -> str:
         """``beat 10♣``."""

@@ -11,6 +11,7 @@ from cardtable.core.events import Event
 from cardtable.core.game import Game, GameInfo
 from cardtable.core.observation import Observation
 from cardtable.core.outcome import Outcome
+from cardtable.core.rng import Seed
 from cardtable.core.state import SlotState
 from cardtable.core.types import CardId, Seat
 from cardtable.games.durak import rules
@@ -154,7 +155,7 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         super().check_options(options)
         check(options)
 
-    def new(self, options: DurakOptions, seed: int) -> tuple[DurakState, list[Event]]:
+    def new(self, options: DurakOptions, seed: Seed) -> tuple[DurakState, list[Event]]:
         """Shuffle with ``seed`` (the deck's number), deal, turn the trump and start the first bout."""
         players = options.players
         deck = rules.shuffle(seed, options.shuffle)
@@ -206,11 +207,28 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         actions.append(STOP)
         return actions
 
-    def why_illegal(self, state: DurakState, seat: Seat, action: DurakAction) -> str | None:
-        """The base check (turn, then membership in ``legal_actions``) with a reason in Durak's words."""
-        reason = super().why_illegal(state, seat, action)
-        if reason is None or reason != "not among the legal actions now":
-            return reason
+    def why_illegal_now(self, state: DurakState, seat: Seat, action: DurakAction) -> str | None:
+        """The turn, then the test ``legal_actions`` makes for this one action (no list built), in Durak's words."""
+        if state.over:
+            return "the game is over"
+        turn = self.to_act(state)
+        if seat != turn:
+            return f"it is seat {turn}'s turn, not seat {seat}'s"
+        bout = state.bout
+        if len(bout) & 1:
+            if isinstance(action, Take):
+                return None
+            if isinstance(action, Beat) and action.card in state.hands[seat] and rules.beats(
+                    bout[-1], action.card, state.trump):
+                return None
+        elif isinstance(action, Attack) and action.card in state.hands[seat]:
+            if not bout:
+                return None
+            if not (state.capped and not state.hands[state.defender]) and RANK[action.card] in {
+                    RANK[c] for c in bout}:
+                return None
+        elif isinstance(action, Stop) and bout:
+            return None
         return self._reason(state, seat, action)
 
     def _reason(self, state: DurakState, seat: Seat, action: DurakAction) -> str:
@@ -325,6 +343,7 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
 
     def observe(self, state: DurakState, seat: Seat | None) -> DurakObservation:
         """Own hand, the trump, the bout, and counts of hands, deck and discards."""
+        self.check_observer(state, seat)
         over = state.over
         return DurakObservation(
             seat=seat, players=state.players, hand=() if seat is None else state.hands[seat],

@@ -15,7 +15,7 @@ class DurakOptions:
     players: int = field(default=2, metadata={"help": "Number of players (2–4 with player_limit 4, 2–5 with 5)"})
     shuffle: Literal["random", "reference"] = field(default="random", metadata={
         "help": "How the number shuffles the deck (1000 moves of a card to the top): 'random' takes "
-                "Random(number).randrange(36), 'reference' the card at (number + 2i) mod 36"})
+                "a card drawn by the pinned RNG seeded with the number, 'reference' the card at (number + 2i) mod 36"})
     deal: Literal["round", "blocks"] = field(default="round", metadata={
         "help": "'round': one card at a time round the table, six times; 'blocks': six cards in a row to each player"})
     first_attacker: Literal["lowest_trump", "first_player"] = field(default="lowest_trump", metadata={

@@ -11,7 +11,7 @@ from functools import cache
 from typing import Literal
 
 from cardtable.cards import RUSSIAN_36
-from cardtable.core.rng import rng_state, thaw
+from cardtable.core.rng import ChanceSource, Seed, digits_per_word, draws, seeded, shuffled
 from cardtable.core.types import CardId
 
 DECK = RUSSIAN_36
@@ -89,15 +89,18 @@ def card_words(card: CardId) -> str:
 # Shuffle and deal.
 
 
-def shuffle(number: int, method: Literal["random", "reference"]) -> list[CardId]:
+def shuffle(number: Seed, method: Literal["random", "reference"]) -> list[CardId]:
     """The deck after the 1000-move shuffle; index 0 is the top.
 
-    Each move takes the card at position ``n`` (0-based from the top) and puts it on top:
-    ``n = (number + 2 i) mod 36`` for ``reference``, ``Random(number).randrange(36)`` for ``random``.
+    Each move takes a card and puts it on top. ``reference``: the card at position
+    ``n = (number + 2 i) mod 36`` (0-based from the top) in move ``i``, the 2020 program's formula.
+    ``random``: a card drawn uniformly from the pinned RNG seeded with ``number`` (see
+    :func:`random_to_top`). A :class:`ChanceSource` as ``number`` gives the deck order itself.
     """
-    if method == "reference":
+    if method == "reference" and not isinstance(number, ChanceSource):
         return list(_reference_deck(number % DECK_SIZE))
-    return _moved_to_top(_random_positions(number))
+    deck, _ = shuffled(seeded(number), range(DECK_SIZE), method=random_to_top)
+    return deck
 
 
 @cache
@@ -106,16 +109,27 @@ def _reference_deck(residue: int) -> tuple[CardId, ...]:
     return tuple(_moved_to_top([(residue + i * 2) % DECK_SIZE for i in range(SHUFFLE_ITERATIONS)]))
 
 
-def _random_positions(number: int) -> list[int]:
-    """``Random(number).randrange(36)`` 1000 times, inlined as ``randrange`` does it (6 bits, reject ≥ 36)."""
-    getrandbits = thaw(rng_state(number)).getrandbits
-    positions = []
-    for _ in range(SHUFFLE_ITERATIONS):
-        n = getrandbits(6)
-        while n >= DECK_SIZE:
-            n = getrandbits(6)
-        positions.append(n)
-    return positions
+def random_to_top(state: int, n: int) -> tuple[list[int], int]:
+    """The order after 1000 moves of a uniformly drawn card (of ``n``) to the top, from the seeded stream.
+
+    Only the last move of each card matters: the cards end up ordered by their last move, most
+    recent on top, then the cards never moved in their initial order. So the moves are drawn from
+    the last one back (``draws(n, k)`` a word at a time, ``k = digits_per_word(n)``), and the
+    drawing stops once every card has been seen, usually after about 150 of the 1000 moves.
+    """
+    order: list[int] = []
+    seen: set[int] = set()
+    left = SHUFFLE_ITERATIONS
+    per_word = digits_per_word(n)
+    while left and len(order) < n:
+        cards, state = draws(state, n, min(per_word, left))
+        left -= len(cards)
+        for card in cards:
+            if card not in seen:
+                seen.add(card)
+                order.append(card)
+    order += [card for card in range(n) if card not in seen]
+    return order, state
 
 
 def _moved_to_top(positions: Sequence[int]) -> list[CardId]:

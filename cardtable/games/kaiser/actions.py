@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import ClassVar, Literal, Self
+from typing import Annotated, ClassVar, Literal, Self
 
 from cardtable.cards import KAISER_32
 from cardtable.core.actions import WordAction
+from cardtable.core.checks import Within
 from cardtable.games.kaiser.rules import CARD_TEXT, CARD_WORDS, SUIT_SYMBOLS, SUIT_WORDS, parse_suit
 
 SuitName = Literal["spades", "hearts", "diamonds", "clubs"]
+
+KaiserCard = Annotated[int, Within(0, 32, "a Kaiser card id")]
+"""A card id field: an int 0–31 (the KAISER_32 deck)."""
+Points = Annotated[int, Within(0, 100, "a number of points")]
+"""A bid's points: an int 0–99 (the rules then allow the floor to 12)."""
 
 _BID = re.compile(r"^\s*bid\s+(\d+)\s*(nt|no\s*trumps?)?\s*$", re.IGNORECASE)
 
@@ -20,7 +26,7 @@ class Bid:
     """Undertake to take ``points`` for the side, in a suit named later or in no trump."""
 
     TYPE: ClassVar[str] = "bid"
-    points: int
+    points: Points
     no_trump: bool = False
 
     def text(self) -> str:
@@ -75,7 +81,7 @@ class Play:
     """Play a card (a KAISER_32 id) to the trick."""
 
     TYPE: ClassVar[str] = "play"
-    card: int
+    card: KaiserCard
 
     def text(self) -> str:
         """``play 5♥``."""

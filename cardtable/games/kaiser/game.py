@@ -10,7 +10,7 @@ from cardtable.core.bot import BotFactory
 from cardtable.core.events import Event
 from cardtable.core.game import Game, GameInfo
 from cardtable.core.outcome import Outcome
-from cardtable.core.rng import rng_state, shuffled
+from cardtable.core.rng import Seed, seeded, shuffled
 from cardtable.core.types import CardId, Seat
 from cardtable.games.kaiser import rules
 from cardtable.games.kaiser.actions import (
@@ -80,11 +80,11 @@ class KaiserGame(Game[KaiserState, KaiserAction, KaiserObservation, KaiserOption
 
     # Setup.
 
-    def new(self, options: KaiserOptions, seed: int) -> tuple[KaiserState, list[Event]]:
+    def new(self, options: KaiserOptions, seed: Seed) -> tuple[KaiserState, list[Event]]:
         """A new game: seat 3 deals the first hand."""
         state = KaiserState.__new__(KaiserState)
         state.options = options
-        state.rng = rng_state(seed)
+        state.rng = seeded(seed)
         state.totals = (0, 0)
         state.sheet = ()
         state.result = None
@@ -130,13 +130,13 @@ class KaiserGame(Game[KaiserState, KaiserAction, KaiserObservation, KaiserOption
             return list(NAME_TRUMPS)
         return _legal_calls(state, seat)
 
-    def why_illegal(self, state: KaiserState, seat: Seat, action: KaiserAction) -> str | None:
-        """Why the action is illegal, in words; ``None`` exactly when it is among the legal actions."""
+    def why_illegal_now(self, state: KaiserState, seat: Seat, action: KaiserAction) -> str | None:
+        """Why the action is illegal, in words; ``None`` exactly when it is among the legal actions (none built)."""
         if state.phase == OVER:
             return "the game is over"
         if seat != state.turn:
             return f"it is seat {state.turn}'s turn, not seat {seat}'s"
-        if action in self.legal_actions(state, seat):
+        if _is_legal(state, seat, action):
             return None
         return _reason(state, seat, action)
 
@@ -160,6 +160,7 @@ class KaiserGame(Game[KaiserState, KaiserAction, KaiserObservation, KaiserOption
 
     def observe(self, state: KaiserState, seat: Seat | None) -> KaiserObservation:
         """What ``seat`` may know: its own hand and everything public."""
+        self.check_observer(state, seat)
         return _observe(state, seat)
 
     def outcome(self, state: KaiserState) -> Outcome | None:
@@ -201,10 +202,12 @@ class KaiserGame(Game[KaiserState, KaiserAction, KaiserObservation, KaiserOption
 
 # Dealing.
 
+_ALL_CARDS = tuple(range(32))
+
 
 def _start_hand(state: KaiserState, dealer: Seat, events: list[Event]) -> None:
     """Shuffle with the state's RNG and deal 8 cards to each seat, starting left of the dealer."""
-    deck, state.rng = shuffled(state.rng, list(range(32)))
+    deck, state.rng = shuffled(state.rng, _ALL_CARDS)
     hands = [0, 0, 0, 0]
     for i in range(4):
         hands[(dealer + 1 + i) % 4] = rules.mask_of(deck[8 * i: 8 * i + 8])
@@ -357,6 +360,27 @@ def game_verdict(totals: tuple[int, int], bidder_side: int, target: int,
 
 
 # Messages.
+
+
+def _is_legal(state: KaiserState, seat: Seat, action: KaiserAction) -> bool:
+    """The test ``legal_actions`` makes, for one well-formed action of the seat to act."""
+    if isinstance(action, Play):
+        if state.phase != PLAY or not state.hands[seat] >> action.card & 1:
+            return False
+        if not state.trick:
+            return True
+        led = state.trick[0][1] >> 3
+        return action.card >> 3 == led or not state.hands[seat] >> (8 * led) & 0xFF
+    if isinstance(action, NameTrump):
+        return state.phase == TRUMP
+    if state.phase != BIDDING:
+        return False
+    if isinstance(action, Pass):
+        return not (seat == state.dealer and state.high < 0)
+    opts = state.options
+    value = rules.bid_value(action.points, action.no_trump)
+    return (5 <= action.points <= rules.MAX_BID and value > state.high
+            and value >= rules.bid_value(opts.floor, False) and (opts.no_trump or not action.no_trump))
 
 
 def _reason(state: KaiserState, seat: Seat, action: Any) -> str:

@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Literal, Self, get_args
+from typing import Annotated, ClassVar, Literal, Self, get_args
 
 from cardtable.cards import SPANISH_40
 from cardtable.core.actions import WordAction
+from cardtable.core.checks import MaxItems, Within
 
 SignalName = Literal[
     "dos_reyes", "dos_ases", "pares", "medias_de_reyes", "medias_de_ases", "medias", "duples",
     "juego", "treinta_y_una", "treinta", "veintinueve", "ciego", "cortar_mus", "envidar_mas",
 ]
 SIGNALS: tuple[SignalName, ...] = get_args(SignalName)
+MusCard = Annotated[int, Within(0, 40, "a Mus card id")]
+"""A card id: an int 0–39 (the SPANISH_40 deck)."""
+Discarded = Annotated[tuple[MusCard, ...], MaxItems(4)]
+"""The cards of a discard: at most four card ids."""
+Tantos = Annotated[int, Within(0, 10_000, "a number of tantos")]
+"""An envite's or a raise's amount: an int 0–9999 (the rules then allow min_bet to the cap)."""
 
 
 def _card_words(cards: tuple[int, ...]) -> str:
@@ -40,7 +47,7 @@ class Discard:
     """Discard 1–4 cards (sorted SPANISH_40 ids) after everybody gave mus."""
 
     TYPE: ClassVar[str] = "discard"
-    cards: tuple[int, ...]
+    cards: Discarded
 
     def text(self) -> str:
         """Short text form: ``discard Ro,1e``."""
@@ -78,7 +85,7 @@ class Bet:
     """Envido: open the betting of a lance with ``amount`` tantos (≥ 2)."""
 
     TYPE: ClassVar[str] = "bet"
-    amount: int
+    amount: Tantos
 
     def text(self) -> str:
         """Short text form: ``bet 2``."""
@@ -96,7 +103,7 @@ class Raise:
     """Reenvite: raise the envite in force by ``amount`` tantos."""
 
     TYPE: ClassVar[str] = "raise"
-    amount: int
+    amount: Tantos
 
     def text(self) -> str:
         """Short text form: ``raise 2``."""

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from itertools import combinations
+from itertools import combinations, pairwise
 from pathlib import Path
 from typing import Any
 
 from cardtable.cards import SPANISH_40
 from cardtable.core import Event, Game, GameInfo, InvalidOptions, Outcome
 from cardtable.core.bot import BotFactory
-from cardtable.core.rng import freeze, rng_state, shuffled, thaw
+from cardtable.core.rng import Seed, chance, randrange, seeded, shuffled
 from cardtable.games.mus import actions as A
 from cardtable.games.mus import events as E
 from cardtable.games.mus.fsm import ACTING_PHASES, LANCE_PHASES, BetStatus, Phase, bet_transition, transition
@@ -49,6 +49,9 @@ DESCRIPTION = (
     "Mus under the rules of the Federación Española de Mus: four players in two pairs, "
     "the mus and the discards, then grande, chica, pares and juego (or punto), with envites and órdago."
 )
+
+
+_ALL_CARDS = tuple(range(40))
 
 
 class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
@@ -102,11 +105,10 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
         """Options from a TOML file path or TOML text (keys as in ``rules.default.toml``)."""
         return self.options(load_toml(source), **overrides)
 
-    def new(self, options: MusGameOptions, seed: int) -> tuple[MusState, list[Event]]:
+    def new(self, options: MusGameOptions, seed: Seed) -> tuple[MusState, list[Event]]:
         """Draw the first dealer by lot (FEM III.1) and deal the first hand."""
-        rng = thaw(rng_state(seed))
-        dealer = rng.randrange(4)
-        state = MusState(options, freeze(rng), dealer)
+        dealer, rng = randrange(seeded(seed), 4)
+        state = MusState(options, rng, dealer)
         events: list[Event] = [E.GameStarted(1, dealer, options.scoring.target)]
         self._update_team_in(state, events)
         self._deal(state, events)
@@ -224,20 +226,60 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
 
     # Validation.
 
-    def why_illegal(self, state: MusState, seat: int, action: A.MusAction) -> str | None:
-        """Why ``action`` is illegal now (None if legal); the very check ``apply`` makes."""
-        return self.validate(state, seat, action)
-
-    def validate(self, state: MusState, seat: int, action: A.MusAction) -> str | None:
-        """None if ``action`` by ``seat`` is legal; otherwise the reason, citing the rule."""
+    def why_illegal_now(self, state: MusState, seat: int, action: A.MusAction) -> str | None:
+        """Why the well-formed ``action`` is illegal now (None if legal), without building the legal list."""
         turn = self.to_act(state)
         if turn is None:
             return "the game is over"
         if seat != turn:
             return f"it is seat {turn}'s turn, not seat {seat}'s"
-        if action in self.legal_actions(state, seat):
+        if self._is_legal(state, seat, action):
             return None
         return self._explain(state, seat, action)
+
+    def validate(self, state: MusState, seat: int, action: A.MusAction) -> str | None:
+        """None if ``action`` by ``seat`` is legal; otherwise the reason, citing the rule (``why_illegal``)."""
+        return self.why_illegal(state, seat, action)
+
+    def _is_legal(self, state: MusState, seat: int, action: A.MusAction) -> bool:
+        """The test ``legal_actions`` makes, for one action of the seat to act."""
+        if isinstance(action, A.Signal):
+            return (state.options.signals.enabled and (seat, action.signal) not in state.signals_used
+                    and signal_phase_ok(action.signal, state.phase)
+                    and signal_fits(action.signal, evaluate(state.hands[seat], state.options.modalidad)))
+        phase = state.phase
+        if phase is Phase.MUS_DECISION:
+            return isinstance(action, A.CutMus) or (
+                isinstance(action, A.Mus) and state.mus_rounds < state.options.mus.max_rounds)
+        if phase is Phase.DISCARD:
+            if isinstance(action, A.Discard):
+                cards, hand = action.cards, state.hands[seat]
+                return (state.options.mus.min_discard <= len(cards) <= 4
+                        and all(a < b for a, b in pairwise(cards)) and all(c in hand for c in cards))
+            return (isinstance(action, A.CutMus) and self.is_a_falta(state)
+                    and state.options.mus.cut_anytime_a_falta)
+        return self._is_legal_bet(state, seat, action)
+
+    def _is_legal_bet(self, state: MusState, seat: int, action: A.MusAction) -> bool:
+        """The betting part of ``_is_legal``: the envite is open, or pending an answer."""
+        b = state.betting
+        assert b is not None
+        low, cap = state.options.betting.min_bet, self.bet_cap(state)
+        if b.status is BetStatus.OPEN:
+            return isinstance(action, (A.Pass, A.Ordago)) or (isinstance(action, A.Bet) and low <= action.amount <= cap)
+        if isinstance(action, A.Reject):
+            return True
+        if isinstance(action, (A.Accept, A.AcceptNoLose)):
+            return isinstance(action, A.AcceptNoLose) == self.must_accept_no_lose(state, seat)
+        if b.ordago:
+            return False
+        if isinstance(action, A.Ordago):
+            return True
+        if isinstance(action, A.Raise) and b.total < self.tantos_that_matter(state):
+            if state.options.betting.raise_rule == "double":
+                return action.amount == b.total
+            return low <= action.amount <= cap
+        return False
 
     def _explain(self, state: MusState, seat: int, action: A.MusAction) -> str:
         if isinstance(action, A.Signal):
@@ -308,7 +350,7 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
 
     def _deal(self, s: MusState, events: list[Event]) -> None:
         """Shuffle and deal 4 cards each, one at a time, counter-clockwise from the mano (FEM III.2)."""
-        cards, s.rng = shuffled(s.rng, list(range(40)))
+        cards, s.rng = shuffled(s.rng, _ALL_CARDS)
         order = s.order()
         hands: list[list[int]] = [[], [], [], []]
         for i in range(16):
@@ -390,13 +432,12 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
     def _on_signal(self, s: MusState, seat: int, action: A.Signal, events: list[Event]) -> None:
         """The partner sees the seña; each rival too with probability ``interception_p`` (same RNG, same replay)."""
         s.signals_used = s.signals_used | {(seat, action.signal)}
-        rng = thaw(s.rng)
         seen = list(s.signals_seen)
         watchers = [((seat + 2) % 4, False)]
         for rival in ((seat + 1) % 4, (seat + 3) % 4):
-            if rng.random() < s.options.signals.interception_p:
+            intercepted, s.rng = chance(s.rng, s.options.signals.interception_p)
+            if intercepted:
                 watchers.append((rival, True))
-        s.rng = freeze(rng)
         for watcher, intercepted in watchers:
             seen[watcher] = seen[watcher] + (SignalNote(seat, action.signal, intercepted),)
             events.append(E.SignalSeen(watcher, seat, action.signal, intercepted))
@@ -659,6 +700,7 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
 
     def observe(self, state: MusState, seat: int | None) -> MusObservation:
         """What ``seat`` may know: its hand, the public talk, the tanteo, its señas."""
+        self.check_observer(state, seat)
         s = state
         hand = s.hands[seat] if seat is not None else ()
         b = s.betting

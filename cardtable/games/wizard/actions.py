@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Literal, Self
+from typing import Annotated, ClassVar, Literal, Self
 
-from cardtable.cards import WIZARD_60, CardId
+from cardtable.cards import WIZARD_60
+from cardtable.core.checks import Within
 from cardtable.games.wizard.rules import SUITS
 
 SuitName = Literal["red", "yellow", "green", "blue"]
+WizardCard = Annotated[int, Within(0, 60, "a Wizard card id")]
+"""A card id field: an int 0–59."""
+Tricks = Annotated[int, Within(0, 61, "a number of tricks")]
+"""A bid's field: an int 0–60."""
 
 
 def _words(text: str, keyword: str) -> str | None:
@@ -24,7 +29,7 @@ class Bid:
     """Bid a number of tricks for this round."""
 
     TYPE: ClassVar[str] = "bid"
-    tricks: int
+    tricks: Tricks
 
     def text(self) -> str:
         """The short text form: ``bid 2``."""
@@ -81,7 +86,7 @@ class Play:
     """Play a card to the trick."""
 
     TYPE: ClassVar[str] = "play"
-    card: CardId
+    card: WizardCard
 
     def text(self) -> str:
         """The short text form: ``play Y7``."""

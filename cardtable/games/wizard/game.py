@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from cardtable.cards import WIZARD_60, CardId
 from cardtable.core import Event, Game, GameInfo, InvalidOptions, Outcome, Seat
 from cardtable.core.bot import BotFactory
-from cardtable.core.rng import freeze, rng_state, thaw
+from cardtable.core.rng import Seed, randrange, seeded, shuffled
 from cardtable.games.wizard import events as ev
 from cardtable.games.wizard import rules
 from cardtable.games.wizard.actions import Bid, ChooseTrump, Play, WizardAction
@@ -52,11 +52,11 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
             raise InvalidOptions(f"first_dealer must be -1 or a seat 0–{options.players - 1}, "
                                  f"not {options.first_dealer}")
 
-    def new(self, options: WizardOptions, seed: int) -> tuple[WizardState, list[Event]]:
+    def new(self, options: WizardOptions, seed: Seed) -> tuple[WizardState, list[Event]]:
         """Draw the first dealer (unless fixed by the options) and deal round 1."""
         return self.new_with_decks(options, seed, ())
 
-    def new_with_decks(self, options: WizardOptions, seed: int,
+    def new_with_decks(self, options: WizardOptions, seed: Seed,
                        decks: Sequence[Sequence[CardId]]) -> tuple[WizardState, list[Event]]:
         """Testing aid: like ``new``, but round i is dealt from ``decks[i]`` (60 ids, top first) when given.
 
@@ -66,10 +66,12 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         for deck in decks:
             if sorted(deck) != list(_ALL_CARDS):
                 raise ValueError("a scripted deck must hold each of the 60 card ids once")
-        rng = thaw(rng_state(seed))
-        dealer = options.first_dealer if options.first_dealer >= 0 else rng.randrange(options.players)
+        rng = seeded(seed)
+        dealer = options.first_dealer
+        if dealer < 0:
+            dealer, rng = randrange(rng, options.players)
         s = WizardState.__new__(WizardState)
-        s.options, s.rng, s.decks = options, freeze(rng), tuple(tuple(d) for d in decks)
+        s.options, s.rng, s.decks = options, rng, tuple(tuple(d) for d in decks)
         s.round, s.rounds, s.dealer = 0, options.game_rounds(), (dealer - 1) % options.players
         s.totals = s.exact = (0,) * options.players
         s.sheet = ()
@@ -87,10 +89,7 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         if s.decks:
             deck, s.decks = list(s.decks[0]), s.decks[1:]
         else:
-            rng = thaw(s.rng)
-            deck = list(_ALL_CARDS)
-            rng.shuffle(deck)
-            s.rng = freeze(rng)
+            deck, s.rng = shuffled(s.rng, _ALL_CARDS)
         # Deal one at a time from the top, starting left of the dealer.
         hands = [0] * p
         for i in range(n * p):
@@ -161,8 +160,8 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
             return [_BID[k] for k in self.allowed_bids(state)]
         return list(_CHOOSE)
 
-    def why_illegal(self, state: WizardState, seat: Seat, action: WizardAction) -> str | None:
-        """Why the action is illegal now, in words, or None; ``apply`` and ``is_legal`` both use this."""
+    def why_illegal_now(self, state: WizardState, seat: Seat, action: WizardAction) -> str | None:
+        """Why the well-formed action is illegal now, in words, or None, without building the legal list."""
         if state.to_act is None:
             return "the game is over"
         if seat != state.to_act:
@@ -292,6 +291,7 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         The forbidden last bid tells the sum of the bids so far, so while bids are hidden only the
         dealer (who must know what he may not bid) sees it.
         """
+        self.check_observer(state, seat)
         s, p = state, state.options.players
         hidden = s.options.hidden_bids and s.phase in (BIDDING, CHOOSING_TRUMP)
         bids = tuple(None if b < 0 or (hidden and i != seat) else b for i, b in enumerate(s.bids))
