@@ -33,6 +33,7 @@ class Served:
     process: subprocess.Popen[bytes]
     port: int
     log: Path
+    database_url: str = ""
 
     @property
     def url(self) -> str:
@@ -77,7 +78,7 @@ def serve(database_url: str, log: Path, *args: str, port: int | None = None,
     environment = dict(os.environ, PYTHONPATH=str(ROOT), **(env or {}))
     with log.open("ab") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=environment, cwd=log.parent)
-    served = Served(process, port, log)
+    served = Served(process, port, log, database_url)
     try:
         deadline = time.monotonic() + 60
         while True:

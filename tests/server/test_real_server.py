@@ -108,32 +108,33 @@ def test_slow_readers_flooding_junk_keep_memory_bounded(server: Served) -> None:
     assert "Traceback" not in server.text_log()
 
 
-def test_sigterm_closes_sockets_with_a_restart_reason_and_keeps_every_action(tmp_path: Path) -> None:
-    """SIGTERM: every socket gets 1012 with a reason the page knows, the process exits cleanly, nothing is lost."""
-    url = f"sqlite:///{tmp_path / 'term.db'}"
-    with serve(url, tmp_path / "server.log", "--bot-delay", "0") as server:
-        table_id, tokens = _two_people(server)
-        server.request("POST", f"/api/tables/{table_id}/start", {"token": tokens[0]})
-        with connect(f"{server.ws}/ws/tables/{table_id}?token={tokens[0]}") as ws0, \
-                connect(f"{server.ws}/ws/tables/{table_id}?token={tokens[1]}") as ws1:
-            sockets = {0: ws0, 1: ws1}
-            view = _view(ws0)
-            for _ in range(4):
-                actor = view["to_act"]
-                mine = _view(sockets[actor]) if actor != 0 else view
-                while mine["version"] != view["version"] or not mine["legal_actions"]:
-                    mine = _view(sockets[actor])
-                sockets[actor].send(json.dumps({"type": "action", "version": mine["version"],
-                                                "action": mine["legal_actions"][0]["action"]}))
-                while (view := _view(ws0))["version"] == mine["version"]:
-                    pass
-            acknowledged = view["version"]
-            assert stop(server) in (0, -15)  # uvicorn re-raises the signal once it has shut down
-            for ws in (ws0, ws1):
-                closed = _closed(ws)
-                assert closed.rcvd is not None and closed.rcvd.code == 1012
-                assert "restart" in closed.rcvd.reason
-        assert "Traceback" not in server.text_log()
-    with serve(url, tmp_path / "server2.log", "--bot-delay", "0") as again:
+def test_sigterm_closes_sockets_with_a_restart_reason_and_keeps_every_action(server: Served, tmp_path: Path) -> None:
+    """SIGTERM: every socket gets 1012 with a reason the page knows, the process exits cleanly, nothing is lost.
+
+    (Last in this module: it stops the shared server.)
+    """
+    table_id, tokens = _two_people(server)
+    server.request("POST", f"/api/tables/{table_id}/start", {"token": tokens[0]})
+    with connect(f"{server.ws}/ws/tables/{table_id}?token={tokens[0]}") as ws0, \
+            connect(f"{server.ws}/ws/tables/{table_id}?token={tokens[1]}") as ws1:
+        sockets = {0: ws0, 1: ws1}
+        view = _view(ws0)
+        for _ in range(4):
+            actor = view["to_act"]
+            mine = _view(sockets[actor]) if actor != 0 else view
+            while mine["version"] != view["version"] or not mine["legal_actions"]:
+                mine = _view(sockets[actor])
+            sockets[actor].send(json.dumps({"type": "action", "version": mine["version"],
+                                            "action": mine["legal_actions"][0]["action"]}))
+            while (view := _view(ws0))["version"] == mine["version"]:
+                pass
+        acknowledged = view["version"]
+        assert stop(server) in (0, -15)  # uvicorn re-raises the signal once it has shut down
+        for ws in (ws0, ws1):
+            closed = _closed(ws)
+            assert closed.rcvd is not None and closed.rcvd.code == 1012
+            assert "restart" in closed.rcvd.reason
+    assert "Traceback" not in server.text_log()
+    with serve(server.database_url, tmp_path / "server2.log", "--bot-delay", "0") as again:
         status, summary = again.request("GET", f"/api/tables/{table_id}")
         assert status == 200 and summary["version"] == acknowledged and summary["status"] == "playing"
