@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from sqlalchemy import create_engine, delete, event, func, insert, or_, select, update
+from sqlalchemy import bindparam, create_engine, delete, event, func, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import selectinload, sessionmaker
 from sqlalchemy.sql.elements import ColumnElement
@@ -154,10 +154,11 @@ class Store:
         now = utcnow()
 
         def work(c: Connection) -> None:
-            c.execute(insert(ActionRow).values(table_id=table_id, index=index, seat=seat, action=action,
-                                               created_at=now))
-            done = c.execute(update(TableRow).where(TableRow.id == table_id).values(
-                status=status, updated_at=now, version=index + 1, to_act=to_act, outcome=outcome))
+            # Two statements built once (this runs for every move: no per-call statement building).
+            c.execute(_INSERT_ACTION, {"table_id": table_id, "index": index, "seat": seat, "action": action,
+                                       "created_at": now})
+            done = c.execute(_AFTER_ACTION, {"id_": table_id, "status": status, "updated_at": now,
+                                             "version": index + 1, "to_act": to_act, "outcome": outcome})
             if done.rowcount != 1:
                 raise KeyError(f"no table {table_id!r} in the store")
         self._run(connection, work)
@@ -276,6 +277,12 @@ class Store:
         """Whether a table with this id was ever stored."""
         with self.engine.connect() as c:
             return c.scalar(select(TableRow.id).where(TableRow.id == table_id)) is not None
+
+
+_INSERT_ACTION = insert(ActionRow)
+_AFTER_ACTION = (update(TableRow).where(TableRow.id == bindparam("id_"))
+                 .values(status=bindparam("status"), updated_at=bindparam("updated_at"),
+                         version=bindparam("version"), to_act=bindparam("to_act"), outcome=bindparam("outcome")))
 
 
 def _engine(url: str, sqlite_sync: str = "FULL") -> Engine:
