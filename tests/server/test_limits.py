@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from cardtable.server import create_app
 from cardtable.server.limits import Limits, TokenBucket, excerpt
 from cardtable.server.live import CLOSE_POLICY, Connection
-from tests.server.conftest import create, play_alone, receive, start
+from tests.server.conftest import create, human_table, play_alone, receive, start
 
 
 def _manager(client: TestClient) -> Any:
@@ -105,3 +105,51 @@ def test_excerpts_are_short_and_single_line(tmp_path: Path) -> None:
     """Bad input is quoted by excerpt only."""
     assert excerpt("a\nb" + "x" * 500, 20) == "a b" + "x" * 16 + "…"
     assert len(excerpt("y" * 10_000)) == 60
+
+
+def test_spectators_joining_send_nobody_else_a_view(client: TestClient) -> None:
+    """Twenty spectators connect and leave: the first one hears nothing of it (its next message is a pong)."""
+    created = create(client, "durak", ["human", "human"])
+    url = f"/ws/tables/{created['table_id']}"
+    with client.websocket_connect(url) as first:
+        receive(first)
+        for _ in range(20):
+            with client.websocket_connect(url) as other:
+                receive(other)
+        first.send_json({"type": "ping"})
+        assert receive(first) == {"type": "pong"}
+
+
+def test_a_change_builds_one_view_per_audience(client: TestClient, monkeypatch: Any) -> None:
+    """Five spectators and two sockets of one seat: an action builds three views (spectators, seat 0, seat 1)."""
+    from cardtable.server import views
+
+    table_id, tokens = human_table(client, "durak", 2, seed=4)
+    start(client, table_id, tokens[0])
+    urls = [f"/ws/tables/{table_id}"] * 5 + [f"/ws/tables/{table_id}?token={tokens[0]}"] * 2 + \
+        [f"/ws/tables/{table_id}?token={tokens[1]}"]
+    sockets = [client.websocket_connect(url).__enter__() for url in urls]
+    try:
+        latest = [receive(ws) for ws in sockets]
+        for index, ws in enumerate(sockets):  # settle: every socket at the newest view
+            while not all(s["connected"] for s in latest[index]["seats"]):
+                latest[index] = receive(ws)
+        built: list[Any] = []
+        original = views.ViewBuilder.view
+
+        def counting(self: Any, connection: Any) -> Any:
+            built.append(connection.seat)
+            return original(self, connection)
+
+        monkeypatch.setattr(views.ViewBuilder, "view", counting)
+        actor = latest[-1]["to_act"]
+        mine = next(v for v in latest if v["seat"] == actor)
+        actor_socket = sockets[latest.index(mine)]
+        actor_socket.send_json({"type": "action", "version": mine["version"],
+                                "action": mine["legal_actions"][0]["action"]})
+        after = [receive(ws) for ws in sockets]
+        assert {v["version"] for v in after} == {mine["version"] + 1}
+        assert sorted(built, key=str) == sorted([None, 0, 1], key=str)
+    finally:
+        for ws in reversed(sockets):
+            ws.__exit__(None, None, None)
