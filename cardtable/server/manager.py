@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import random
@@ -32,6 +31,7 @@ import cardtable
 from cardtable.bots import bot_names, make_bot
 from cardtable.core import DecodeError, GameRecord, IllegalAction, new_record, options_to_dict, replay, to_json
 from cardtable.core.bot import Bot
+from cardtable.core.codec import parse_json
 from cardtable.core.types import Seat
 from cardtable.runner import RunnerStatus
 from cardtable.server.limits import AddressBuckets, Limits, TokenBucket, excerpt
@@ -903,8 +903,8 @@ def _parse_message(text: str | bytes | None, limit: int) -> dict[str, Any]:
     if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
         raise TableError(413, f"message too large (limit {limit} bytes)")
     try:
-        message = json.loads(text)
-    except (ValueError, RecursionError):
+        message = parse_json(text)  # the core's strict msgspec parser: no NaN, no lone surrogates
+    except DecodeError:
         raise TableError(400, "message is not valid JSON") from None
     if not isinstance(message, dict):
         raise TableError(400, "message must be a JSON object")
