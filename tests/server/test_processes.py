@@ -57,6 +57,14 @@ def test_two_processes_share_the_lobby_forward_changes_and_take_over(database: s
 
     (One test, because starting two servers and a cluster takes most of its time.)
     """
+    try:
+        _share_forward_and_take_over(database, tmp_path)
+    except BaseException as failure:  # the servers' own words help more than a timeout
+        logs = {name: (tmp_path / f"{name}.log").read_text(errors="replace")[-3000:] for name in ("a", "b")}
+        raise AssertionError(f"{failure!r}\n--- a.log ---\n{logs['a']}\n--- b.log ---\n{logs['b']}") from failure
+
+
+def _share_forward_and_take_over(database: str, tmp_path: Path) -> None:
     args = ("--bot-delay", "0", "--lease-ttl", "2")
     with serve(database, tmp_path / "a.log", *args) as a, serve(database, tmp_path / "b.log", *args) as b:
         status, created = a.request("POST", "/api/tables", {"game": "durak", "seed": 8,
