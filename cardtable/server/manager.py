@@ -192,7 +192,7 @@ class TableManager:
             async with table.lock:
                 if table.connections or table.status != WAITING:
                     continue
-                await self._write(_status_writer(self.store, table.id, ABANDONED))
+                await self._write(_status_writer(self.store, table.id, ABANDONED), table)
                 table.stored.status = ABANDONED
                 self._forget(table)
 
@@ -382,7 +382,7 @@ class TableManager:
             if target.taken:
                 raise TableError(409, f"seat {seat} is taken")
             target.name, target.taken, target.token_hash = name, True, token_hash
-            await self._write(lambda c: self.store.save_seats(table.id, [target], None, c))
+            await self._write(lambda c: self.store.save_seats(table.id, [target], None, c), table)
             table.stored.seats[seat] = target
             table.stored.updated_at = utcnow()
             self._changed(table)
@@ -405,7 +405,7 @@ class TableManager:
                 self.store.save_seats(table.id, [target], status, c)
                 if status == ABANDONED:
                     self.store.release(self.owner, [table.id], c)
-            await self._write(work)
+            await self._write(work, table)
             table.stored.seats[seat] = target
             table.stored.updated_at = utcnow()
             if target.kind == "bot":
@@ -437,7 +437,7 @@ class TableManager:
             except Exception as exc:
                 await self._fail(table, f"the rules engine could not deal: {excerpt(exc, 160)}")
                 raise TableError(500, f"the table stopped: {table.error}") from None
-            await self._write(lambda c: self.store.save_seats(table.id, seats, PLAYING, c, to_act=to_act))
+            await self._write(lambda c: self.store.save_seats(table.id, seats, PLAYING, c, to_act=to_act), table)
             table.stored.seats = seats
             table.state, table.events = state, list(events)
             table.record = new_record(table.game, table.options, table.stored.seed)
@@ -453,7 +453,7 @@ class TableManager:
             before, after = (PLAYING, PAUSED) if paused else (PAUSED, PLAYING)
             if table.status != before:
                 raise TableError(409, f"table {table.id} is {table.status}, not {before}")
-            await self._write(lambda c: self.store.set_status(table.id, after, c))
+            await self._write(lambda c: self.store.set_status(table.id, after, c), table)
             table.stored.status, table.stored.updated_at = after, utcnow()
             self._changed(table)
             self._kick(table)
@@ -616,7 +616,7 @@ class TableManager:
                                          outcome=outcome_data)
                 if status == FINISHED:  # nothing left to drive: the lease goes with the last move
                     self.store.release(self.owner, [table.id], c)
-            await self._write(work)
+            await self._write(work, table)
             assert table.record is not None
             table.state, table.record = state, table.record.with_action(seat, action)
             table.events.extend(events)
@@ -637,7 +637,7 @@ class TableManager:
             def work(c: DbConnection) -> None:
                 self.store.set_status(table.id, ERROR, c, error=reason)
                 self.store.release(self.owner, [table.id], c)
-            await self._write(work)
+            await self._write(work, table)
         except TableError:  # the store is down too: the table is stopped in memory; a restart replays it
             log.error("could not store the error of table %s", table.id)
         for connection in table.connections:
@@ -733,12 +733,28 @@ class TableManager:
 
     # Storage.
 
-    async def _write(self, work: Callable[[DbConnection], T]) -> T:
-        """Run one transaction on the writer thread; a store failure is a 503 (nothing changed)."""
+    async def _write(self, work: Callable[[DbConnection], T], table: LiveTable | None = None) -> T:
+        """Run one transaction on the writer thread; a store failure is a 503 (nothing changed).
+
+        With ``table``, the transaction first checks (and extends) this process's lease of it: a process that
+        lost a table to another never writes to it; it stops driving it and forwards from then on.
+        """
+        if table is not None:
+            table_id, inner = table.id, work
+
+            def work(c: DbConnection) -> T:
+                if not self.store.hold(table_id, self.owner, self.lease_ttl, c):
+                    raise _LeaseLost(table_id)
+                return inner(c)
         try:
             return await self.writer.write(work)
         except TableError:
             raise
+        except _LeaseLost:
+            assert table is not None
+            log.warning("table %s is driven by another process now; this one stops driving it", table.id)
+            self._disown(table)
+            raise TableError(409, f"table {table.id} moved to another server process; try again") from None
         except KeyError:
             raise TableError(404, "the table is no longer in the store") from None
         except Exception as exc:
@@ -860,6 +876,10 @@ class TableManager:
             table.stored = stored
             self._changes += 1
             table.touch()
+
+
+class _LeaseLost(Exception):
+    """This process no longer holds the lease of a table it was about to write to."""
 
 
 def _status_writer(store: Store, table_id: str, status: str) -> Callable[[DbConnection], None]:

@@ -198,6 +198,13 @@ class Store:
                 return False
             raise
 
+    def hold(self, table_id: str, owner: str, ttl: float, connection: Connection | None = None) -> bool:
+        """Extend our lease of one table if we still hold it (a fence: a write that needs it checks it in its
+        own transaction, so a process that lost a table can never write to it)."""
+        until = utcnow() + timedelta(seconds=ttl)
+        return bool(self._run(connection, lambda c: c.execute(
+            _HOLD_LEASE, {"table_id_": table_id, "owner_": owner, "expires_at": until}).rowcount == 1))
+
     def renew(self, owner: str, ttl: float, connection: Connection | None = None) -> set[str]:
         """Extend every lease this owner still holds; the ids of those tables."""
         now = utcnow()
@@ -280,6 +287,9 @@ class Store:
 
 
 _INSERT_ACTION = insert(ActionRow)
+_HOLD_LEASE = (update(LeaseRow)
+               .where(LeaseRow.table_id == bindparam("table_id_"), LeaseRow.owner == bindparam("owner_"))
+               .values(expires_at=bindparam("expires_at")))
 _AFTER_ACTION = (update(TableRow).where(TableRow.id == bindparam("id_"))
                  .values(status=bindparam("status"), updated_at=bindparam("updated_at"),
                          version=bindparam("version"), to_act=bindparam("to_act"), outcome=bindparam("outcome")))

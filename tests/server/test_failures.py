@@ -265,3 +265,24 @@ def test_a_person_who_joined_is_still_there_after_a_restart(db_url: str) -> None
             client.post(f"/api/tables/{table_id}/leave", json={"token": tokens[1]})
             client.post(f"/api/tables/{table_id}/leave", json={"token": tokens[2]})
             assert play_alone(ws)[-1]["status"] == "finished"
+
+
+def test_a_process_that_lost_a_table_never_writes_to_it(client: TestClient, db_url: str) -> None:
+    """Another process took the lease: this one's next write is refused in its own transaction, nothing stored."""
+    from sqlalchemy import create_engine, text
+
+    table_id, tokens = human_table(client, "durak", 2, seed=6)
+    start(client, table_id, tokens[0])
+    actor = client.get(f"/api/tables/{table_id}").json()["to_act"]
+    engine = create_engine(db_url)
+    with engine.begin() as connection:
+        connection.execute(text("UPDATE leases SET owner = 'another-process' WHERE table_id = :t"), {"t": table_id})
+    with client.websocket_connect(f"/ws/tables/{table_id}?token={tokens[actor]}") as ws:
+        view = receive(ws)
+        ws.send_json({"type": "action", "version": 0, "action": view["legal_actions"][0]["action"]})
+        assert "another server process" in _next_error(ws)
+    with engine.connect() as connection:
+        stored = connection.execute(text("SELECT COUNT(*) FROM actions WHERE table_id = :t"), {"t": table_id})
+        assert stored.scalar() == 0
+    engine.dispose()
+    assert _manager(client).tables[table_id].owned is False

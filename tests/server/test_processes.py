@@ -65,7 +65,7 @@ def test_two_processes_share_the_lobby_forward_changes_and_take_over(database: s
 
 
 def _share_forward_and_take_over(database: str, tmp_path: Path) -> None:
-    args = ("--bot-delay", "0", "--lease-ttl", "2")
+    args = ("--bot-delay", "0", "--lease-ttl", "3")
     with serve(database, tmp_path / "a.log", *args) as a, serve(database, tmp_path / "b.log", *args) as b:
         status, created = a.request("POST", "/api/tables", {"game": "durak", "seed": 8,
                                                             "seats": [{"kind": "human"}, {"kind": "human"}]})
