@@ -215,11 +215,12 @@ def _websocket(app: FastAPI, manager: TableManager) -> None:
     """``/ws/tables/{id}?token=…``: views out, actions and pings in."""
 
     @app.websocket("/ws/tables/{table_id}")
-    async def table_socket(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
+    async def table_socket(websocket: WebSocket, table_id: str, token: str | None = None,
+                           since: int | None = None) -> None:
         await websocket.accept()
         try:
             table = await manager.find(table_id)
-            connection = manager.connect(table, token, _address(websocket))
+            connection = manager.connect(table, token, _address(websocket), since)
         except TableError as exc:
             await websocket.send_text(encode({"type": "error", "message": exc.message}))
             await websocket.close(code=4404 if exc.status == 404 else CLOSE_POLICY, reason=exc.message[:120])

@@ -93,6 +93,8 @@ class LiveTable:
     state: Any = None
     record: GameRecord | None = None
     events: list[Event] = field(default_factory=list)
+    #: ``marks[v]``: how many events there were once version ``v`` was reached.
+    marks: list[int] = field(default_factory=list)
     connections: set[Connection] = field(default_factory=set)
     #: Human seats the computer plays while their person is away.
     covering: set[Seat] = field(default_factory=set)

@@ -29,7 +29,7 @@ from sqlalchemy.engine import Connection as DbConnection
 
 import cardtable
 from cardtable.bots import bot_names, make_bot
-from cardtable.core import DecodeError, GameRecord, IllegalAction, new_record, options_to_dict, replay, to_json
+from cardtable.core import DecodeError, GameRecord, IllegalAction, new_record, options_to_dict, to_json
 from cardtable.core.bot import Bot
 from cardtable.core.codec import parse_json
 from cardtable.core.types import Seat
@@ -439,7 +439,7 @@ class TableManager:
                 raise TableError(500, f"the table stopped: {table.error}") from None
             await self._write(lambda c: self.store.save_seats(table.id, seats, PLAYING, c, to_act=to_act), table)
             table.stored.seats = seats
-            table.state, table.events = state, list(events)
+            table.state, table.events, table.marks = state, list(events), [len(events)]
             table.record = new_record(table.game, table.options, table.stored.seed)
             table.stored.status, table.stored.to_act, table.stored.updated_at = PLAYING, to_act, utcnow()
             for seat_index in self._absent_people(table):
@@ -472,8 +472,12 @@ class TableManager:
 
     # Connections.
 
-    def connect(self, table: LiveTable, token: str | None, address: str = "") -> Connection:
-        """A new connection holding the token's seat (or spectating); it gets its first view."""
+    def connect(self, table: LiveTable, token: str | None, address: str = "", since: int | None = None) -> Connection:
+        """A new connection holding the token's seat (or spectating); it gets its first view.
+
+        ``since``: the version the client already has the events of; its first view then carries only the
+        events after it (a page that reconnects keeps its log). Out of range: every event, as without it.
+        """
         if self.address_connections.get(address, 0) >= self.limits.connections_per_address:
             raise TableError(429, "too many open connections from your address")
         token_hash = hash_token(token) if token else None
@@ -481,6 +485,8 @@ class TableManager:
         is_host = token_hash is not None and secrets.compare_digest(token_hash, table.stored.host_token_hash)
         connection = Connection(seat, table, address, is_host, self.limits.outbox, self.limits.view_interval,
                                 TokenBucket(self.limits.messages_per_second, self.limits.messages_burst))
+        if since is not None and 0 <= since < len(table.marks):
+            connection.event_index = table.marks[since]
         self.address_connections[address] = self.address_connections.get(address, 0) + 1
         newly_seated = seat is not None and seat not in table.connected_seats()
         table.connections.add(connection)
@@ -620,6 +626,7 @@ class TableManager:
             assert table.record is not None
             table.state, table.record = state, table.record.with_action(seat, action)
             table.events.extend(events)
+            table.marks.append(len(table.events))
             table.stored.status, table.stored.updated_at = status, utcnow()
             table.stored.version, table.stored.to_act, table.stored.outcome = version + 1, to_act, outcome_data
             if status == FINISHED:
@@ -850,10 +857,8 @@ class TableManager:
         if stored.status in (PLAYING, PAUSED, FINISHED, ERROR):
             actions = tuple((seat, game.action_codec.decode(data)) for seat, data in stored.actions)
             table.record = GameRecord(game.info.name, options_to_dict(options), stored.seed, actions)
-            if stored.status == ERROR:  # the failure may be in the replay itself: show what replays
-                table.state, table.events = _replay_prefix(game, table.record)
-            else:
-                table.state, table.events = replay(game, table.record)
+            # An error table's failure may be in the replay itself: show what replays.
+            table.state, table.events, table.marks = _replay(game, table.record, stop_on_error=stored.status == ERROR)
         return table
 
     async def catch_up(self, table: LiveTable) -> None:
@@ -870,9 +875,11 @@ class TableManager:
                     table.state, events = game.apply(table.state, seat, action)
                     table.record = table.record.with_action(seat, action)
                     table.events.extend(events)
+                    table.marks.append(len(table.events))
             elif stored.status in (PLAYING, PAUSED, FINISHED, ERROR) and table.state is None:
                 fresh = self._rebuild(stored)
                 table.state, table.record, table.events = fresh.state, fresh.record, fresh.events
+                table.marks = fresh.marks
             table.stored = stored
             self._changes += 1
             table.touch()
@@ -887,17 +894,22 @@ def _status_writer(store: Store, table_id: str, status: str) -> Callable[[DbConn
     return lambda c: store.set_status(table_id, status, c)
 
 
-def _replay_prefix(game: AnyGame, record: GameRecord) -> tuple[Any, list[Any]]:
-    """Replay as far as the record goes without failing."""
+def _replay(game: AnyGame, record: GameRecord, *, stop_on_error: bool = False) -> tuple[Any, list[Any], list[int]]:
+    """Replay a record (as ``cardtable.core.replay``): the state, every event, and the number of events after
+    each version (for clients that resume from a version). ``stop_on_error``: stop at an action that fails."""
     state, events = game.new(game.options(record.options), record.seed)
     events = list(events)
+    marks = [len(events)]
     for seat, action in record.actions:
         try:
             state, more = game.apply(state, seat, action)
         except Exception:
-            break
+            if stop_on_error:
+                break
+            raise
         events.extend(more)
-    return state, events
+        marks.append(len(events))
+    return state, events, marks
 
 
 def _aware(moment: Any) -> Any:

@@ -153,3 +153,24 @@ def test_a_change_builds_one_view_per_audience(client: TestClient, monkeypatch: 
     finally:
         for ws in reversed(sockets):
             ws.__exit__(None, None, None)
+
+
+def test_a_reconnecting_page_can_ask_only_for_the_events_after_its_version(client: TestClient) -> None:
+    """``?since=v``: the first view carries the events after version v only; out of range means all of them."""
+    table_id, tokens = human_table(client, "durak", 2, seed=2)
+    start(client, table_id, tokens[0])
+    actor = client.get(f"/api/tables/{table_id}").json()["to_act"]
+    url = f"/ws/tables/{table_id}?token={tokens[actor]}"
+    with client.websocket_connect(url) as ws:
+        first = receive(ws)
+        ws.send_json({"type": "action", "version": 0, "action": first["legal_actions"][0]["action"]})
+        after = receive(ws)
+    assert after["version"] == 1 and after["events"]
+    views = {}
+    for since in (0, 1, 99, None):
+        with client.websocket_connect(url if since is None else f"{url}&since={since}") as ws:
+            views[since] = receive(ws)
+    assert views[0]["events"] == after["events"]
+    assert views[1]["events"] == []
+    assert views[99]["events"] == views[None]["events"] == first["events"] + after["events"]
+    assert {v["observation"] == after["observation"] for v in views.values()} == {True}
