@@ -2,7 +2,7 @@
 
 from cardtable.core.bot import Bot, BotFactory
 from cardtable.core.checks import MaxChars, MaxItems, Within, problem_of
-from cardtable.core.codec import Codec, decode_as, dumps, to_json
+from cardtable.core.codec import Codec, decode_as, dumps, parse_json, to_json
 from cardtable.core.errors import DecodeError, IllegalAction, InvalidOptions
 from cardtable.core.events import Event, PrivateEvent, events_for
 from cardtable.core.game import Game, GameInfo
@@ -17,5 +17,5 @@ __all__ = [
     "Bot", "BotFactory", "CardId", "Codec", "DecodeError", "Event", "Game", "GameInfo",
     "GameRecord", "IllegalAction", "InvalidOptions", "MaxChars", "MaxItems", "Observation", "OptionSpec", "Outcome",
     "PrivateEvent", "Seat", "Within", "decode_as", "dumps", "events_for", "new_record", "option_specs",
-    "options_to_dict", "parse_options", "problem_of", "register", "replay", "to_json",
+    "options_to_dict", "parse_json", "parse_options", "problem_of", "register", "replay", "to_json",
 ]

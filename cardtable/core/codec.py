@@ -36,7 +36,7 @@ from typing import Any, TypeVar
 import msgspec
 
 from cardtable.core.checks import MAX_CHARS, MAX_ITEMS, MaxChars, MaxItems, Within, is_valid_unicode
-from cardtable.core.errors import DecodeError, describe_value
+from cardtable.core.errors import DecodeError, describe_value, short_repr
 
 T = TypeVar("T")
 JSON = Any
@@ -231,7 +231,11 @@ class Codec:
 
 
 def parse_json(text: str | bytes) -> JSON:
-    """Python data from JSON text (strict: no NaN, no lone surrogates); :class:`DecodeError` if invalid."""
+    """Python data from JSON text (strict: no NaN, no lone surrogates); :class:`DecodeError` if invalid.
+
+    Bytes that are not UTF-8, a nesting too deep, trailing garbage: all a one-line ``DecodeError``,
+    so a socket or an HTTP body can be parsed here without a traceback.
+    """
     try:
         return msgspec.json.decode(text)
     except (msgspec.DecodeError, RecursionError, TypeError, ValueError) as exc:
@@ -491,5 +495,4 @@ def _kind(value: JSON) -> str:
 
 def _excerpt(value: JSON, most: int = 40) -> str:
     """``repr(value)`` cut to ``most`` characters: an error message never echoes a whole bad input."""
-    text = repr(value)
-    return text if len(text) <= most else text[: most - 1] + "…"
+    return short_repr(value, most)

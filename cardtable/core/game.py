@@ -27,6 +27,7 @@ from cardtable.core.events import Event
 from cardtable.core.observation import Observation
 from cardtable.core.options import OptionSpec, option_specs, parse_options
 from cardtable.core.outcome import Outcome
+from cardtable.core.rng import Seed
 from cardtable.core.types import CardId, Seat
 
 S = TypeVar("S")
@@ -86,8 +87,12 @@ class Game(abc.ABC, Generic[S, A, Ob, Opt]):
             )
 
     @abc.abstractmethod
-    def new(self, options: Opt, seed: int) -> tuple[S, list[Event]]:
-        """Deal a new game; all randomness comes from ``seed`` through the RNG kept in the state."""
+    def new(self, options: Opt, seed: Seed) -> tuple[S, list[Event]]:
+        """Deal a new game; all randomness comes from ``seed`` through the RNG kept in the state.
+
+        ``seed`` is a number, or a :class:`~cardtable.core.rng.ChanceSource` that scripts every
+        chance outcome (start the RNG with ``cardtable.core.rng.seeded(seed)``).
+        """
 
     # Flow.
 
@@ -104,7 +109,8 @@ class Game(abc.ABC, Generic[S, A, Ob, Opt]):
 
         The edge checks come first, the same for every game: the action is one of this game's
         action classes and each field fits its annotation exactly (see :mod:`cardtable.core.checks`),
-        the seat is an int. Only a well-formed action reaches the game's :meth:`why_illegal_now`.
+        the seat is an int and a seat at the table. Only a well-formed action by a seat at the table
+        reaches the game's :meth:`why_illegal_now`.
         """
         if type(action) not in self._action_classes:
             return f"{short_repr(action)} is not a {self.info.title} action"
@@ -113,6 +119,8 @@ class Game(abc.ABC, Generic[S, A, Ob, Opt]):
             return problem
         if type(seat) is not int:
             return f"a seat must be an int, not {describe_value(seat)}"
+        if not 0 <= seat < self.players(state):
+            return f"{short_repr(seat)} is not a seat at this table (seats 0–{self.players(state) - 1})"
         return self.why_illegal_now(state, seat, action)
 
     def why_illegal_now(self, state: S, seat: Seat, action: A) -> str | None:

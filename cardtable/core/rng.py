@@ -115,7 +115,8 @@ class Scripted(ChanceSource):
             perm, after = _permutation(then, n)
             return perm, after
         perm, rest = self._next("permutation", n)
-        if not isinstance(perm, (tuple, list)) or sorted(perm) != list(range(n)):
+        if (not isinstance(perm, (tuple, list)) or not all(type(i) is int for i in perm)
+                or sorted(perm) != list(range(n))):
             raise ValueError(f"scripted outcome {perm!r} is not a permutation of 0–{n - 1}")
         return tuple(perm), rest
 

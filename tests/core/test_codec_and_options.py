@@ -199,3 +199,28 @@ def test_decode_errors_name_the_path_and_quote_only_an_excerpt() -> None:
             Codec([Outer]).loads(bad)
     assert Codec([Outer]).loads(b'{"type":"outer","name":"x","inner":{"seat":1,"cards":[]}}') == Outer(
         "x", Inner(1, ()))
+
+
+def test_random_values_encode_as_the_reflective_encoder_does() -> None:
+    """Hypothesis: any mix of floats (exponents, NaN), big ints, odd strings, nesting gives the same JSON text."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    text = st.one_of(st.text(max_size=8), st.text(st.characters(categories=("Cc", "Cs", "Zl", "So")), max_size=4))
+    scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), text)
+    json_ish = st.recursive(scalars, lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(text, inner, max_size=3)), max_leaves=10)
+    inner = st.builds(Inner, st.integers(), st.lists(st.integers(), max_size=4).map(tuple))
+    mixed = st.builds(
+        Mixed, st.floats(), st.lists(st.floats(), max_size=4).map(tuple), st.one_of(json_ish, inner),
+        st.sampled_from(Colour), st.dictionaries(st.integers(), st.lists(st.integers(), max_size=3).map(tuple),
+                                                 max_size=3),
+        st.frozensets(st.integers(), max_size=4), st.tuples(st.integers(), text), st.one_of(st.none(), inner), text)
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @given(value=st.one_of(mixed, st.lists(st.one_of(mixed, inner, json_ish), max_size=3)))
+    def same(value: object) -> None:
+        assert repr(to_json(value)) == repr(reference_to_json(value))  # repr: NaN is not equal to itself
+        assert dumps(value) == reference_dumps(value)
+
+    same()

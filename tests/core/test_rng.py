@@ -90,6 +90,8 @@ def test_a_script_hands_out_its_outcomes_then_names_what_it_lacks() -> None:
     assert (info.value.kind, info.value.size) == ("permutation", 3)
     with pytest.raises(ValueError, match="not a permutation"):
         shuffled(Scripted(((0, 0, 1),)), ["a", "b", "c"])
+    with pytest.raises(ValueError, match="not a permutation"):
+        shuffled(Scripted((("a", 0, 1),)), ["a", "b", "c"])
     with pytest.raises(ValueError, match=r"not an int in \[0, 5\)"):
         randrange(Scripted((5,)), 5)
 
