@@ -21,7 +21,7 @@ import socket
 import time
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any, TypeVar
 
@@ -90,8 +90,11 @@ class TableManager:
         self._changes = 0
         self._background: list[asyncio.Task[None]] = []
         self._adopting = asyncio.Lock()
-        #: Called after a table changed in memory (the notifier publishes it to other processes).
-        self.on_change: Callable[[LiveTable], None] | None = None
+        #: Called after every change of a table in memory (the notifier publishes it to other processes;
+        #: the table's social features and timers hook in here too).
+        self.on_change: list[Callable[[LiveTable], None]] = []
+        #: Awaited before each computer move (e.g. while people read a round's summary).
+        self.before_computer_move: list[Callable[[LiveTable], Awaitable[None]]] = []
         #: Forwards an operation on a table another process drives (set by the notifier); ``None``: refuse.
         self.forward: Callable[[str, dict[str, Any]], Any] | None = None
         #: Tells the owner of a table shown here which of its seats are connected here (set by the notifier).
@@ -664,6 +667,8 @@ class TableManager:
         retry = RETRY_FIRST
         while (seat := table.computer_to_act()) is not None:
             version = table.version
+            for wait in self.before_computer_move:
+                await wait(table)
             await asyncio.sleep(self.bot_delay)
             if table.version != version or table.computer_to_act() != seat:
                 continue  # someone else acted, or the person came back
@@ -780,8 +785,11 @@ class TableManager:
         """A change is in memory: views, lobby cache, other processes."""
         self._changes += 1
         table.touch()
-        if self.on_change is not None:
-            self.on_change(table)
+        for hook in self.on_change:
+            try:
+                hook(table)
+            except Exception:  # a hook must not undo a stored change
+                log.exception("a change hook failed at table %s", table.id)
 
     async def _forward(self, table: LiveTable, operation: dict[str, Any]) -> dict[str, Any]:
         """Send an operation on a table another process drives to that process; its answer."""
@@ -821,6 +829,10 @@ class TableManager:
         if not 0 <= seat < len(table.stored.seats):
             raise TableError(400, f"no seat {seat}: the table has seats 0–{len(table.stored.seats) - 1}")
         return table.stored.seats[seat]
+
+    def _seat_by_token(self, table: LiveTable, token: str) -> Seat:
+        """The seat a token holds at this table; 403 if none."""
+        return self._seat_by_hash(table, hash_token(token))
 
     def _seat_by_hash(self, table: LiveTable, token_hash: str) -> Seat:
         seat = table.seat_of_token(token_hash)

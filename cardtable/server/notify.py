@@ -74,13 +74,14 @@ class Notifier:
         self._send = await psycopg.AsyncConnection.connect(info, autocommit=True)
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listener()), loop.create_task(self._publisher())]
-        self.manager.on_change = self._changed
+        self.manager.on_change.append(self._changed)
         self.manager.forward = self.forward
         self.manager.on_presence = self._presence
 
     async def stop(self) -> None:
         """Stop listening and publishing; close the connections."""
-        self.manager.on_change = None
+        if self._changed in self.manager.on_change:
+            self.manager.on_change.remove(self._changed)
         self.manager.forward = None
         self.manager.on_presence = None
         tasks = [*self._tasks, *self._spawned]
