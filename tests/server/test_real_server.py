@@ -108,11 +108,17 @@ def test_slow_readers_flooding_junk_keep_memory_bounded(server: Served) -> None:
     assert "Traceback" not in server.text_log()
 
 
-def test_sigterm_closes_sockets_with_a_restart_reason_and_keeps_every_action(server: Served, tmp_path: Path) -> None:
-    """SIGTERM: every socket gets 1012 with a reason the page knows, the process exits cleanly, nothing is lost.
+@pytest.fixture
+def own_server(tmp_path: Path) -> Any:
+    """A server of this test's own (it gets stopped; tests may run in any order and on any xdist worker)."""
+    with serve(f"sqlite:///{tmp_path / 'own.db'}", tmp_path / "own.log", "--bot-delay", "0") as served:
+        yield served
 
-    (Last in this module: it stops the shared server.)
-    """
+
+def test_sigterm_closes_sockets_with_a_restart_reason_and_keeps_every_action(own_server: Served,
+                                                                             tmp_path: Path) -> None:
+    """SIGTERM: every socket gets 1012 with a reason the page knows, the process exits cleanly, nothing is lost."""
+    server = own_server
     table_id, tokens = _two_people(server)
     server.request("POST", f"/api/tables/{table_id}/start", {"token": tokens[0]})
     with connect(f"{server.ws}/ws/tables/{table_id}?token={tokens[0]}") as ws0, \
