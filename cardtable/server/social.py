@@ -114,7 +114,7 @@ class Social:
             raise TableError(400, "allow_takeover must be true or false")
         current.pace_ms, current.turn_seconds, current.allow_takeover = pace, seconds, allow
         self._send_all(table, {"type": "settings", "settings": asdict(current)})
-        self.manager._kick(table)  # a new timer applies from the move in play
+        self.manager.refresh(table)  # a new timer applies from the move in play
         return current
 
     # Round summaries: the computer waits while people read them.
@@ -198,54 +198,69 @@ class Social:
 
     # Taking over a computer seat (seed 004: people who join take over computer players).
 
-    def take_seat(self, table: LiveTable, seat: int, name: str) -> str:
-        """A person takes a computer seat (or a free one); during play only if the host allows it."""
-        target = self.manager._seat(table, seat)
+    async def take_seat(self, table: LiveTable, seat: int, name: str) -> str:
+        """A person takes a computer seat (or a free one); during play only if the host allows it.
+
+        One transaction: if the store fails, the seat stays the computer's and the caller gets a 503.
+        """
+        target = self.manager.seat_at(table, seat)
         if target.kind == "human":
-            return self.manager.join(table, seat, name)
-        if table.status == "playing" and not self.of(table.id).settings.allow_takeover:
-            raise TableError(409, "the host does not let people take over computer seats during the game")
-        if table.status not in ("waiting", "playing"):
-            raise TableError(409, f"table {table.id} is {table.status}")
+            return await self.manager.join(table, seat, name)
+        if not table.owned:
+            raise TableError(409, f"table {table.id} is driven by another server process; reload to reach it")
         token = secrets.token_urlsafe(24)
-        target.kind, target.bot, target.name = "human", None, name
-        target.taken, target.token_hash = True, hash_token(token)
-        table.bots.pop(seat, None)
-        self.manager._save_seats(table)
-        if table.status == "playing":
-            # Until the person's page connects, the absence timer covers the seat as for anyone away.
-            self.manager._start_timer(table, seat)
-        self.manager.broadcast(table)
+        async with table.lock:
+            target = self.manager.seat_at(table, seat)
+            if target.kind == "human":
+                raise TableError(409, f"seat {seat} was just taken")
+            if table.status == "playing" and not self.of(table.id).settings.allow_takeover:
+                raise TableError(409, "the host does not let people take over computer seats during the game")
+            if table.status not in ("waiting", "playing"):
+                raise TableError(409, f"table {table.id} is {table.status}")
+            taken = target.copy()
+            taken.kind, taken.bot, taken.name = "human", None, name
+            taken.taken, taken.token_hash = True, hash_token(token)
+            store = self.manager.store
+            await self.manager.write(lambda c: store.save_seats(table.id, [taken], None, c), table)
+            table.stored.seats[seat] = taken
+            table.bots.pop(seat, None)
+            if table.status == "playing":
+                # Until the person's page connects, the absence timer covers the seat as for anyone away.
+                self.manager.start_absence_timer(table, seat)
+            self.manager.changed(table)
         return token
 
     # Rematch.
 
-    def rematch(self, table: LiveTable, token: str) -> tuple[LiveTable, str]:
+    async def rematch(self, table: LiveTable, token: str) -> tuple[LiveTable, str]:
         """A new game with the same seats, rules and host, and a new seed; started at once.
 
         Every person keeps their token: the new table accepts the tokens of the old one, so each page
-        moves across by itself. A second request returns the rematch already made.
+        moves across by itself. A second request returns the rematch already made (and starts it if a
+        store failure stopped it before the deal). The new table is one transaction: if the store fails,
+        nothing is created and the caller gets a 503.
         """
         seat = self.manager._seat_by_token(table, token)
         if table.status != "finished":
             raise TableError(409, "a rematch can start once the game is finished")
         social = self.of(table.id)
         if social.rematch is not None:
-            return self.manager.find(social.rematch), token
+            made = await self.manager.find(social.rematch)
+            if made.status == "waiting":
+                await self.manager.start(made, token)
+            return made, token
         old = table.stored
         host = old.seats[old.host_seat] if old.host_seat is not None else None
         host_seat = old.host_seat if host is not None and host.kind == "human" and host.token_hash else seat
         if host_seat != seat:
             raise TableError(403, "only the host (or, once the host has left, a player) can start a rematch")
         seats = [StoredSeat(s.index, s.kind, s.name, s.bot, s.token_hash, s.taken) for s in old.seats]
-        stored = StoredTable(self.manager._new_id(), old.game, dict(old.options), secrets.randbelow(2**31),
+        stored = StoredTable(self.manager.new_table_id(), old.game, dict(old.options), secrets.randbelow(2**31),
                              "waiting", hash_token(token), old.preset, host_seat, seats)
-        self.manager.store.create_table(stored)
-        new = LiveTable(stored, table.game, table.options)
-        self.manager.tables[new.id] = new
+        new = await self.manager.add_table(stored, table.game, table.options)
         self.of(new.id).settings = TableSettings(**asdict(social.settings))
         social.rematch = new.id
-        self.manager.start(new, token)
+        await self.manager.start(new, token)
         self._send_all(table, {"type": "rematch", "table_id": new.id})
         return new, token
 

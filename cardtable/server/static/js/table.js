@@ -157,8 +157,10 @@ function onClose(socket, ev) {
     return;
   }
   page.retries += 1;
-  notify(t("table.reconnecting"), "warn");
-  setTimeout(connect, Math.min(5000, 300 * 2 ** page.retries));
+  // 1012/1001: the server restarts or goes away (it closes every socket first); come back when it is up.
+  const restarting = ev.code === 1012 || ev.code === 1001;
+  notify(t(restarting ? "table.restarting" : "table.reconnecting"), "warn");
+  setTimeout(connect, Math.min(5000, (restarting ? 500 : 300) * 2 ** Math.min(page.retries, 4)));
 }
 
 function reconnect() {
