@@ -3,8 +3,9 @@
 Chat lines are table talk, not game state: they go to every connection of the table (seated people and
 spectators) as ``{"type": "chat", ...}`` messages. Game information still reaches a seat only through
 its view (``observe``). Names and texts are sent as data; the page shows them as text, never as HTML.
-Table settings and chat live in memory: after a server restart a table keeps its game and seats and
-falls back to the default settings.
+Table settings are stored with the table (one transaction, like every change: on a store failure they stay
+as they were and the host gets a 503), so a restart keeps them; chat, reactions and summary holds live in
+memory only.
 """
 
 from __future__ import annotations
@@ -63,6 +64,16 @@ class TableSettings:
     allow_takeover: bool = False
 
 
+def settings_from(stored: dict[str, Any]) -> TableSettings:
+    """Settings as stored with a table (missing or unknown fields: the defaults)."""
+    defaults = TableSettings()
+    pace = stored.get("pace_ms", defaults.pace_ms)
+    seconds = stored.get("turn_seconds", defaults.turn_seconds)
+    allow = stored.get("allow_takeover", defaults.allow_takeover)
+    return TableSettings(pace if isinstance(pace, int) else defaults.pace_ms,
+                         seconds if isinstance(seconds, int | float) else None, allow is True)
+
+
 @dataclass
 class TableSocial:
     """One table's settings, chat history, rate-limit clocks and rematch."""
@@ -87,8 +98,13 @@ class Social:
         self.tables: dict[str, TableSocial] = {}
 
     def of(self, table_id: str) -> TableSocial:
-        """The social record of a table (created on first use)."""
-        return self.tables.setdefault(table_id, TableSocial())
+        """The social record of a table (created on first use, with the table's stored settings)."""
+        social = self.tables.get(table_id)
+        if social is None:
+            live = self.manager.tables.get(table_id) or self.manager.finished.get(table_id)
+            stored = live.stored.settings if live is not None else {}
+            social = self.tables[table_id] = TableSocial(settings=settings_from(stored))
+        return social
 
     def state(self, table: LiveTable) -> dict[str, Any]:
         """What a page loads on opening: settings, recent chat, the rematch table if there is one."""
@@ -98,8 +114,11 @@ class Social:
 
     # Settings.
 
-    def configure(self, table: LiveTable, token: str, changes: dict[str, Any]) -> TableSettings:
-        """The host changes the table's settings; each field is checked, and nothing changes on an error."""
+    async def configure(self, table: LiveTable, token: str, changes: dict[str, Any]) -> TableSettings:
+        """The host changes the table's settings; each field is checked, and stored with the table.
+
+        Nothing changes on a refused value or a store failure (503).
+        """
         self._require_host(table, token)
         current = self.of(table.id).settings
         pace = changes.get("pace_ms", current.pace_ms)
@@ -112,10 +131,19 @@ class Social:
             raise TableError(400, "turn_seconds must be empty (no timer) or from 0.2 to 600 seconds")
         if not isinstance(allow, bool):
             raise TableError(400, "allow_takeover must be true or false")
-        current.pace_ms, current.turn_seconds, current.allow_takeover = pace, seconds, allow
-        self._send_all(table, {"type": "settings", "settings": asdict(current)})
+        chosen = TableSettings(pace, seconds, allow)
+        values = asdict(chosen)
+        # An open table's writes are fenced by its lease (only its driving process writes); a finished one's not.
+        fence = table if table.status in ("waiting", "playing", "paused") else None
+        if fence is not None and not table.owned:
+            raise TableError(409, f"table {table.id} is driven by another server process; reload to reach it")
+        store = self.manager.store
+        await self.manager.write(lambda c: store.set_status(table.id, None, c, settings=values), fence)
+        table.stored.settings = values
+        self.of(table.id).settings = chosen
+        self._send_all(table, {"type": "settings", "settings": values})
         self.manager.refresh(table)  # a new timer applies from the move in play
-        return current
+        return chosen
 
     # Round summaries: the computer waits while people read them.
 
@@ -256,9 +284,9 @@ class Social:
             raise TableError(403, "only the host (or, once the host has left, a player) can start a rematch")
         seats = [StoredSeat(s.index, s.kind, s.name, s.bot, s.token_hash, s.taken) for s in old.seats]
         stored = StoredTable(self.manager.new_table_id(), old.game, dict(old.options), secrets.randbelow(2**31),
-                             "waiting", hash_token(token), old.preset, host_seat, seats)
+                             "waiting", hash_token(token), old.preset, host_seat, seats,
+                             settings=asdict(social.settings))
         new = await self.manager.add_table(stored, table.game, table.options)
-        self.of(new.id).settings = TableSettings(**asdict(social.settings))
         social.rematch = new.id
         await self.manager.start(new, token)
         self._send_all(table, {"type": "rematch", "table_id": new.id})

@@ -103,7 +103,7 @@ def _router(manager: TableManager, social: Social) -> APIRouter:
     async def settings(table_id: str, body: SettingsBody) -> dict[str, Any]:
         # Only the fields sent change; ``"turn_seconds": null`` switches the timer off.
         changes = body.model_dump(exclude_unset=True, exclude={"token"})
-        social.configure(await manager.find(table_id), body.token, changes)
+        await social.configure(await manager.find(table_id), body.token, changes)
         return social.state(await manager.find(table_id))
 
     @router.post("/api/tables/{table_id}/chat")

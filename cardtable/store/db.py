@@ -83,6 +83,8 @@ class StoredTable:
     error: str | None = None
     outcome: dict[str, Any] | None = None
     format: int = RECORD_FORMAT
+    #: How the table is run (the web table's pace, turn timer, takeovers; see ``server/social.py``).
+    settings: dict[str, Any] = field(default_factory=dict)
 
 
 class Store:
@@ -118,7 +120,7 @@ class Store:
                 id=table.id, game=table.game, options=table.options, preset=table.preset, seed=table.seed,
                 status=table.status, host_seat=table.host_seat, host_token_hash=table.host_token_hash,
                 created_at=table.created_at, updated_at=table.updated_at, version=0, to_act=None,
-                format=RECORD_FORMAT))
+                format=RECORD_FORMAT, settings=dict(table.settings) or None))
             c.execute(insert(SeatRow), [_seat_values(table.id, seat) for seat in table.seats])
         self._run(connection, work)
 
@@ -326,4 +328,5 @@ def _stored(row: TableRow, *, with_actions: bool = True) -> StoredTable:
     actions = [(a.seat, dict(a.action)) for a in row.actions] if with_actions else []
     return StoredTable(row.id, row.game, dict(row.options), row.seed, row.status, row.host_token_hash,
                        row.preset, row.host_seat, seats, actions, row.created_at, row.updated_at,
-                       row.version or 0, row.to_act, row.error, row.outcome, row.format or RECORD_FORMAT)
+                       row.version or 0, row.to_act, row.error, row.outcome, row.format or RECORD_FORMAT,
+                       dict(row.settings or {}))

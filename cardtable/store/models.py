@@ -48,6 +48,8 @@ class TableRow(Base):
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     #: The record format (``RECORD_FORMAT`` when written).
     format: Mapped[int] = mapped_column(Integer, default=RECORD_FORMAT, server_default="1")
+    #: How the table is run (pace, turn timer, takeovers allowed); ``None``: the defaults.
+    settings: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
 
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="table", order_by="SeatRow.index", cascade="all, delete-orphan"

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from fastapi.testclient import TestClient
@@ -15,6 +17,7 @@ from cardtable.cli import app as cli
 from cardtable.server import create_app
 from cardtable.store import RECORD_FORMAT, Base, Store
 from cardtable.store.migrate import current, head, upgrade
+from cardtable.store.tournaments import TournamentRow
 from tests.server.conftest import play_alone, receive
 
 
@@ -64,3 +67,49 @@ def test_the_db_upgrade_command(tmp_path: Path) -> None:
     assert result.exit_code == 0 and f"database at revision {head()}" in result.output
     result = runner.invoke(cli, ["db", "upgrade", "--database-url", "nonsense://"])
     assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+ARENA = ["arena", "crazy_eights", "--bot", "heuristic", "--bot", "random", "--games", "2", "-o", "rounds=1", "--json"]
+
+
+@pytest.mark.parametrize("arena_first", [True, False])
+def test_arena_and_serve_share_a_fresh_database_in_either_order(tmp_path: Path, arena_first: bool) -> None:
+    """``cardtable arena --database-url`` and the server migrate the same database; each sees the other's data."""
+    url = f"sqlite:///{tmp_path / 'shared.db'}"
+    runner = CliRunner()
+
+    def arena() -> str:
+        result = runner.invoke(cli, [*ARENA, "--database-url", url])
+        assert result.exit_code == 0, result.output
+        return str(json.loads(result.stdout)["tournament"])
+
+    tournament = arena() if arena_first else None
+    with TestClient(create_app(url, bot_delay=0)) as client:
+        created = client.post("/api/tables", json={"game": "durak"})
+        assert created.status_code == 201, created.text
+        if tournament is not None:
+            assert tournament in [t["id"] for t in client.get("/api/tournaments").json()]
+    if tournament is None:
+        tournament = arena()
+        with TestClient(create_app(url, bot_delay=0)) as client:
+            assert tournament in [t["id"] for t in client.get("/api/tournaments").json()]
+            assert client.get("/api/tables").json()[0]["table_id"] == created.json()["table_id"]
+    assert current(create_engine(url)) == head()
+
+
+def test_tournament_tables_made_before_their_migration_are_kept(tmp_path: Path) -> None:
+    """A database whose arena tables were made by ``create_all`` (before revision 0003) upgrades without loss."""
+    url = f"sqlite:///{tmp_path / 'arena.db'}"
+    engine = create_engine(url)
+    upgrade(engine, "0002")
+    Base.metadata.create_all(engine, tables=[TournamentRow.__table__])  # type: ignore[list-item]
+    with engine.begin() as connection:
+        connection.execute(text(
+            "INSERT INTO tournaments (id, game, options, format, games, seed, status, created_at, updated_at) "
+            "VALUES ('t1', 'durak', '{}', 'rotate', 1, 1, 'running', '2026-11-30 00:00:00', '2026-11-30 00:00:00')"))
+    engine.dispose()
+    store = Store(url)
+    with store.engine.connect() as connection:
+        assert connection.execute(text("SELECT id FROM tournaments")).scalars().all() == ["t1"]
+    assert current(store.engine) == head()
+    store.close()
