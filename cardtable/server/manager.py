@@ -698,8 +698,7 @@ class TableManager:
 
     def _kick(self, table: LiveTable) -> None:
         """Make sure a driver task runs while the computer must act at this table; run the change hooks."""
-        for hook in self.on_change:
-            hook(table)
+        self._run_hooks(table)
         if table.computer_to_act() is None or (table.driver is not None and not table.driver.done()):
             return
         table.driver = asyncio.get_running_loop().create_task(self._drive(table))
@@ -827,6 +826,10 @@ class TableManager:
         """A change is in memory: views, lobby cache, other processes."""
         self._changes += 1
         table.touch()
+        self._run_hooks(table)
+
+    def _run_hooks(self, table: LiveTable) -> None:
+        """The change hooks (social features, turn timer, notifier); a failing hook is logged, never fatal."""
         for hook in self.on_change:
             try:
                 hook(table)
