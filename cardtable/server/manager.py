@@ -578,6 +578,10 @@ class TableManager:
         """One transaction on the writer thread (with ``table``: fenced by its lease); a failure is a 503."""
         return await self._write(work, table)
 
+    async def read(self, read: Callable[..., T], *args: Any) -> T:
+        """A store read off the event loop; a failure is a 503."""
+        return await self._read(read, *args)
+
     def changed(self, table: LiveTable) -> None:
         """A stored change is applied in memory: send views, run the change hooks, start the computer."""
         self._changed(table)

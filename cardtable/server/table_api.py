@@ -6,7 +6,6 @@ public methods and the small ``on_change`` hook (the turn timer).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
@@ -17,7 +16,6 @@ from fastapi import APIRouter, FastAPI, Query
 from fastapi.responses import FileResponse
 from markdown_it import MarkdownIt
 from pydantic import Field, StringConstraints
-from sqlalchemy import select
 
 from cardtable.core import GameRecord
 from cardtable.server.live import TableError
@@ -27,7 +25,7 @@ from cardtable.server.schemas import Name, Token, _Body
 from cardtable.server.social import Social
 from cardtable.server.timers import TurnTimers
 from cardtable.server.views import seats_json
-from cardtable.store import TableRow, hash_token
+from cardtable.store import hash_token
 
 STATIC_DIR = Path(__file__).parent / "static"
 RULES_DIR = Path(__file__).parent / "rules"
@@ -137,7 +135,7 @@ def _router(manager: TableManager, social: Social) -> APIRouter:
 
     @router.get("/api/finished")
     async def finished() -> list[dict[str, Any]]:
-        return await asyncio.to_thread(_finished, manager)
+        return await manager.read(_finished, manager)
 
     @router.get("/api/tables/{table_id}/replay")
     async def replay(table_id: str, token: str | None = None) -> dict[str, Any]:
@@ -180,13 +178,9 @@ def rules_html(game: str, lang: str) -> dict[str, Any]:
 
 def _finished(manager: TableManager, limit: int = 20) -> list[dict[str, Any]]:
     """The most recently finished tables: id, game, title, when, seat names (for the lobby's replays)."""
-    with manager.store._sessions() as session:
-        rows = session.scalars(select(TableRow).where(TableRow.status == "finished")
-                               .order_by(TableRow.updated_at.desc()).limit(limit)).all()
-        out = []
-        for row in rows:
-            game = manager.games.get(row.game)
-            out.append({"table_id": row.id, "game": row.game, "title": game.info.title if game else row.game,
-                        "updated": row.updated_at.isoformat(),
-                        "seats": [s.name for s in sorted(row.seats, key=lambda s: s.index)]})
-        return out
+    out = []
+    for stored in manager.store.recent_finished(limit):
+        game = manager.games.get(stored.game)
+        out.append({"table_id": stored.id, "game": stored.game, "title": game.info.title if game else stored.game,
+                    "updated": stored.updated_at.isoformat(), "seats": [s.name for s in stored.seats]})
+    return out

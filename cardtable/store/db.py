@@ -276,6 +276,13 @@ class Store:
                      .order_by(TableRow.created_at.desc(), TableRow.id).limit(limit).offset(offset))
             return [_stored(row, with_actions=False) for row in session.scalars(query)]
 
+    def recent_finished(self, limit: int) -> list[StoredTable]:
+        """The most recently finished tables, newest first, with seats but without actions."""
+        with self._sessions() as session:
+            query = (select(TableRow).where(TableRow.status == "finished").options(selectinload(TableRow.seats))
+                     .order_by(TableRow.updated_at.desc(), TableRow.id).limit(limit))
+            return [_stored(row, with_actions=False) for row in session.scalars(query)]
+
     def count_open(self) -> int:
         """How many tables are waiting, playing or paused."""
         with self.engine.connect() as c:
