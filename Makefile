@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint types pytest bench clean browser reference wheel-smoke
+.PHONY: run test lint types pytest bench clean browser postgres reference wheel-smoke
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,13 +24,18 @@ browser:
 	@command -v chromium >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1 || \
 	  (apt-get update -q && apt-get install -y -q chromium) >/dev/null
 
+postgres:  ## the server's multi-process tests start a throwaway PostgreSQL cluster of their own
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || \
+	  ! command -v apt-get >/dev/null 2>&1 || \
+	  (apt-get update -q && apt-get install -y -q postgresql) >/dev/null
+
 lint: $(STAMP)
 	$(BIN)/ruff check cardtable tests benchmarks
 
 types: $(STAMP)
 	$(BIN)/mypy cardtable
 
-pytest: $(STAMP) browser
+pytest: $(STAMP) browser postgres
 	$(BIN)/pytest -n 2
 
 wheel-smoke: $(STAMP)  ## sdist and wheel built, the wheel installed in a fresh venv and used (.ci/wheel-smoke)

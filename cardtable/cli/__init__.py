@@ -18,7 +18,7 @@ from cardtable.cli.arena import arena
 from cardtable.cli.botcheck import bot_check
 from cardtable.cli.durak import durak
 from cardtable.cli.play import play
-from cardtable.cli.serve import serve
+from cardtable.cli.serve import db, serve
 from cardtable.core.errors import DecodeError, InvalidOptions
 from cardtable.core.record import GameRecord, replay
 
@@ -205,6 +205,7 @@ app.command("arena")(arena)
 app.command("durak")(durak)
 app.command("play")(play)
 app.command("serve")(serve)
+app.add_typer(db, name="db")
 
 
 def main() -> None:

@@ -1,8 +1,8 @@
-"""``cardtable serve``: the web lobby and tables (FastAPI on uvicorn)."""
+"""``cardtable serve``: the web lobby and tables (FastAPI on uvicorn); ``cardtable db``: the database schema."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -28,23 +28,141 @@ def serve(
     takeover_after: Annotated[float, typer.Option(
         "--takeover-after", min=0.0,
         help="Seconds after a person disconnects before the computer plays for them.")] = 30.0,
+    lease_ttl: Annotated[float, typer.Option(
+        "--lease-ttl", min=1.0,
+        help="Seconds a table's lease lasts unrenewed: another process takes over a dead owner's tables after it.")]
+    = 15.0,
+    waiting_idle: Annotated[float, typer.Option(
+        "--waiting-idle", min=1.0, help="Seconds an untouched waiting table with nobody connected lives.")] = 3600.0,
+    tables_per_minute: Annotated[float, typer.Option(
+        "--tables-per-minute", min=0.1, help="New tables one address may create per minute.")] = 30.0,
+    proxy_headers: Annotated[bool, typer.Option(
+        "--proxy-headers/--no-proxy-headers",
+        help="Trust X-Forwarded-For from 127.0.0.1 (behind nginx or Caddy: the client's address for limits).")]
+    = True,
+    sqlite_sync: Annotated[str, typer.Option(
+        "--sqlite-sync", help="SQLite: FULL (a stored move survives a power cut) or NORMAL (survives a crash of "
+        "the server, much faster per move).")] = "FULL",
+    limit: Annotated[list[str] | None, typer.Option(
+        "--limit", help="Any limit of cardtable.server.limits.Limits as NAME=NUMBER (see docs/hosting.md).")] = None,
+    log_level: Annotated[str, typer.Option("--log-level", help="uvicorn log level.")] = "info",
 ) -> None:
-    """Serve the lobby and tables on http://HOST:PORT; unfinished tables in the database resume."""
+    """Serve the lobby and tables on http://HOST:PORT; the database is migrated and unfinished tables resume."""
     import uvicorn
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
+    limits = _limits(limit or [], waiting_idle=waiting_idle, tables_per_minute=tables_per_minute)
+    app = _open(lambda: _create_app(database_url, bot_delay=bot_delay, takeover_after=takeover_after,
+                                    limits=limits, lease_ttl=lease_ttl, sqlite_sync=sqlite_sync), database_url)
+    from sqlalchemy.engine import make_url
+
+    shown = make_url(app.state.manager.store.url).render_as_string(hide_password=True)
+    typer.echo(f"cardtable: http://{host}:{port}/ (database {shown})")
+    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, ws_max_size=1024 * 1024,
+                            ws_per_message_deflate=False, proxy_headers=proxy_headers, timeout_graceful_shutdown=10)
+    _graceful_server()(config).run()
+
+
+def _limits(pairs: list[str], **given: float) -> Any:
+    """The server's limits: the options given, then ``--limit NAME=NUMBER`` pairs; a bad pair is one line."""
+    import dataclasses
+
+    from cardtable.server.limits import Limits
+
+    fields = {f.name: f for f in dataclasses.fields(Limits)}
+    values: dict[str, Any] = dict(given)
+    for pair in pairs:
+        name, _, number = pair.partition("=")
+        name = name.strip().replace("-", "_")
+        if name not in fields:
+            raise _fail(f"--limit {pair!r}: no limit {name!r} (known: {', '.join(fields)})")
+        try:
+            values[name] = int(number) if fields[name].type in ("int", int) else float(number)
+        except ValueError:
+            raise _fail(f"--limit {pair!r}: {number!r} is not a number") from None
+        if values[name] <= 0:
+            raise _fail(f"--limit {pair!r}: must be positive")
+    return Limits(**values)
+
+
+def _create_app(database_url: str | None, **settings: Any) -> Any:
     from cardtable.server import create_app
 
+    return create_app(database_url, **settings)
+
+
+def _open(make: Any, database_url: str | None) -> Any:
+    """``make()``, with database problems turned into one-line errors."""
+    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
     try:
-        app = create_app(database_url, bot_delay=bot_delay, takeover_after=takeover_after)
+        return make()
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
     except ArgumentError:
         raise _fail(f"--database-url {database_url!r} is not a SQLAlchemy database URL") from None
     except ImportError as exc:
         raise _fail(f"the database driver is not installed ({exc.name}); for PostgreSQL: "
                     "pip install 'cardtable[postgres]'") from None
     except SQLAlchemyError as exc:
-        raise _fail(f"cannot open the database: {getattr(exc, 'orig', None) or exc}") from None
-    shown = make_url(app.state.manager.store.url).render_as_string(hide_password=True)
-    typer.echo(f"cardtable: http://{host}:{port}/ (database {shown})")
-    uvicorn.run(app, host=host, port=port, log_level="info", ws_max_size=1024 * 1024)
+        raise _fail(f"cannot open the database: {_first_line(getattr(exc, 'orig', None) or exc)}") from None
+
+
+def _first_line(exc: object) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
+
+
+def _graceful_server() -> Any:
+    """The uvicorn server class that shuts down gracefully (imported late: uvicorn is slow to import)."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        """uvicorn, but on SIGTERM/SIGINT every table socket is first closed with 1012 and a reason the page
+        understands (it reconnects by itself) and every pending write is committed."""
+
+        async def shutdown(self, sockets: Any = None) -> None:
+            app = self.config.app
+            manager = getattr(getattr(app, "state", None), "manager", None)
+            if manager is not None:
+                await manager.close_connections()
+            await super().shutdown(sockets)
+
+    return Server
+
+
+db = typer.Typer(help="The database: schema migrations.", no_args_is_help=True)
+
+
+@db.command("upgrade")
+def db_upgrade(
+    database_url: Annotated[str | None, typer.Option(
+        "--database-url", envvar=DATABASE_URL_ENV,
+        help=f"SQLAlchemy database URL (default {DEFAULT_DATABASE_URL}).")] = None,
+    revision: Annotated[str, typer.Option("--revision", help="Target revision (default: the newest).")] = "head",
+) -> None:
+    """Migrate the database to the newest schema (``cardtable serve`` does this at every start too)."""
+    from cardtable.store import Store
+    from cardtable.store.migrate import upgrade
+
+    store = _open(lambda: Store(database_url, migrate=False), database_url)
+    try:
+        reached = _open(lambda: upgrade(store.engine, revision), database_url)
+    finally:
+        store.close()
+    typer.echo(f"database at revision {reached}")
+
+
+@db.command("current")
+def db_current(
+    database_url: Annotated[str | None, typer.Option(
+        "--database-url", envvar=DATABASE_URL_ENV,
+        help=f"SQLAlchemy database URL (default {DEFAULT_DATABASE_URL}).")] = None,
+) -> None:
+    """Print the database's schema revision and the newest one."""
+    from cardtable.store import Store
+    from cardtable.store.migrate import current, head
+
+    store = _open(lambda: Store(database_url, migrate=False), database_url)
+    try:
+        typer.echo(f"database at revision {_open(lambda: current(store.engine), database_url)}; newest {head()}")
+    finally:
+        store.close()

@@ -1,7 +1,7 @@
 """The FastAPI app: pages, the REST lobby API and one WebSocket per table.
 
-Endpoints stay thin: parse, call the table manager (which calls the engine), answer. The manager queues
-each connection its own view; a writer task per WebSocket sends them in order.
+Endpoints stay thin: parse, call the table manager (which calls the engine), answer. The manager marks
+connections whose view changed; a writer task per WebSocket sends each its latest view and small messages.
 """
 
 from __future__ import annotations
@@ -13,18 +13,19 @@ from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from cardtable.server.live import AnyGame, Connection, LiveTable, TableError
+from cardtable.server.limits import Limits, excerpt
+from cardtable.server.live import CLOSE_POLICY, AnyGame, Connection, TableError
 from cardtable.server.manager import TableManager
 from cardtable.server.schemas import CreateTable, JoinTable, TokenBody
 from cardtable.server.table_api import install as install_table_extras
 from cardtable.server.tournaments import router as tournaments_router
-from cardtable.server.views import game_entry, summary
+from cardtable.server.views import encode, game_entry, summary, view_text
 from cardtable.store import Store
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -32,22 +33,28 @@ log = logging.getLogger("cardtable.server")
 
 
 def create_app(database_url: str | None = None, *, bot_delay: float = 0.6, takeover_after: float = 30.0,
-               games: Mapping[str, AnyGame] | None = None) -> FastAPI:
+               games: Mapping[str, AnyGame] | None = None, limits: Limits | None = None,
+               lease_ttl: float = 15.0, sqlite_sync: str = "FULL") -> FastAPI:
     """The web app on ``database_url`` (default: ``$CARDTABLE_DATABASE_URL`` or ``sqlite:///cardtable.db``).
 
-    Unfinished tables in the database are rebuilt now; their computer players resume when the app starts.
-    ``games`` replaces the registered games (for tests).
+    The database is migrated to the newest schema, then unfinished tables are rebuilt; their computer
+    players resume when the app starts. ``games`` replaces the registered games (for tests).
     """
-    manager = TableManager(Store(database_url), bot_delay=bot_delay, takeover_after=takeover_after, games=games)
+    manager = TableManager(Store(database_url, sqlite_sync=sqlite_sync), bot_delay=bot_delay,
+                           takeover_after=takeover_after, games=games, limits=limits, lease_ttl=lease_ttl)
     manager.load_open_tables()
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        _quiet_bad_frames()
         manager.resume()
+        notifier = await _start_notifier(manager)
         try:
             yield
         finally:
             await manager.shutdown()
+            if notifier is not None:
+                await notifier.stop()
             manager.store.close()
 
     app = FastAPI(title="cardtable", lifespan=lifespan)
@@ -59,6 +66,25 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6, takeo
     app.include_router(tournaments_router)
     install_table_extras(app, manager)
     return app
+
+
+class _OneLineForBadFrames(logging.Filter):
+    """uvicorn logs a traceback when a client sends invalid UTF-8 (it closes the socket with 1007 anyway):
+    a stranger's bad frame is worth one line, not a traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Strip the traceback of uvicorn's invalid UTF-8 record; pass everything else unchanged."""
+        if record.exc_info and "Invalid UTF-8" in str(record.msg):
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+def _quiet_bad_frames() -> None:
+    """Install the filter once on uvicorn's error logger."""
+    logger = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, _OneLineForBadFrames) for f in logger.filters):
+        logger.addFilter(_OneLineForBadFrames())
 
 
 def _errors(app: FastAPI) -> None:
@@ -84,7 +110,7 @@ def _one_line(errors: Any) -> str:
     first = errors[0]
     where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "body"
     more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    return f"{where}: {first.get('msg', 'invalid')}{more}"
+    return f"{excerpt(where, 60)}: {excerpt(first.get('msg', 'invalid'), 200)}{more}"
 
 
 def _pages(app: FastAPI) -> None:
@@ -115,38 +141,67 @@ def _api(app: FastAPI, manager: TableManager) -> None:
         return _catalogue(manager)
 
     @app.post("/api/tables", status_code=201)
-    async def create_table(body: CreateTable) -> dict[str, Any]:
-        table, seat, token = manager.create(body)
+    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+        table, seat, token = await manager.create(body, _address(request))
         return {"table_id": table.id, "seat": seat, "token": token}
 
     @app.get("/api/tables")
-    async def list_tables() -> list[dict[str, Any]]:
-        return [summary(table) for table in manager.open_tables()]
+    async def list_tables(limit: int | None = Query(None, ge=1, le=1000),
+                          offset: int = Query(0, ge=0, le=10**6)) -> list[dict[str, Any]]:
+        return await manager.lobby(limit, offset)
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str) -> dict[str, Any]:
-        return summary(manager.find(table_id))
+        return summary(await manager.find(table_id))
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, body: JoinTable) -> dict[str, Any]:
-        token = manager.join(manager.find(table_id), body.seat, body.name)
+        token = await manager.join(await manager.find(table_id), body.seat, body.name)
         return {"table_id": table_id, "seat": body.seat, "token": token}
 
     @app.post("/api/tables/{table_id}/leave")
     async def leave(table_id: str, body: TokenBody) -> dict[str, Any]:
-        table = manager.find(table_id)
-        manager.leave(table, body.token)
+        table = await manager.find(table_id)
+        await manager.leave(table, body.token)
         return summary(table)
 
     @app.post("/api/tables/{table_id}/start")
     async def start(table_id: str, body: TokenBody) -> dict[str, Any]:
-        table = manager.find(table_id)
-        manager.start(table, body.token)
+        table = await manager.find(table_id)
+        await manager.start(table, body.token)
+        return summary(table)
+
+    @app.post("/api/tables/{table_id}/pause")
+    async def pause(table_id: str, body: TokenBody) -> dict[str, Any]:
+        table = await manager.find(table_id)
+        await manager.pause(table, body.token)
+        return summary(table)
+
+    @app.post("/api/tables/{table_id}/resume")
+    async def resume(table_id: str, body: TokenBody) -> dict[str, Any]:
+        table = await manager.find(table_id)
+        await manager.resume_table(table, body.token)
         return summary(table)
 
     @app.get("/api/tables/{table_id}/record")
     async def record(table_id: str) -> dict[str, Any]:
-        return manager.record(manager.find(table_id))
+        return manager.record(await manager.find(table_id))
+
+
+def _address(request: Request | WebSocket) -> str:
+    """The client's address (the proxy's when behind one: uvicorn's --proxy-headers sets it)."""
+    return request.client.host if request.client is not None else ""
+
+
+async def _start_notifier(manager: TableManager) -> Any:
+    """With PostgreSQL: announce table versions to the other processes and forward what they own."""
+    if not manager.store.url.startswith("postgresql"):
+        return None
+    from cardtable.server.notify import Notifier
+
+    notifier = Notifier(manager)
+    await notifier.start()
+    return notifier
 
 
 def _catalogue(manager: TableManager) -> list[dict[str, Any]]:
@@ -164,39 +219,60 @@ def _websocket(app: FastAPI, manager: TableManager) -> None:
     """``/ws/tables/{id}?token=…``: views out, actions and pings in."""
 
     @app.websocket("/ws/tables/{table_id}")
-    async def table_socket(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
+    async def table_socket(websocket: WebSocket, table_id: str, token: str | None = None,
+                           since: int | None = None) -> None:
         await websocket.accept()
         try:
-            table = manager.find(table_id)
+            table = await manager.find(table_id)
+            connection = manager.connect(table, token, _address(websocket), since)
         except TableError as exc:
-            await websocket.send_json({"type": "error", "message": exc.message})
-            await websocket.close(code=4404)
+            await websocket.send_text(encode({"type": "error", "message": exc.message}))
+            await websocket.close(code=4404 if exc.status == 404 else CLOSE_POLICY, reason=exc.message[:120])
             return
-        connection = manager.connect(table, token)
         writer = asyncio.create_task(_write(websocket, connection))
         try:
-            await _read(websocket, manager, table, connection)
+            await _read(websocket, manager, connection, writer)
         finally:
-            manager.disconnect(table, connection)
-            writer.cancel()
+            manager.disconnect(connection.table, connection)
+            if not writer.done():
+                writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer
 
 
-async def _read(websocket: WebSocket, manager: TableManager, table: LiveTable, connection: Connection) -> None:
-    """Hand each incoming message to the manager until the client goes away."""
+async def _read(websocket: WebSocket, manager: TableManager, connection: Connection,
+                writer: asyncio.Task[None]) -> None:
+    """Hand each incoming message to the manager, one at a time, until the client or the writer stops."""
     with contextlib.suppress(WebSocketDisconnect):
-        while True:
-            message = await websocket.receive()
+        while not writer.done():
+            receive = asyncio.ensure_future(websocket.receive())
+            done, _pending = await asyncio.wait({receive, writer}, return_when=asyncio.FIRST_COMPLETED)
+            if receive not in done:
+                receive.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await receive
+                return
+            message = receive.result()
             if message["type"] == "websocket.disconnect":
                 return
             text = message.get("text")
-            manager.handle(table, connection, text if text is not None else message.get("bytes"))
+            await manager.handle(connection.table, connection, text if text is not None else message.get("bytes"))
 
 
 async def _write(websocket: WebSocket, connection: Connection) -> None:
-    """Send the connection's queued messages in order; ``None`` closes the socket."""
-    while (message := await connection.outbox.get()) is not None:
-        await websocket.send_json(message)
-    with contextlib.suppress(Exception):
-        await websocket.close(code=1001)
+    """Send queued small messages and, when the table changed, the latest view; then close if asked."""
+    while True:
+        await connection.wake.wait()
+        connection.wake.clear()
+        while connection.messages:
+            await websocket.send_text(encode(connection.messages.popleft()))
+        if connection.dirty:
+            connection.dirty = False
+            await websocket.send_text(view_text(connection.table, connection))
+            if connection.view_interval and connection.closing is None:
+                await asyncio.sleep(connection.view_interval)  # changes meanwhile go into the next view
+        if connection.closing is not None:
+            code, reason = connection.closing
+            with contextlib.suppress(Exception):
+                await websocket.close(code=code, reason=reason)
+            return

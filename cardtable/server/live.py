@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 from cardtable.core import Event, Game, GameRecord, Seat
 from cardtable.core.bot import Bot
+from cardtable.server.limits import TokenBucket
 from cardtable.store import StoredTable
 
 AnyGame = Game[Any, Any, Any, Any]
+#: Close codes: the server restarts (the page reconnects by itself), a client broke a limit.
+CLOSE_RESTART = 1012
+CLOSE_POLICY = 1008
+#: The reason sent with a restart close; the page recognises it.
+RESTART_REASON = "server restarting; reconnect"
 
 
 class TableError(Exception):
@@ -24,21 +32,55 @@ class TableError(Exception):
 
 @dataclass(eq=False)
 class Connection:
-    """One WebSocket: the seat it holds (``None``: spectator) and its outgoing queue."""
+    """One WebSocket: the seat it holds (``None``: spectator), a bounded outbox and a 'view is stale' flag.
+
+    Views are not queued: a change marks the connection dirty and its writer sends the latest view when the
+    socket can take it, so a slow reader gets the newest view, never a backlog. Small messages (errors,
+    pongs) queue up to a limit; past it the connection is closed.
+    """
 
     seat: Seat | None
-    outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    table: Any = None
+    address: str = ""
+    is_host: bool = False
+    outbox_limit: int = 32
+    view_interval: float = 0.0
+    bucket: TokenBucket | None = None
     #: How many of the table's events this connection has been offered already.
     event_index: int = 0
     has_view: bool = False
+    dirty: bool = False
+    closing: tuple[int, str] | None = None
+    messages: deque[dict[str, Any]] = field(default_factory=deque)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    #: When this connection was last told it sends too fast (refusals are not repeated every message).
+    throttled_at: float = 0.0
 
     def send(self, message: dict[str, Any]) -> None:
-        """Queue a message; the connection's writer sends queued messages in order."""
-        self.outbox.put_nowait(message)
+        """Queue a small message; a reader this far behind is closed instead."""
+        if self.closing is not None:
+            return
+        if len(self.messages) >= self.outbox_limit:
+            self.messages.clear()
+            self.close(CLOSE_POLICY, "too many unread messages: read what the server sends")
+            return
+        self.messages.append(message)
+        self.wake.set()
+
+    def mark_dirty(self) -> None:
+        """The table changed: send this connection its view when it can take it."""
+        self.dirty = True
+        self.wake.set()
+
+    def close(self, code: int, reason: str) -> None:
+        """Ask the writer to close the socket after what is queued."""
+        if self.closing is None:
+            self.closing = (code, reason)
+        self.wake.set()
 
     def send_close(self) -> None:
-        """Ask the writer to stop (the server is shutting down)."""
-        self.outbox.put_nowait(None)
+        """Close because the server is restarting (the page reconnects by itself)."""
+        self.close(CLOSE_RESTART, RESTART_REASON)
 
 
 @dataclass(eq=False)
@@ -51,12 +93,25 @@ class LiveTable:
     state: Any = None
     record: GameRecord | None = None
     events: list[Event] = field(default_factory=list)
+    #: ``marks[v]``: how many events there were once version ``v`` was reached.
+    marks: list[int] = field(default_factory=list)
     connections: set[Connection] = field(default_factory=set)
     #: Human seats the computer plays while their person is away.
     covering: set[Seat] = field(default_factory=set)
     bots: dict[Seat, Bot] = field(default_factory=dict)
+    #: Average seconds each computer player takes to decide (small ones think on the event loop).
+    think_time: dict[Seat, float] = field(default_factory=dict)
     driver: asyncio.Task[None] | None = None
     timers: dict[Seat, asyncio.Task[None]] = field(default_factory=dict)
+    #: Serialises changes: each one is checked, stored, then applied in memory while holding it.
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: Counts changes of anything a view shows; views are cached per change.
+    change: int = 0
+    views: dict[tuple[Seat | None, int], str] = field(default_factory=dict)
+    #: Whether this process drives the table (holds its lease); others only show it.
+    owned: bool = True
+    #: Seats connected to other processes: process → (seats, until when, ``time.monotonic``).
+    remote: dict[str, tuple[set[Seat], float]] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -65,8 +120,13 @@ class LiveTable:
 
     @property
     def status(self) -> str:
-        """``waiting``, ``playing``, ``finished`` or ``abandoned``."""
+        """``waiting``, ``playing``, ``paused``, ``finished``, ``error`` or ``abandoned``."""
         return self.stored.status
+
+    @property
+    def error(self) -> str | None:
+        """Why the table stopped, when its status is ``error``."""
+        return self.stored.error
 
     @property
     def version(self) -> int:
@@ -76,16 +136,35 @@ class LiveTable:
     @property
     def to_act(self) -> Seat | None:
         """The seat that must act now, if the game is on."""
-        return None if self.state is None else self.game.to_act(self.state)
+        if self.state is None or self.status == "error":
+            return None
+        return self.game.to_act(self.state)
+
+    def touch(self) -> None:
+        """Something every view shows changed: drop cached views and mark every connection stale."""
+        self.change += 1
+        self.views.clear()
+        for connection in self.connections:
+            connection.mark_dirty()
 
     def connected_seats(self) -> set[Seat]:
-        """Seats with at least one open connection."""
-        return {c.seat for c in self.connections if c.seat is not None}
+        """Seats with at least one open connection (here, or to another process that said so lately)."""
+        seats = {c.seat for c in self.connections if c.seat is not None}
+        if self.remote:
+            now = time.monotonic()
+            for process, (there, until) in list(self.remote.items()):
+                if until < now:
+                    del self.remote[process]
+                else:
+                    seats |= there
+        return seats
 
     def computer_to_act(self) -> Seat | None:
         """The seat to act if the computer must act for it now (a bot seat or a covered person)."""
+        if self.status != "playing" or not self.owned:
+            return None
         seat = self.to_act
-        if self.status != "playing" or seat is None:
+        if seat is None:
             return None
         if self.stored.seats[seat].kind == "bot" or seat in self.covering:
             return seat

@@ -3,8 +3,9 @@
 Chat lines are table talk, not game state: they go to every connection of the table (seated people and
 spectators) as ``{"type": "chat", ...}`` messages. Game information still reaches a seat only through
 its view (``observe``). Names and texts are sent as data; the page shows them as text, never as HTML.
-Table settings and chat live in memory: after a server restart a table keeps its game and seats and
-falls back to the default settings.
+Table settings are stored with the table (one transaction, like every change: on a store failure they stay
+as they were and the host gets a 503), so a restart keeps them; chat, reactions and summary holds live in
+memory only.
 """
 
 from __future__ import annotations
@@ -63,6 +64,16 @@ class TableSettings:
     allow_takeover: bool = False
 
 
+def settings_from(stored: dict[str, Any]) -> TableSettings:
+    """Settings as stored with a table (missing or unknown fields: the defaults)."""
+    defaults = TableSettings()
+    pace = stored.get("pace_ms", defaults.pace_ms)
+    seconds = stored.get("turn_seconds", defaults.turn_seconds)
+    allow = stored.get("allow_takeover", defaults.allow_takeover)
+    return TableSettings(pace if isinstance(pace, int) else defaults.pace_ms,
+                         seconds if isinstance(seconds, int | float) else None, allow is True)
+
+
 @dataclass
 class TableSocial:
     """One table's settings, chat history, rate-limit clocks and rematch."""
@@ -87,8 +98,13 @@ class Social:
         self.tables: dict[str, TableSocial] = {}
 
     def of(self, table_id: str) -> TableSocial:
-        """The social record of a table (created on first use)."""
-        return self.tables.setdefault(table_id, TableSocial())
+        """The social record of a table (created on first use, with the table's stored settings)."""
+        social = self.tables.get(table_id)
+        if social is None:
+            live = self.manager.tables.get(table_id) or self.manager.finished.get(table_id)
+            stored = live.stored.settings if live is not None else {}
+            social = self.tables[table_id] = TableSocial(settings=settings_from(stored))
+        return social
 
     def state(self, table: LiveTable) -> dict[str, Any]:
         """What a page loads on opening: settings, recent chat, the rematch table if there is one."""
@@ -98,8 +114,11 @@ class Social:
 
     # Settings.
 
-    def configure(self, table: LiveTable, token: str, changes: dict[str, Any]) -> TableSettings:
-        """The host changes the table's settings; each field is checked, and nothing changes on an error."""
+    async def configure(self, table: LiveTable, token: str, changes: dict[str, Any]) -> TableSettings:
+        """The host changes the table's settings; each field is checked, and stored with the table.
+
+        Nothing changes on a refused value or a store failure (503).
+        """
         self._require_host(table, token)
         current = self.of(table.id).settings
         pace = changes.get("pace_ms", current.pace_ms)
@@ -112,10 +131,19 @@ class Social:
             raise TableError(400, "turn_seconds must be empty (no timer) or from 0.2 to 600 seconds")
         if not isinstance(allow, bool):
             raise TableError(400, "allow_takeover must be true or false")
-        current.pace_ms, current.turn_seconds, current.allow_takeover = pace, seconds, allow
-        self._send_all(table, {"type": "settings", "settings": asdict(current)})
-        self.manager._kick(table)  # a new timer applies from the move in play
-        return current
+        chosen = TableSettings(pace, seconds, allow)
+        values = asdict(chosen)
+        # An open table's writes are fenced by its lease (only its driving process writes); a finished one's not.
+        fence = table if table.status in ("waiting", "playing", "paused") else None
+        if fence is not None and not table.owned:
+            raise TableError(409, f"table {table.id} is driven by another server process; reload to reach it")
+        store = self.manager.store
+        await self.manager.write(lambda c: store.set_status(table.id, None, c, settings=values), fence)
+        table.stored.settings = values
+        self.of(table.id).settings = chosen
+        self._send_all(table, {"type": "settings", "settings": values})
+        self.manager.refresh(table)  # a new timer applies from the move in play
+        return chosen
 
     # Round summaries: the computer waits while people read them.
 
@@ -198,54 +226,69 @@ class Social:
 
     # Taking over a computer seat (seed 004: people who join take over computer players).
 
-    def take_seat(self, table: LiveTable, seat: int, name: str) -> str:
-        """A person takes a computer seat (or a free one); during play only if the host allows it."""
-        target = self.manager._seat(table, seat)
+    async def take_seat(self, table: LiveTable, seat: int, name: str) -> str:
+        """A person takes a computer seat (or a free one); during play only if the host allows it.
+
+        One transaction: if the store fails, the seat stays the computer's and the caller gets a 503.
+        """
+        target = self.manager.seat_at(table, seat)
         if target.kind == "human":
-            return self.manager.join(table, seat, name)
-        if table.status == "playing" and not self.of(table.id).settings.allow_takeover:
-            raise TableError(409, "the host does not let people take over computer seats during the game")
-        if table.status not in ("waiting", "playing"):
-            raise TableError(409, f"table {table.id} is {table.status}")
+            return await self.manager.join(table, seat, name)
+        if not table.owned:
+            raise TableError(409, f"table {table.id} is driven by another server process; reload to reach it")
         token = secrets.token_urlsafe(24)
-        target.kind, target.bot, target.name = "human", None, name
-        target.taken, target.token_hash = True, hash_token(token)
-        table.bots.pop(seat, None)
-        self.manager._save_seats(table)
-        if table.status == "playing":
-            # Until the person's page connects, the absence timer covers the seat as for anyone away.
-            self.manager._start_timer(table, seat)
-        self.manager.broadcast(table)
+        async with table.lock:
+            target = self.manager.seat_at(table, seat)
+            if target.kind == "human":
+                raise TableError(409, f"seat {seat} was just taken")
+            if table.status == "playing" and not self.of(table.id).settings.allow_takeover:
+                raise TableError(409, "the host does not let people take over computer seats during the game")
+            if table.status not in ("waiting", "playing"):
+                raise TableError(409, f"table {table.id} is {table.status}")
+            taken = target.copy()
+            taken.kind, taken.bot, taken.name = "human", None, name
+            taken.taken, taken.token_hash = True, hash_token(token)
+            store = self.manager.store
+            await self.manager.write(lambda c: store.save_seats(table.id, [taken], None, c), table)
+            table.stored.seats[seat] = taken
+            table.bots.pop(seat, None)
+            if table.status == "playing":
+                # Until the person's page connects, the absence timer covers the seat as for anyone away.
+                self.manager.start_absence_timer(table, seat)
+            self.manager.changed(table)
         return token
 
     # Rematch.
 
-    def rematch(self, table: LiveTable, token: str) -> tuple[LiveTable, str]:
+    async def rematch(self, table: LiveTable, token: str) -> tuple[LiveTable, str]:
         """A new game with the same seats, rules and host, and a new seed; started at once.
 
         Every person keeps their token: the new table accepts the tokens of the old one, so each page
-        moves across by itself. A second request returns the rematch already made.
+        moves across by itself. A second request returns the rematch already made (and starts it if a
+        store failure stopped it before the deal). The new table is one transaction: if the store fails,
+        nothing is created and the caller gets a 503.
         """
         seat = self.manager._seat_by_token(table, token)
         if table.status != "finished":
             raise TableError(409, "a rematch can start once the game is finished")
         social = self.of(table.id)
         if social.rematch is not None:
-            return self.manager.find(social.rematch), token
+            made = await self.manager.find(social.rematch)
+            if made.status == "waiting":
+                await self.manager.start(made, token)
+            return made, token
         old = table.stored
         host = old.seats[old.host_seat] if old.host_seat is not None else None
         host_seat = old.host_seat if host is not None and host.kind == "human" and host.token_hash else seat
         if host_seat != seat:
             raise TableError(403, "only the host (or, once the host has left, a player) can start a rematch")
         seats = [StoredSeat(s.index, s.kind, s.name, s.bot, s.token_hash, s.taken) for s in old.seats]
-        stored = StoredTable(self.manager._new_id(), old.game, dict(old.options), secrets.randbelow(2**31),
-                             "waiting", hash_token(token), old.preset, host_seat, seats)
-        self.manager.store.create_table(stored)
-        new = LiveTable(stored, table.game, table.options)
-        self.manager.tables[new.id] = new
-        self.of(new.id).settings = TableSettings(**asdict(social.settings))
+        stored = StoredTable(self.manager.new_table_id(), old.game, dict(old.options), secrets.randbelow(2**31),
+                             "waiting", hash_token(token), old.preset, host_seat, seats,
+                             settings=asdict(social.settings))
+        new = await self.manager.add_table(stored, table.game, table.options)
         social.rematch = new.id
-        self.manager.start(new, token)
+        await self.manager.start(new, token)
         self._send_all(table, {"type": "rematch", "table_id": new.id})
         return new, token
 

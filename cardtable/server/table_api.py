@@ -16,7 +16,6 @@ from fastapi import APIRouter, FastAPI, Query
 from fastapi.responses import FileResponse
 from markdown_it import MarkdownIt
 from pydantic import Field, StringConstraints
-from sqlalchemy import select
 
 from cardtable.core import GameRecord
 from cardtable.server.live import TableError
@@ -26,7 +25,7 @@ from cardtable.server.schemas import Name, Token, _Body
 from cardtable.server.social import Social
 from cardtable.server.timers import TurnTimers
 from cardtable.server.views import seats_json
-from cardtable.store import TableRow, hash_token
+from cardtable.store import hash_token
 
 STATIC_DIR = Path(__file__).parent / "static"
 RULES_DIR = Path(__file__).parent / "rules"
@@ -96,18 +95,18 @@ def _router(manager: TableManager, social: Social) -> APIRouter:
 
     @router.get("/api/tables/{table_id}/social")
     async def social_state(table_id: str) -> dict[str, Any]:
-        return social.state(manager.find(table_id))
+        return social.state(await manager.find(table_id))
 
     @router.post("/api/tables/{table_id}/settings")
     async def settings(table_id: str, body: SettingsBody) -> dict[str, Any]:
         # Only the fields sent change; ``"turn_seconds": null`` switches the timer off.
         changes = body.model_dump(exclude_unset=True, exclude={"token"})
-        social.configure(manager.find(table_id), body.token, changes)
-        return social.state(manager.find(table_id))
+        await social.configure(await manager.find(table_id), body.token, changes)
+        return social.state(await manager.find(table_id))
 
     @router.post("/api/tables/{table_id}/chat")
     async def chat(table_id: str, body: ChatBody) -> dict[str, Any]:
-        table = manager.find(table_id)
+        table = await manager.find(table_id)
         if (body.text is None) == (body.reaction is None):
             raise TableError(400, 'send either "text" or "reaction"')
         if body.text is not None:
@@ -116,31 +115,31 @@ def _router(manager: TableManager, social: Social) -> APIRouter:
 
     @router.post("/api/tables/{table_id}/reader")
     async def reader(table_id: str, body: RematchBody) -> dict[str, Any]:
-        social.reads_summaries(manager.find(table_id), body.token)
+        social.reads_summaries(await manager.find(table_id), body.token)
         return {"table_id": table_id}
 
     @router.post("/api/tables/{table_id}/continue")
     async def continue_(table_id: str, body: RematchBody) -> dict[str, Any]:
-        social.read(manager.find(table_id), body.token)
+        social.read(await manager.find(table_id), body.token)
         return {"table_id": table_id}
 
     @router.post("/api/tables/{table_id}/take")
     async def take(table_id: str, body: TakeBody) -> dict[str, Any]:
-        token = social.take_seat(manager.find(table_id), body.seat, body.name)
+        token = await social.take_seat(await manager.find(table_id), body.seat, body.name)
         return {"table_id": table_id, "seat": body.seat, "token": token}
 
     @router.post("/api/tables/{table_id}/rematch")
     async def rematch(table_id: str, body: RematchBody) -> dict[str, Any]:
-        new, token = social.rematch(manager.find(table_id), body.token)
+        new, token = await social.rematch(await manager.find(table_id), body.token)
         return {"table_id": new.id, "token": token}
 
     @router.get("/api/finished")
     async def finished() -> list[dict[str, Any]]:
-        return _finished(manager)
+        return await manager.read(_finished, manager)
 
     @router.get("/api/tables/{table_id}/replay")
     async def replay(table_id: str, token: str | None = None) -> dict[str, Any]:
-        table = manager.find(table_id)
+        table = await manager.find(table_id)
         if table.status != "finished" or table.record is None:
             raise TableError(409, "a replay is available once the game is finished")
         seat = None if not token else table.seat_of_token(hash_token(token))
@@ -179,13 +178,9 @@ def rules_html(game: str, lang: str) -> dict[str, Any]:
 
 def _finished(manager: TableManager, limit: int = 20) -> list[dict[str, Any]]:
     """The most recently finished tables: id, game, title, when, seat names (for the lobby's replays)."""
-    with manager.store._sessions() as session:
-        rows = session.scalars(select(TableRow).where(TableRow.status == "finished")
-                               .order_by(TableRow.updated_at.desc()).limit(limit)).all()
-        out = []
-        for row in rows:
-            game = manager.games.get(row.game)
-            out.append({"table_id": row.id, "game": row.game, "title": game.info.title if game else row.game,
-                        "updated": row.updated_at.isoformat(),
-                        "seats": [s.name for s in sorted(row.seats, key=lambda s: s.index)]})
-        return out
+    out = []
+    for stored in manager.store.recent_finished(limit):
+        game = manager.games.get(stored.game)
+        out.append({"table_id": stored.id, "game": stored.game, "title": game.info.title if game else stored.game,
+                    "updated": stored.updated_at.isoformat(), "seats": [s.name for s in stored.seats]})
+    return out

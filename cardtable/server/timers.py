@@ -12,7 +12,7 @@ import logging
 from dataclasses import dataclass
 
 from cardtable.core.types import Seat
-from cardtable.server.live import LiveTable
+from cardtable.server.live import LiveTable, TableError
 from cardtable.server.manager import TableManager, _choose
 from cardtable.server.social import Social
 
@@ -62,14 +62,18 @@ class TurnTimers:
             return  # the computer already plays this seat (the person is away)
         observation = table.game.observe(table.state, seat)
         legal = table.game.legal_actions(table.state, seat)
-        action = await asyncio.to_thread(_choose, self.manager._bot(table, seat), observation, legal)
-        if table.version != version or table.to_act != seat:
-            return  # the person moved while the computer was choosing
+        action = await asyncio.to_thread(_choose, self.manager.bot_for(table, seat), observation, legal)
+        if table.version != version or table.to_act != seat or not table.owned:
+            return  # the person moved while the computer was choosing (or another process drives the table)
         try:
-            self.social.announce(table, "timeout", seat)
-            self.manager._accept(table, seat, action)
+            await self.manager.computer_move(table, seat, action, version)
+        except TableError as exc:  # moved on meanwhile (409), or the store is down (503): the person still can
+            log.warning("turn timer at table %s seat %s: %s", table.id, seat, exc.message)
+            return
         except Exception:  # a failure here must not pass silently: log it; the person can still move
             log.exception("turn timer failed at table %s seat %s", table.id, seat)
+            return
+        self.social.announce(table, "timeout", seat)
 
     async def shutdown(self) -> None:
         """Cancel every running timer."""

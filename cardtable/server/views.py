@@ -9,11 +9,21 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+import msgspec
+
 from cardtable.bots import bot_names
 from cardtable.bots.catalog import DEFAULT_BOT, bot_info
 from cardtable.core import events_for, to_json
 from cardtable.core.types import Seat
 from cardtable.server.live import AnyGame, Connection, LiveTable
+from cardtable.store import StoredTable
+
+_encoder = msgspec.json.Encoder()
+
+
+def encode(message: Any) -> str:
+    """A message as compact JSON text (msgspec: compiled, not reflective)."""
+    return _encoder.encode(message).decode("utf-8")
 
 
 def default_bot(game: AnyGame) -> str:
@@ -79,12 +89,39 @@ def summary(table: LiveTable) -> dict[str, Any]:
     """A table's public state (lobby list, ``GET /api/tables/{id}``)."""
     return {
         "table_id": table.id, "game": table.game.info.name, "title": table.game.info.title,
-        "status": table.status, "options": dict(table.stored.options), "preset": table.stored.preset,
-        "seats": seats_json(table), "version": table.version, "to_act": table.to_act,
-        "outcome": outcome_json(table),
+        "status": table.status, "error": table.error, "options": dict(table.stored.options),
+        "preset": table.stored.preset, "seats": seats_json(table), "version": table.version,
+        "to_act": table.to_act, "outcome": outcome_json(table),
         "computer_playing_for": sorted(table.covering),
         "created": _iso(table.stored.created_at), "updated": _iso(table.stored.updated_at),
     }
+
+
+def stored_summary(stored: StoredTable, title: str) -> dict[str, Any]:
+    """The summary of a table this process does not hold in memory, from its stored row alone."""
+    host = stored.host_seat
+    return {
+        "table_id": stored.id, "game": stored.game, "title": title, "status": stored.status,
+        "error": stored.error, "options": dict(stored.options), "preset": stored.preset,
+        "seats": [{"seat": s.index, "kind": s.kind, "bot": s.bot, "name": s.name, "taken": s.taken,
+                   "connected": s.kind == "bot", "host": s.index == host} for s in stored.seats],
+        "version": stored.version, "to_act": stored.to_act, "outcome": stored.outcome,
+        "computer_playing_for": [],
+        "created": _iso(stored.created_at), "updated": _iso(stored.updated_at),
+    }
+
+
+def view_text(table: LiveTable, connection: Connection) -> str:
+    """The connection's view as JSON text, built once per audience (seat, events already sent) and change."""
+    key = (connection.seat, connection.event_index)
+    text = table.views.get(key)
+    if text is None:
+        builder = ViewBuilder(table)
+        text = table.views[key] = encode(builder.view(connection))
+    else:
+        connection.event_index = len(table.events)
+        connection.has_view = True
+    return text
 
 
 class ViewBuilder:
@@ -104,7 +141,8 @@ class ViewBuilder:
         connection.has_view = True
         return {
             "type": "view", "table_id": table.id, "game": table.game.info.name, "version": table.version,
-            "seat": seat, "status": table.status, "to_act": table.to_act, "seats": self.seats,
+            "seat": seat, "status": table.status, "error": table.error, "to_act": table.to_act,
+            "seats": self.seats,
             "observation": self._observation(seat), "legal_actions": self._legal(seat),
             "events": [{"event": to_json(e), "text": e.text()} for e in events],
             "outcome": self.outcome, "computer_playing_for": sorted(table.covering),

@@ -1,17 +1,23 @@
-"""Storage of tables, seats and game records (SQLAlchemy 2; SQLite by default)."""
+"""Storage of tables, seats, game records and leases (SQLAlchemy 2 + Alembic; SQLite by default)."""
 
 from cardtable.store.db import (
     DATABASE_URL_ENV,
     DEFAULT_DATABASE_URL,
+    LISTED_STATUSES,
+    OPEN_STATUSES,
     Store,
     StoredSeat,
     StoredTable,
     hash_token,
     resolve_database_url,
 )
-from cardtable.store.models import ActionRow, Base, SeatRow, TableRow
+from cardtable.store.models import RECORD_FORMAT, ActionRow, Base, LeaseRow, SeatRow, TableRow
+
+# The arena's tables are on the same ``Base``: imported here so that ``Base.metadata`` always has them.
+from cardtable.store.tournaments import TournamentStore
 
 __all__ = [
-    "DATABASE_URL_ENV", "DEFAULT_DATABASE_URL", "ActionRow", "Base", "SeatRow", "Store", "StoredSeat",
-    "StoredTable", "TableRow", "hash_token", "resolve_database_url",
+    "DATABASE_URL_ENV", "DEFAULT_DATABASE_URL", "LISTED_STATUSES", "OPEN_STATUSES", "RECORD_FORMAT", "ActionRow",
+    "Base", "LeaseRow", "SeatRow", "Store", "StoredSeat",
+    "StoredTable", "TableRow", "TournamentStore", "hash_token", "resolve_database_url",
 ]

@@ -1,12 +1,18 @@
-"""Database models: tables, their seats and every accepted action (SQLAlchemy 2, typed)."""
+"""Database models: tables, their seats, every accepted action and table leases (SQLAlchemy 2, typed).
+
+A change here needs a migration: ``cardtable/store/migrations/versions/`` (see docs/hosting.md).
+"""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+#: The format of a stored record (table row + actions); bumped when their JSON changes meaning.
+RECORD_FORMAT = 1
 
 
 def utcnow() -> datetime:
@@ -33,6 +39,17 @@ class TableRow(Base):
     host_token_hash: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    #: Number of accepted actions and the seat to act after them (kept for the lobby list).
+    version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    to_act: Mapped[int | None] = mapped_column(Integer, default=None)
+    #: Why the table stopped, when its status is ``error``.
+    error: Mapped[str | None] = mapped_column(Text, default=None)
+    #: The outcome once finished, as the core codec writes it.
+    outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    #: The record format (``RECORD_FORMAT`` when written).
+    format: Mapped[int] = mapped_column(Integer, default=RECORD_FORMAT, server_default="1")
+    #: How the table is run (pace, turn timer, takeovers allowed); ``None``: the defaults.
+    settings: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
 
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="table", order_by="SeatRow.index", cascade="all, delete-orphan"
@@ -74,3 +91,13 @@ class ActionRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     table: Mapped[TableRow] = relationship(back_populates="actions")
+
+
+class LeaseRow(Base):
+    """Which server process drives a table, until when (renewed while it lives)."""
+
+    __tablename__ = "leases"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(64), index=True)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

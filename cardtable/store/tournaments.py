@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, cast
+from typing import Any
 
 from sqlalchemy import (
     JSON,
@@ -29,7 +29,6 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
-    Table,
     Text,
     UniqueConstraint,
     func,
@@ -131,11 +130,10 @@ GAME_FIELDS = ("index", "deal", "seed", "seating", "status", "error", "scores", 
 
 
 class TournamentStore:
-    """Reads and writes tournaments on an engine whose tables exist (``Store`` creates them)."""
+    """Reads and writes tournaments on an engine whose tables exist (``Store`` migrates the database to the
+    newest schema, revision ``0003`` and later include these tables)."""
 
     def __init__(self, engine: Engine) -> None:
-        # Only the arena's own tables, and only those missing: the other tables belong to the table store.
-        Base.metadata.create_all(engine, tables=[cast(Table, model.__table__) for model in TOURNAMENT_MODELS])
         self._sessions = sessionmaker(engine, expire_on_commit=False)
 
     def ensure(self, tournament: StoredTournament) -> StoredTournament:

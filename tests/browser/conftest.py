@@ -7,8 +7,9 @@ import socket
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 import uvicorn
@@ -40,8 +41,9 @@ def _free_port() -> int:
 class LiveServer:
     """uvicorn serving the real app in a background thread."""
 
-    def __init__(self, database: Path, port: int, *, takeover_after: float = 30.0) -> None:
-        app = create_app(f"sqlite:///{database}", bot_delay=0.02, takeover_after=takeover_after)
+    def __init__(self, database: Path, port: int, *, takeover_after: float = 30.0,
+                 games: Mapping[str, Any] | None = None) -> None:
+        app = create_app(f"sqlite:///{database}", bot_delay=0.02, takeover_after=takeover_after, games=games)
         config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
         self.server = uvicorn.Server(config)
         self.url = f"http://127.0.0.1:{port}"

@@ -6,11 +6,14 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 import cardtable
 from cardtable.core import GameRecord, events_for, options_to_dict, to_json
+from cardtable.server import create_app
 from cardtable.server.replay import replay_frames
+from cardtable.server.social import DEFAULT_PACE_MS
 from tests.server.conftest import create, play_alone, receive, start
 
 
@@ -252,3 +255,69 @@ def test_the_computer_waits_until_every_person_has_read_the_round_summary(client
         while client.get(f"/api/tables/{table_id}").json()["version"] == ended["version"]:
             assert time.monotonic() < deadline, "the computer players did not go on after Continue"
             time.sleep(0.05)
+
+
+# The extras follow the server's atomic rule: a store failure changes nothing and answers 503.
+
+
+def _break_store(monkeypatch: pytest.MonkeyPatch, client: TestClient, *names: str) -> None:
+    store = client.app.state.manager.store  # type: ignore[attr-defined]
+
+    def broken(*_args: Any, **_kwargs: Any) -> None:
+        raise OSError(28, "No space left on device")
+
+    for name in names:
+        monkeypatch.setattr(store, name, broken)
+
+
+def test_a_takeover_that_cannot_be_stored_leaves_the_computer_seated(client: TestClient,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """503 with one line; the seat is still the computer's; the same takeover then works."""
+    created = create(client, "wizard", ["human", "bot", "bot"])
+    table_id = created["table_id"]
+    _break_store(monkeypatch, client, "save_seats")
+    _refused(client.post(f"/api/tables/{table_id}/take", json={"seat": 2, "name": "Summer"}), 503, "nothing changed")
+    monkeypatch.undo()
+    assert client.get(f"/api/tables/{table_id}").json()["seats"][2]["kind"] == "bot"
+    assert client.post(f"/api/tables/{table_id}/take", json={"seat": 2, "name": "Summer"}).status_code == 200
+
+
+def test_settings_that_cannot_be_stored_stay_as_they_were(client: TestClient,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """503; the old settings still apply."""
+    created = create(client, "durak", ["human", "bot"])
+    url = f"/api/tables/{created['table_id']}/settings"
+    _break_store(monkeypatch, client, "set_status")
+    _refused(client.post(url, json={"token": created["token"], "pace_ms": 300}), 503, "nothing changed")
+    monkeypatch.undo()
+    assert client.get(f"/api/tables/{created['table_id']}/social").json()["settings"]["pace_ms"] == DEFAULT_PACE_MS
+
+
+def test_a_rematch_that_cannot_be_stored_creates_nothing(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """503; no rematch recorded; asked again once the store works, it starts."""
+    created = _finished_durak(client)
+    url = f"/api/tables/{created['table_id']}/rematch"
+    _break_store(monkeypatch, client, "create_table")
+    _refused(client.post(url, json={"token": created["token"]}), 503, "nothing changed")
+    monkeypatch.undo()
+    assert client.get(f"/api/tables/{created['table_id']}/social").json()["rematch"] is None
+    new_id = client.post(url, json={"token": created["token"]}).json()["table_id"]
+    assert client.get(f"/api/tables/{new_id}").json()["status"] == "playing"
+
+
+def test_settings_survive_a_restart_and_go_to_the_rematch(db_url: str) -> None:
+    """Stored with the table: a new server on the same database has them; a rematch copies them."""
+    with TestClient(create_app(db_url, bot_delay=0)) as client:
+        created = create(client, "durak", ["human", "bot"])
+        table_id = created["table_id"]
+        chosen = {"pace_ms": 250, "turn_seconds": 30, "allow_takeover": True}
+        assert client.post(f"/api/tables/{table_id}/settings",
+                           json={"token": created["token"], **chosen}).status_code == 200
+    with TestClient(create_app(db_url, bot_delay=0)) as client:
+        assert client.get(f"/api/tables/{table_id}/social").json()["settings"] == chosen
+        start(client, table_id, created["token"])
+        with client.websocket_connect(f"/ws/tables/{table_id}?token={created['token']}") as ws:
+            play_alone(ws)
+        new_id = client.post(f"/api/tables/{table_id}/rematch", json={"token": created["token"]}).json()["table_id"]
+    with TestClient(create_app(db_url, bot_delay=0)) as client:
+        assert client.get(f"/api/tables/{new_id}/social").json()["settings"] == chosen

@@ -37,10 +37,13 @@ def _play_all_humans(client: TestClient, game_name: str) -> tuple[str, dict[Any,
     urls = [f"/ws/tables/{table_id}?token={t}" for t in tokens] + [f"/ws/tables/{table_id}"]
     received: dict[Any, list[dict[str, Any]]] = {key: [] for key in keys}
     with _sockets(client, urls) as sockets:
-        # Each connect sends every open socket one view (the seat list changed).
-        for opened in range(1, len(sockets) + 1):
-            for key, ws in zip(keys[:opened], sockets[:opened]):
+        # A seat connecting changes the seat list: open sockets get the latest view (several changes may
+        # come as one view); the spectator, connecting last, changes nothing for the others.
+        for key, ws in zip(keys, sockets):
+            while True:
                 received[key].append(receive(ws))
+                if all(s["connected"] for s in received[key][-1]["seats"]):
+                    break
         start(client, table_id, tokens[0])
         while True:
             views = {key: receive(ws) for key, ws in zip(keys, sockets)}

@@ -287,6 +287,7 @@ function tableItem(table) {
   const open = table.status === "waiting";
   return h("li", { class: "table-item", dataset: { table: table.table_id } },
     h("h3", {}, `${t(`game.${table.game}.title`)} · `, h("span", { class: "table-status" }, t(`lobby.status.${table.status}`))),
+    table.status === "error" ? h("p", { class: "table-error" }, t("lobby.stopped", { reason: table.error || t("table.no_reason") })) : null,
     h("ul", { class: "seat-list" }, table.seats.map((s) => h("li", {},
       h("span", { class: "seat-no" }, `${t("seat.numbered", { n: s.seat + 1 })}: `),
       s.kind === "bot" ? t("seat.computer", { bot: s.bot }) : s.taken ? `${s.name}${s.host ? t("seat.host_mark") : ""}` : t("seat.free"),

@@ -157,8 +157,10 @@ function onClose(socket, ev) {
     return;
   }
   page.retries += 1;
-  notify(t("table.reconnecting"), "warn");
-  setTimeout(connect, Math.min(5000, 300 * 2 ** page.retries));
+  // 1012/1001: the server restarts or goes away (it closes every socket first); come back when it is up.
+  const restarting = ev.code === 1012 || ev.code === 1001;
+  notify(t(restarting ? "table.restarting" : "table.reconnecting"), "warn");
+  setTimeout(connect, Math.min(5000, (restarting ? 500 : 300) * 2 ** Math.min(page.retries, 4)));
 }
 
 function reconnect() {
@@ -441,6 +443,7 @@ function draw() {
   root.dataset.pending = String(page.pendingVersion !== null);
   renderHeader(view);
   renderTakeover(view);
+  renderTableState(view);
   if (view.status === "waiting" || !view.observation) {
     renderWaiting(view);
     return;
@@ -469,6 +472,31 @@ function renderHeader(view) {
   if (!leave) return;
   leave.hidden = !page.token || view.status === "finished" || view.seat === null;
   leave.onclick = onLeave;
+  renderPauseResume(view);
+}
+
+/** The host's Pause / Resume button (the server refuses anyone else): a socket message, answered by a view. */
+function renderPauseResume(view) {
+  const button = document.getElementById("pause-resume");
+  if (!button) return;
+  const paused = view.status === "paused";
+  button.hidden = REPLAY || !isHost(view) || !(paused || view.status === "playing");
+  replace(button, t(paused ? "table.resume" : "table.pause"));
+  button.onclick = () => {
+    if (page.socket && page.socket.readyState === WebSocket.OPEN) page.socket.send(JSON.stringify({ type: paused ? "resume" : "pause" }));
+  };
+}
+
+/** A paused or stopped table says so to everyone at it (and why it stopped). */
+function renderTableState(view) {
+  const box = document.getElementById("table-state");
+  if (!box) return;
+  const stopped = view.status === "error";
+  box.hidden = REPLAY || !(stopped || view.status === "paused");
+  box.classList.toggle("error", stopped);
+  if (box.hidden) return;
+  replace(box, h("p", {}, stopped ? t("table.stopped", { reason: view.error || t("table.no_reason") })
+    : isHost(view) ? t("table.paused_host") : t("table.paused")));
 }
 
 function renderTakeover(view) {
@@ -498,7 +526,7 @@ function renderWaiting(view) {
       nameInput());
     controls.push(h("p", { class: "hint" }, t("table.spectator_hint")));
   }
-  if (isHost(view)) {
+  if (isHost(view) && view.status === "waiting") {
     controls.push(h("button", { type: "button", class: "primary", id: "start", onclick: onStart }, t("table.start")));
     controls.push(h("p", { class: "hint" }, t("table.host_hint")));
   } else if (view.seat !== null) {

@@ -1,0 +1,184 @@
+"""Load: a real ``cardtable serve`` and real WebSocket clients, one simulated person at each of many tables.
+
+    python benchmarks/load.py [--tables 1000] [--seconds 30] [--game durak] [--bot-delay 0.6] [--think 0.5]
+
+Starts the server (SQLite in a temp dir, loopback only), creates ``--tables`` tables of one person and
+computer players, starts them, and connects one WebSocket per person. Each person waits ``--think``
+seconds (± 50 %) when it is their turn, then plays a random legal action. Measured for ``--seconds``:
+
+- the action round trip: from sending an action to the first view that shows it (p50, p99, max);
+- the lobby list (``GET /api/tables``, one page) every half second: latency p50, p95, p99;
+- the server's resident memory at the start and its peak; errors received.
+
+Everything is bounded: the number of sockets, the run time, and a hard timeout. The load generator runs
+on the same machine (it takes CPU from the server); on a shared, busy machine the figures move: print them
+with ``date``, ``nproc`` and ``uptime``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (nearest rank) of ``values``; NaN when empty."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
+
+
+async def person(url: str, stop_at: float, think: float, rtts: list[float], errors: list[str], seed: int) -> None:
+    """One person at one table: act when it is their turn, time each action until a view shows it."""
+    from websockets.asyncio.client import connect
+
+    rng = random.Random(seed)
+    sent_at: float | None = None
+    sent_version = -1
+    try:
+        async with connect(url, max_size=None, open_timeout=60) as ws:
+            while time.monotonic() < stop_at:
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop_at - time.monotonic()))
+                except TimeoutError:
+                    return
+                message = json.loads(raw)
+                if message["type"] == "error":
+                    errors.append(message["message"][:80])
+                    sent_at = None
+                    continue
+                if message["type"] != "view":
+                    continue
+                if sent_at is not None and message["version"] > sent_version:
+                    rtts.append(time.monotonic() - sent_at)
+                    sent_at = None
+                if message["status"] != "playing":
+                    if message["status"] in ("finished", "error"):
+                        return
+                    continue
+                if message["legal_actions"] and sent_at is None and message["version"] != sent_version:
+                    await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+                    choice = rng.choice(message["legal_actions"])["action"]
+                    sent_version = message["version"]
+                    sent_at = time.monotonic()
+                    await ws.send(json.dumps({"type": "action", "version": sent_version, "action": choice}))
+    except Exception as exc:  # a refused or dropped connection is a result, not a crash of the benchmark
+        errors.append(f"{type(exc).__name__}: {str(exc)[:60]}")
+
+
+async def lobby(server: Any, stop_at: float, latencies: list[float]) -> None:
+    """GET the lobby list every half second."""
+    while time.monotonic() < stop_at:
+        started = time.monotonic()
+        status, _ = await asyncio.to_thread(server.request, "GET", "/api/tables")
+        if status == 200:
+            latencies.append(time.monotonic() - started)
+        await asyncio.sleep(0.5)
+
+
+async def memory(server: Any, stop_at: float, samples: list[int]) -> None:
+    """Sample the server's resident memory every second."""
+    while time.monotonic() < stop_at:
+        samples.append(server.rss_kib())
+        await asyncio.sleep(1.0)
+
+
+async def setup(server: Any, tables: int, game: str, players: int) -> list[tuple[str, str]]:
+    """Create and start the tables (eight requests at a time); (table id, the person's token) each."""
+    limit = asyncio.Semaphore(8)
+
+    async def one(index: int) -> tuple[str, str]:
+        async with limit:
+            status, created = await asyncio.to_thread(server.request, "POST", "/api/tables", {
+                "game": game, "seed": index, "seats": [{"kind": "human"}] + [{"kind": "bot"}] * (players - 1)})
+            assert status == 201, created
+            status, started = await asyncio.to_thread(server.request, "POST",
+                                                      f"/api/tables/{created['table_id']}/start",
+                                                      {"token": created["token"]})
+            assert status == 200, started
+            return created["table_id"], created["token"]
+
+    return list(await asyncio.gather(*(one(i) for i in range(tables))))
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Start the server, set up, load it for ``--seconds``, measure."""
+    from tests.server.realserver import serve
+
+    with tempfile.TemporaryDirectory() as folder, serve(
+            f"sqlite:///{folder}/load.db", Path(folder) / "server.log", "--bot-delay", str(args.bot_delay),
+            "--takeover-after", "600", "--sqlite-sync", args.sqlite_sync,
+            "--limit", "tables_per_minute=1000000", "--limit", "tables_burst=100000",
+            "--limit", f"connections_per_address={args.tables + 100}",
+            "--limit", "address_messages_per_second=1000000", "--limit", "address_messages_burst=1000000") as server:
+        rss_start = server.rss_kib()
+        started = time.monotonic()
+        tables = await setup(server, args.tables, args.game, args.players)
+        setup_seconds = time.monotonic() - started
+        stop_at = time.monotonic() + args.seconds
+        rtts: list[float] = []
+        errors: list[str] = []
+        lobby_latencies: list[float] = []
+        rss: list[int] = []
+        await asyncio.gather(
+            *(person(f"{server.ws}/ws/tables/{table_id}?token={token}", stop_at, args.think, rtts, errors, i)
+              for i, (table_id, token) in enumerate(tables)),
+            lobby(server, stop_at, lobby_latencies), memory(server, stop_at, rss))
+        log = server.text_log()
+    return {
+        "tables": args.tables, "game": args.game, "players": args.players, "bot_delay": args.bot_delay,
+        "think": args.think, "seconds": args.seconds, "setup_seconds": round(setup_seconds, 1),
+        "sqlite_sync": args.sqlite_sync, "actions": len(rtts),
+        "rtt_ms": {"p50": percentile(rtts, 50) * 1e3, "p99": percentile(rtts, 99) * 1e3,
+                   "max": max(rtts, default=float("nan")) * 1e3,
+                   "mean": statistics.fmean(rtts) * 1e3 if rtts else float("nan")},
+        "lobby_ms": {"p50": percentile(lobby_latencies, 50) * 1e3, "p95": percentile(lobby_latencies, 95) * 1e3,
+                     "p99": percentile(lobby_latencies, 99) * 1e3, "n": len(lobby_latencies)},
+        "rss_mib": {"start": rss_start / 1024, "peak": max(rss, default=rss_start) / 1024},
+        "errors": len(errors), "error_kinds": sorted(set(errors))[:5], "tracebacks": log.count("Traceback"),
+    }
+
+
+def main() -> None:
+    """Parse the options, run, print."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=1000)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--game", default="durak")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--bot-delay", type=float, default=0.6)
+    parser.add_argument("--think", type=float, default=0.5)
+    parser.add_argument("--sqlite-sync", default="FULL", choices=["FULL", "NORMAL"])
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    if not 1 <= args.tables <= 5000 or not 1 <= args.seconds <= 600:
+        parser.error("--tables must be 1–5000 and --seconds 1–600 (the benchmark stays bounded)")
+    result = asyncio.run(asyncio.wait_for(run(args), timeout=args.seconds + 900))
+    if args.json:
+        print(json.dumps(result))
+        return
+    r = result
+    print(f"{r['tables']} tables of {r['game']} ({r['players']} seats: one person, computer players at "
+          f"--bot-delay {r['bot_delay']}), person thinks ~{r['think']} s, {r['seconds']:.0f} s measured, "
+          f"SQLite synchronous={r['sqlite_sync']} (setup {r['setup_seconds']} s)")
+    print(f"  action round trip: p50 {r['rtt_ms']['p50']:.1f} ms, p99 {r['rtt_ms']['p99']:.1f} ms, "
+          f"max {r['rtt_ms']['max']:.0f} ms over {r['actions']} actions (goal p99 < 100 ms)")
+    print(f"  lobby list       : p50 {r['lobby_ms']['p50']:.1f} ms, p95 {r['lobby_ms']['p95']:.1f} ms, "
+          f"p99 {r['lobby_ms']['p99']:.1f} ms ({r['lobby_ms']['n']} requests)")
+    print(f"  server memory    : {r['rss_mib']['start']:.0f} MiB at start, peak {r['rss_mib']['peak']:.0f} MiB")
+    print(f"  errors           : {r['errors']} {r['error_kinds']}; tracebacks in the log: {r['tracebacks']}")
+
+
+if __name__ == "__main__":
+    main()

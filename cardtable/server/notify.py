@@ -1,0 +1,216 @@
+"""Several server processes on one PostgreSQL: versions announced with LISTEN/NOTIFY, changes forwarded.
+
+Each table has one owner process (its lease, see ``Store.acquire``). The owner publishes "table X is at
+version v" after every stored change; the other processes that show table X to their own sockets read what
+changed from the database and send those sockets their views. A change asked of a process that does not own
+the table (an action on a socket, a REST join or start) is forwarded to the owner over the same channel, and
+the owner's answer (done, or the refusal with its status and message) comes back to the asker. Operations
+carry token hashes, never tokens. Presence is forwarded too, so the owner does not hand a seat to the
+computer while its person is connected to another process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from typing import Any
+
+from sqlalchemy.engine import make_url
+
+from cardtable.server.limits import excerpt
+from cardtable.server.live import LiveTable, TableError
+from cardtable.server.manager import TableManager
+
+log = logging.getLogger("cardtable.server")
+CHANNEL = "cardtable"
+#: How long a forwarded change waits for the owner's answer.
+FORWARD_TIMEOUT = 10.0
+
+
+def conninfo(url: str) -> str:
+    """A libpq connection string for a SQLAlchemy PostgreSQL URL (``postgresql+psycopg://...``)."""
+    from psycopg.conninfo import make_conninfo
+
+    parsed = make_url(url)
+    params: dict[str, Any] = {"dbname": parsed.database, "user": parsed.username, "password": parsed.password,
+                              "host": parsed.host, "port": parsed.port}
+    for key, value in parsed.query.items():
+        params[key] = value if isinstance(value, str) else value[-1]
+    return make_conninfo(**{k: str(v) for k, v in params.items() if v is not None})
+
+
+class Notifier:
+    """Publishes this process's table changes and serves or forwards operations between processes."""
+
+    def __init__(self, manager: TableManager) -> None:
+        self.manager = manager
+        self.me = manager.owner
+        self._listen: Any = None
+        self._send: Any = None
+        self._send_lock = asyncio.Lock()
+        self._pending: set[str] = set()
+        self._wake = asyncio.Event()
+        self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._spawned: set[asyncio.Task[None]] = set()
+
+    def _spawn(self, work: Any) -> None:
+        """Run a coroutine in the background, keeping a reference until it ends."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._spawned.add(task)
+        task.add_done_callback(self._spawned.discard)
+
+    async def start(self) -> None:
+        """Connect, LISTEN, and hook into the manager."""
+        import psycopg
+
+        info = conninfo(self.manager.store.url)
+        self._listen = await psycopg.AsyncConnection.connect(info, autocommit=True)
+        await self._listen.execute(f"LISTEN {CHANNEL}")
+        self._send = await psycopg.AsyncConnection.connect(info, autocommit=True)
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._listener()), loop.create_task(self._publisher())]
+        self.manager.on_change.append(self._changed)
+        self.manager.forward = self.forward
+        self.manager.on_presence = self._presence
+
+    async def stop(self) -> None:
+        """Stop listening and publishing; close the connections."""
+        if self._changed in self.manager.on_change:
+            self.manager.on_change.remove(self._changed)
+        self.manager.forward = None
+        self.manager.on_presence = None
+        tasks = [*self._tasks, *self._spawned]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for connection in (self._listen, self._send):
+            if connection is not None:
+                with contextlib.suppress(Exception):
+                    await connection.close()
+
+    # Publishing.
+
+    def _changed(self, table: LiveTable) -> None:
+        if table.owned:
+            self._pending.add(table.id)
+            self._wake.set()
+
+    def _presence(self, table: LiveTable) -> None:
+        """Tell the owner which seats are connected here (fire and forget)."""
+        seats = sorted(table.connected_seats())
+        self._spawn(self._tell_presence(table.id, seats))
+
+    async def _tell_presence(self, table_id: str, seats: list[int]) -> None:
+        with contextlib.suppress(Exception):
+            owner = await asyncio.to_thread(self.manager.store.owner_of, table_id)
+            if owner is not None and owner != self.me:
+                await self._notify({"kind": "presence", "to": owner, "from": self.me, "table": table_id,
+                                    "seats": seats})
+
+    async def _publisher(self) -> None:
+        """Announce changed tables, coalescing bursts: ``{"kind": "version", "table", "version"}``."""
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            changed, self._pending = self._pending, set()
+            for table_id in changed:
+                table = self.manager.tables.get(table_id) or self.manager.finished.get(table_id)
+                version = table.version if table is not None else None
+                try:
+                    await self._notify({"kind": "version", "from": self.me, "table": table_id, "version": version})
+                except Exception as exc:
+                    log.warning("cannot announce table %s: %s", table_id, excerpt(exc, 200))
+
+    async def _notify(self, payload: dict[str, Any]) -> None:
+        async with self._send_lock:
+            await self._send.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps(payload)))
+
+    # Listening.
+
+    async def _listener(self) -> None:
+        async for notification in self._listen.notifies():
+            try:
+                message = json.loads(notification.payload)
+                self._dispatch(message)
+            except Exception:
+                log.exception("bad notification %s", excerpt(notification.payload, 200))
+
+    def _dispatch(self, message: dict[str, Any]) -> None:
+        kind = message.get("kind")
+        if message.get("from") == self.me:
+            return
+        if kind == "version":
+            table = self.manager.tables.get(str(message.get("table")))
+            if table is not None and not table.owned:
+                self._spawn(self._catch_up(table))
+        elif message.get("to") != self.me:
+            return
+        elif kind == "operation":
+            self._spawn(self._serve(message))
+        elif kind == "answer":
+            future = self._waiting.pop(str(message.get("id")), None)
+            if future is not None and not future.done():
+                future.set_result(message)
+        elif kind == "presence":
+            table = self.manager.tables.get(str(message.get("table")))
+            if table is not None and table.owned:
+                self.manager.remote_presence(table, str(message["from"]), [int(s) for s in message["seats"]])
+
+    async def _catch_up(self, table: LiveTable) -> None:
+        try:
+            await self.manager.catch_up(table)
+        except Exception:
+            log.exception("cannot follow table %s", table.id)
+
+    # Forwarding.
+
+    async def forward(self, table_id: str, operation: dict[str, Any]) -> dict[str, Any]:
+        """Run ``operation`` on the process that owns the table (or here, if its owner is gone)."""
+        owner = await asyncio.to_thread(self.manager.store.owner_of, table_id)
+        if owner is None or owner == self.me:
+            table = await self.manager.adopt(table_id)
+            if table is None:
+                raise TableError(503, f"table {table_id} is changing hands between server processes; try again")
+            await self.manager.run_operation(table, operation)
+            return {}
+        ask = secrets.token_hex(8)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting[ask] = future
+        try:
+            await self._notify({"kind": "operation", "to": owner, "from": self.me, "id": ask, "table": table_id,
+                                "operation": operation})
+            answer = await asyncio.wait_for(future, FORWARD_TIMEOUT)
+        except TimeoutError:
+            raise TableError(503, f"the server process driving table {table_id} does not answer; "
+                                  "try again in a few seconds") from None
+        finally:
+            self._waiting.pop(ask, None)
+        if not answer.get("ok"):
+            raise TableError(int(answer.get("status", 500)), str(answer.get("message", "refused")))
+        return dict(answer.get("result") or {})
+
+    async def _serve(self, message: dict[str, Any]) -> None:
+        """Run an operation another process forwarded; answer it."""
+        started = time.monotonic()
+        answer: dict[str, Any] = {"kind": "answer", "to": message.get("from"), "from": self.me,
+                                  "id": message.get("id"), "ok": True}
+        table = self.manager.tables.get(str(message.get("table")))
+        try:
+            if table is None or not table.owned:
+                raise TableError(503, "that table is changing hands between server processes; try again")
+            await self.manager.run_operation(table, dict(message.get("operation") or {}))
+        except TableError as exc:
+            answer.update(ok=False, status=exc.status, message=exc.message)
+        except Exception:
+            log.exception("forwarded operation on table %s failed", message.get("table"))
+            answer.update(ok=False, status=500, message="the server failed to handle that; nothing changed")
+        log.debug("served a forwarded operation in %.1f ms", (time.monotonic() - started) * 1000)
+        with contextlib.suppress(Exception):
+            await self._notify(answer)

@@ -1,0 +1,109 @@
+"""A real ``cardtable serve`` process on a free port, for tests that need real sockets, signals and memory."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class Served:
+    """A running server: its process, address and log file."""
+
+    process: subprocess.Popen[bytes]
+    port: int
+    log: Path
+    database_url: str = ""
+
+    @property
+    def url(self) -> str:
+        """``http://127.0.0.1:PORT``."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        """``ws://127.0.0.1:PORT``."""
+        return f"ws://127.0.0.1:{self.port}"
+
+    def rss_kib(self) -> int:
+        """The process's resident memory (KiB)."""
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        raise AssertionError("no VmRSS")
+
+    def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        """One HTTP request; the status and the JSON answer."""
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.url + path, data=data, method=method,
+                                         headers={"content-type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status, json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")
+
+    def text_log(self) -> str:
+        """Everything the server printed so far."""
+        return self.log.read_text(errors="replace")
+
+
+@contextmanager
+def serve(database_url: str, log: Path, *args: str, port: int | None = None,
+          env: dict[str, str] | None = None) -> Iterator[Served]:
+    """Start ``cardtable serve`` and wait until it answers; SIGTERM it (then kill) on the way out."""
+    port = port or free_port()
+    command = [sys.executable, "-c", "from cardtable.cli import main; main()", "serve", "--port", str(port),
+               "--database-url", database_url, "--log-level", "warning", *args]
+    environment = dict(os.environ, PYTHONPATH=str(ROOT), **(env or {}))
+    with log.open("ab") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=environment, cwd=log.parent)
+    served = Served(process, port, log, database_url)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if process.poll() is not None:
+                raise AssertionError(f"cardtable serve exited with {process.returncode}: {served.text_log()[-2000:]}")
+            try:
+                if served.request("GET", "/api/games")[0] == 200:
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise AssertionError(f"cardtable serve did not answer within 60 s: {served.text_log()[-2000:]}")
+            time.sleep(0.1)
+        yield served
+    finally:
+        stop(served)
+
+
+def stop(served: Served, timeout: float = 20.0) -> int:
+    """SIGTERM the server and wait for it; kill it if it hangs. Its exit status."""
+    if served.process.poll() is None:
+        served.process.send_signal(signal.SIGTERM)
+        try:
+            served.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            served.process.kill()
+            served.process.wait()
+    return int(served.process.returncode)
