@@ -108,9 +108,26 @@ def bwrap_available() -> bool:
     return probe.returncode == 0
 
 
-def _bwrap_args(workdir: Path) -> list[str]:
+_PRIVATE_TMP = Path("/tmp")
+
+
+def _bwrap_args(workdir: Path, command: Sequence[str] = ()) -> list[str]:
+    """bwrap's arguments: everything read-only, a private ``/tmp``, the bot's directory writable.
+
+    The private ``/tmp`` hides whatever lies under the real one, so a program or file named in the
+    command that lives there (a checkout under ``/tmp``, its virtualenv's interpreter) is bound back,
+    read-only, by its top directory under ``/tmp``.
+    """
+    shown: list[str] = []
+    for word in command:
+        path = Path(word)
+        if path.is_absolute() and path.is_relative_to(_PRIVATE_TMP) and path != _PRIVATE_TMP and path.exists():
+            top = str(_PRIVATE_TMP / path.relative_to(_PRIVATE_TMP).parts[0])
+            if top not in shown and not Path(workdir).is_relative_to(top):
+                shown.append(top)
+    binds = [arg for top in shown for arg in ("--ro-bind", top, top)]
     return ["--unshare-user", "--unshare-net", "--unshare-pid", "--unshare-ipc", "--die-with-parent",
-            "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+            "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", str(_PRIVATE_TMP), *binds,
             "--bind", str(workdir), str(workdir), "--chdir", str(workdir), "--"]
 
 
@@ -186,7 +203,7 @@ class Sandbox:
         self._stderr = open(self.workdir / ".stderr", "wb")  # noqa: SIM115 (closed in close())
         self._buffer = b""
         self._closed = False
-        argv = [shutil.which("bwrap") or "bwrap", *_bwrap_args(self.workdir), *self.command] \
+        argv = [shutil.which("bwrap") or "bwrap", *_bwrap_args(self.workdir, self.command), *self.command] \
             if self.uses_bwrap else self.command
         extra = 2 if self.uses_bwrap else 0
         self.cgroup = _PidsCgroup.make(limits.processes + extra)
