@@ -45,7 +45,8 @@ from cardtable.bots import bot_names, make_bot
 from cardtable.runner import GameRunner
 game = cardtable.load_game("short_eights")
 print(sorted(cardtable.games()))
-print(bot_names(game), bot_names(cardtable.load_game("wizard")), bot_names(cardtable.load_game("kaiser")))
+print(*(bot_names(cardtable.load_game(name))[:3] for name in ("short_eights", "wizard", "kaiser")))
+print("first" in bot_names(cardtable.load_game("kaiser")))
 bots = [make_bot(game, "first", 1), make_bot(game, "random", 2)]
 runner = GameRunner(game, game.options(players=2), seed=3, agents=bots, timeout=5.0)
 outcome = runner.run()
@@ -59,8 +60,11 @@ def test_a_plugin_adds_a_game_and_a_bot(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0] == "['crazy_eights', 'durak', 'kaiser', 'mus', 'short_eights', 'wizard']"
-    assert lines[1] == "['random', 'first', 'heuristic'] ['random', 'first', 'heuristic'] ['random', 'heuristic']"
-    assert lines[2] == "FINISHED 2 short_eights"
+    # The generic bots, then the plugin's bot (offered for the games it names only), then each game's own.
+    assert lines[1] == ("['random', 'first', 'heuristic'] ['random', 'first', 'heuristic'] "
+                        "['random', 'heuristic', 'search']")
+    assert lines[2] == "False"
+    assert lines[3] == "FINISHED 2 short_eights"
 
 
 def test_the_command_line_lists_the_plugin_game(tmp_path: Path) -> None:
