@@ -292,6 +292,49 @@ def test_the_turn_timer_makes_the_computer_play_for_an_idle_person(page: Page, l
     no_page_errors(page)
 
 
+# 10. Sound.
+
+#: A stand-in for Web Audio that records every tone the page starts (headless Chromium has no speakers).
+FAKE_AUDIO = """
+window.__tones = [];
+window.AudioContext = class {
+  constructor() { this.currentTime = 0; this.destination = {}; }
+  createOscillator() {
+    const osc = { frequency: {}, type: "", connect: (node) => node, stop() {} };
+    osc.start = () => window.__tones.push(osc.frequency.value);
+    return osc;
+  }
+  createGain() {
+    return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect: (node) => node };
+  }
+};
+"""
+
+
+def test_sound_is_off_by_default_and_a_tone_sounds_once_switched_on(browser: Browser, live_server: LiveServer) -> None:
+    """No tone until the person ticks Sound; then "your turn" (660 Hz) and played cards (220 Hz) sound."""
+    ctx, page = new_page(browser)
+    try:
+        page.add_init_script(FAKE_AUDIO)
+        open_as_host(page, live_server, "crazy_eights", {"rounds": 1}, 2)
+        page.get_by_role("button", name="Start game").click()
+        toggle = page.get_by_label("Sound")
+        expect(toggle).not_to_be_checked()
+        wait_ready(page)
+        take_turn(page)
+        wait_ready(page)
+        assert page.evaluate("window.__tones") == []
+        toggle.check()
+        assert page.evaluate("window.__tones") == [660]  # the switch plays the turn tone once, as a sample
+        take_turn(page)
+        page.wait_for_function("window.__tones.length >= 2")
+        assert set(page.evaluate("window.__tones")) <= {660, 220}
+        assert page.evaluate("localStorage.getItem('cardtable.sound')") == "on"
+        no_page_errors(page)
+    finally:
+        ctx.close()
+
+
 # 8. Replays.
 
 
