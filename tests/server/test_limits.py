@@ -4,6 +4,7 @@ creation and message rate limits, bounded outboxes."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import time
 from pathlib import Path
 from typing import Any
@@ -96,7 +97,9 @@ def test_an_outbox_that_is_not_read_closes_the_connection() -> None:
             connection.send({"type": "error", "message": "x"})
         return connection
 
-    connection = asyncio.run(fill())
+    # A thread of its own: a browser test earlier in this worker may have left Playwright's loop running here.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        connection = pool.submit(asyncio.run, fill()).result()
     assert connection.closing is not None and connection.closing[0] == CLOSE_POLICY
     assert len(connection.messages) == 0
 
