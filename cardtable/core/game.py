@@ -17,7 +17,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from cardtable.cards import Deck
 from cardtable.core.bot import BotFactory
@@ -66,6 +66,9 @@ class Game(abc.ABC, Generic[S, A, Ob, Opt]):
     """The protocol: ``new``, ``to_act``, ``legal_actions``, ``apply``, ``observe``, ``outcome``."""
 
     info: GameInfo
+    #: The ids of this game's own cached action objects (``cardtable.core.fast.TrustedActions.ids``):
+    #: their fields were checked once, so ``why_illegal`` and ``apply`` skip the edge checks for them.
+    trusted_ids: ClassVar[set[int] | frozenset[int]] = frozenset()
 
     # Setup.
 
@@ -114,6 +117,8 @@ class Game(abc.ABC, Generic[S, A, Ob, Opt]):
         the seat is an int and a seat at the table. Only a well-formed action by a seat at the table
         reaches the game's :meth:`why_illegal_now`.
         """
+        if id(action) in self.trusted_ids and type(seat) is int and 0 <= seat < self.players(state):
+            return self.why_illegal_now(state, seat, action)  # one of the game's own actions, checked once
         if type(action) not in self._action_classes:
             return f"{short_repr(action)} is not a {self.info.title} action"
         problem = problem_of(action)
@@ -148,7 +153,10 @@ class Game(abc.ABC, Generic[S, A, Ob, Opt]):
 
         Raises :class:`IllegalAction` naming the action and the reason.
         """
-        reason = self.why_illegal(state, seat, action)
+        if id(action) in self.trusted_ids and type(seat) is int and 0 <= seat < self.players(state):
+            reason = self.why_illegal_now(state, seat, action)  # the hot path of every playout, inlined
+        else:
+            reason = self.why_illegal(state, seat, action)
         if reason is not None:
             raise IllegalAction(action, reason)
         return self.apply_unchecked(state, seat, action)

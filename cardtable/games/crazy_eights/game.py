@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from cardtable.core.bot import BotFactory
-from cardtable.core.errors import IllegalAction, InvalidOptions
+from cardtable.core.errors import InvalidOptions
 from cardtable.core.events import Event
 from cardtable.core.fast import TrustedActions
 from cardtable.core.game import Game, GameInfo
@@ -259,6 +259,7 @@ class CrazyEightsGame(Game[CrazyEightsState, Action, CrazyEightsObservation, Cra
         deck=DECK,
         hidden_information=True,
     )
+    trusted_ids = _TRUSTED_IDS
 
     def check_options(self, options: Options) -> None:
         """The seat range, and the deal must leave a starter card: 6 players × 9 cards does not fit."""
@@ -296,22 +297,6 @@ class CrazyEightsGame(Game[CrazyEightsState, Action, CrazyEightsObservation, Cra
         if (state.stock or state.discards) and (state.draw_until or not state.drawn):
             return [DRAW]
         return [PASS]
-
-    def why_illegal(self, state: State, seat: Seat, action: Action) -> str | None:
-        """The edge checks of ``Game.why_illegal``, skipped for this engine's own cached actions."""
-        if id(action) in _TRUSTED_IDS and type(seat) is int and 0 <= seat < state.players:
-            return self.why_illegal_now(state, seat, action)
-        return super().why_illegal(state, seat, action)
-
-    def apply(self, state: State, seat: Seat, action: Action) -> tuple[State, list[Event]]:
-        """``Game.apply`` with the check of :meth:`why_illegal` inlined (the hot path of every playout)."""
-        if id(action) in _TRUSTED_IDS and type(seat) is int and 0 <= seat < state.players:
-            reason = self.why_illegal_now(state, seat, action)
-        else:
-            reason = Game.why_illegal(self, state, seat, action)
-        if reason is not None:
-            raise IllegalAction(action, reason)
-        return self.apply_unchecked(state, seat, action)
 
     def why_illegal_now(self, state: State, seat: Seat, action: Action) -> str | None:
         """Why the well-formed ``action`` is illegal now (the same test ``legal_actions`` makes), or ``None``."""

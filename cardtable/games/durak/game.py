@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from cardtable.core.bot import BotFactory
-from cardtable.core.errors import IllegalAction
 from cardtable.core.events import Event
 from cardtable.core.fast import TrustedActions, constructor
 from cardtable.core.game import Game, GameInfo
@@ -166,6 +165,7 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         deck=rules.DECK,
         presets=PRESETS,
     )
+    trusted_ids = _TRUSTED_IDS
     stat_rates = {"fool_rate": ("fool", "games"), "win_rate": ("won", "games"),
                   "take_rate": ("takes", "defences")}
 
@@ -233,22 +233,6 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         actions = [ATTACKS[c] for c in state.hands[seat] if RANK_BIT[c] & ranks]
         actions.append(STOP)
         return actions
-
-    def why_illegal(self, state: DurakState, seat: Seat, action: DurakAction) -> str | None:
-        """The edge checks of ``Game.why_illegal``, skipped for this engine's own cached actions."""
-        if id(action) in _TRUSTED_IDS and type(seat) is int and 0 <= seat < state.players:
-            return self.why_illegal_now(state, seat, action)
-        return super().why_illegal(state, seat, action)
-
-    def apply(self, state: DurakState, seat: Seat, action: DurakAction) -> tuple[DurakState, list[Event]]:
-        """``Game.apply`` with the check of :meth:`why_illegal` inlined (the hot path of every playout)."""
-        if id(action) in _TRUSTED_IDS and type(seat) is int and 0 <= seat < state.players:
-            reason = self.why_illegal_now(state, seat, action)
-        else:
-            reason = Game.why_illegal(self, state, seat, action)
-        if reason is not None:
-            raise IllegalAction(action, reason)
-        return self.apply_unchecked(state, seat, action)
 
     def why_illegal_now(self, state: DurakState, seat: Seat, action: DurakAction) -> str | None:
         """The turn, then the test ``legal_actions`` makes for this one action (no list built), in Durak's words."""

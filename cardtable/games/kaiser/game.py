@@ -8,7 +8,6 @@ from typing import Any
 
 from cardtable.cards import KAISER_32
 from cardtable.core.bot import BotFactory
-from cardtable.core.errors import IllegalAction
 from cardtable.core.events import Event
 from cardtable.core.fast import TrustedActions
 from cardtable.core.game import Game, GameInfo
@@ -85,6 +84,7 @@ class KaiserGame(Game[KaiserState, KaiserAction, KaiserObservation, KaiserOption
         hidden_information=True,
         has_teams=True,
     )
+    trusted_ids = _TRUSTED_IDS
 
     # Setup.
 
@@ -137,22 +137,6 @@ class KaiserGame(Game[KaiserState, KaiserAction, KaiserObservation, KaiserOption
         if state.phase == TRUMP:
             return list(NAME_TRUMPS)
         return _legal_calls(state, seat)
-
-    def why_illegal(self, state: KaiserState, seat: Seat, action: KaiserAction) -> str | None:
-        """The edge checks of ``Game.why_illegal``, skipped for this engine's own cached actions."""
-        if id(action) in _TRUSTED_IDS and type(seat) is int and 0 <= seat < 4:
-            return self.why_illegal_now(state, seat, action)
-        return super().why_illegal(state, seat, action)
-
-    def apply(self, state: KaiserState, seat: Seat, action: KaiserAction) -> tuple[KaiserState, list[Event]]:
-        """``Game.apply`` with the check of :meth:`why_illegal` inlined (the hot path of every playout)."""
-        if id(action) in _TRUSTED_IDS and type(seat) is int and 0 <= seat < 4:
-            reason = self.why_illegal_now(state, seat, action)
-        else:
-            reason = Game.why_illegal(self, state, seat, action)
-        if reason is not None:
-            raise IllegalAction(action, reason)
-        return self.apply_unchecked(state, seat, action)
 
     def why_illegal_now(self, state: KaiserState, seat: Seat, action: KaiserAction) -> str | None:
         """Why the action is illegal, in words; ``None`` exactly when it is among the legal actions (none built)."""

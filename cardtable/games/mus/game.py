@@ -18,7 +18,6 @@ from typing import Any
 from cardtable.cards import SPANISH_40
 from cardtable.core import Event, Game, GameInfo, InvalidOptions, Outcome
 from cardtable.core.bot import BotFactory
-from cardtable.core.errors import IllegalAction
 from cardtable.core.fast import TrustedActions, constructor
 from cardtable.core.rng import Seed, chance, randrange, seeded, shuffled
 from cardtable.core.search import SearchHints
@@ -126,6 +125,7 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
             "corto": {"scoring": {"target": 15}},
         },
     )
+    trusted_ids = _TRUSTED_IDS
 
     # Setup.
 
@@ -278,22 +278,6 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
         return out
 
     # Validation.
-
-    def why_illegal(self, state: MusState, seat: int, action: A.MusAction) -> str | None:
-        """The edge checks of ``Game.why_illegal``, skipped for this engine's own cached actions."""
-        if id(action) in _TRUSTED_IDS and type(seat) is int and 0 <= seat < 4:
-            return self.why_illegal_now(state, seat, action)
-        return super().why_illegal(state, seat, action)
-
-    def apply(self, state: MusState, seat: int, action: A.MusAction) -> tuple[MusState, list[Event]]:
-        """``Game.apply`` with the check of :meth:`why_illegal` inlined (the hot path of every playout)."""
-        if id(action) in _TRUSTED_IDS and type(seat) is int and 0 <= seat < 4:
-            reason = self.why_illegal_now(state, seat, action)
-        else:
-            reason = Game.why_illegal(self, state, seat, action)
-        if reason is not None:
-            raise IllegalAction(action, reason)
-        return self.apply_unchecked(state, seat, action)
 
     def why_illegal_now(self, state: MusState, seat: int, action: A.MusAction) -> str | None:
         """Why the well-formed ``action`` is illegal now (None if legal), without building the legal list."""

@@ -71,6 +71,7 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
     """Wizard for 3–6 players, official rules by default, house rules as toggles."""
 
     info = INFO
+    trusted_ids = _TRUSTED_IDS
     stat_rates = {"exact_bid_rate": ("exact_bids", "rounds")}
 
     # Setup.
@@ -188,12 +189,6 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         if state.phase == BIDDING:
             return [_BID[k] for k in self.allowed_bids(state)]
         return list(_CHOOSE)
-
-    def why_illegal(self, state: WizardState, seat: Seat, action: WizardAction) -> str | None:
-        """The edge checks of ``Game.why_illegal``, skipped for this engine's own cached actions."""
-        if id(action) in _TRUSTED_IDS and type(seat) is int and 0 <= seat < len(state.hands):
-            return self.why_illegal_now(state, seat, action)
-        return super().why_illegal(state, seat, action)
 
     def apply(self, state: WizardState, seat: Seat, action: WizardAction) -> tuple[WizardState, list[Event]]:
         """``Game.apply`` with the check of :meth:`why_illegal` inlined (the hot path of every playout).
