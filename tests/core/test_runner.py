@@ -156,7 +156,7 @@ def test_a_spinning_agent_is_stopped_and_leaves_no_thread(isolation: str) -> Non
     assert runner.status is RunnerStatus.FINISHED
     kinds = runner.failures_by_seat()[0]
     assert kinds == {"timeout": sum(1 for seat, _ in runner.record.actions if seat == 0)}, kinds
-    assert time.perf_counter() - began < 3
+    assert time.perf_counter() - began < 20  # not waiting on the spinner: its decisions end at their limit
     assert threading.active_count() == before
 
 
@@ -245,7 +245,8 @@ def test_selfplay_counts_each_bots_failures_by_kind() -> None:
 
     factories = {"crashing": lambda seed: Crashing(), "illegal": lambda seed: Always(3),
                  "spinning": lambda seed: Spinning()}
-    result = selfplay(GAME, ["crashing", "illegal", "spinning"], games=3, seed=2, timeout=0.05,
+    # 0.3 s a decision: time enough to fork a worker on a busy machine, so only the spinner times out.
+    result = selfplay(GAME, ["crashing", "illegal", "spinning"], games=3, seed=2, timeout=0.3,
                       factories=factories)
     bots = result["bots"]
     assert set(bots["crashing"]["failures"]) == {"exception"}
