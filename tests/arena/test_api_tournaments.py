@@ -104,3 +104,11 @@ def test_a_replay_from_a_seat_off_the_table_is_refused(played: tuple[TestClient,
     client, results = played
     response = client.get(f"/api/tournaments/{results['tournament']}/games/0/replay?seat=2")
     assert response.status_code == 422 and "seat must be 0–1" in response.json()["detail"]
+
+
+def test_the_lobby_links_to_the_tournaments(played: tuple[TestClient, dict[str, object]]) -> None:
+    client, _ = played
+    lobby = client.get("/")
+    assert lobby.status_code == 200 and 'href="/tournaments"' in lobby.text
+    for lang in ("en", "es", "ru"):
+        assert client.get(f"/static/i18n/{lang}.json").json()["lobby.tournaments"]
