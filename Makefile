@@ -9,15 +9,23 @@ STAMP  := $(VENV)/.installed
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
+RUN_STAMP := $(VENV)/.installed-run
+
+# The tests need every extra (Ray, PettingZoo, OpenSpiel, Playwright, ...); the web server needs none.
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[test,rl,openspiel]'
-	touch $(STAMP)
+	touch $(STAMP) $(RUN_STAMP)
 
-run: $(STAMP)
+$(RUN_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e .
+	touch $(RUN_STAMP)
+
+run: $(RUN_STAMP)
 	$(BIN)/cardtable serve --host 127.0.0.1 --port 8000
 
-reference: $(STAMP)  ## the Durak reference game (the 2020 program's published log)
+reference: $(RUN_STAMP)  ## the Durak reference game (the 2020 program's published log)
 	$(BIN)/cardtable durak --rules reference --seed 60493 Rick Morty Summer
 
 browser:
