@@ -99,6 +99,10 @@ class TableManager:
         self.forward: Callable[[str, dict[str, Any]], Any] | None = None
         #: Tells the owner of a table shown here which of its seats are connected here (set by the notifier).
         self.on_presence: Callable[[LiveTable], None] | None = None
+        #: Sends a table's extras (chat, summary holds) to the other processes (set by the notifier).
+        self.relay: Callable[[str, dict[str, Any]], None] | None = None
+        #: Called with what another process relayed about a table (table id, payload).
+        self.on_relay: list[Callable[[str, dict[str, Any]], None]] = []
 
     # Start and stop.
 
@@ -570,6 +574,10 @@ class TableManager:
         """The stored seat number ``seat`` of a table; 400 if the table has no such seat."""
         return self._seat(table, seat)
 
+    def seat_of(self, table: LiveTable, token: str) -> Seat:
+        """The seat a token holds at this table; 403 if none."""
+        return self._seat_by_token(table, token)
+
     def new_table_id(self) -> str:
         """A fresh random table id."""
         return self._new_id()
@@ -595,12 +603,13 @@ class TableManager:
         """Start the timer after which the computer plays for a person who is away."""
         self._start_timer(table, seat)
 
-    def bot_for(self, table: LiveTable, seat: Seat) -> Bot:
-        """The computer player that plays (or would play) a seat."""
-        return self._bot(table, seat)
-
-    async def computer_move(self, table: LiveTable, seat: Seat, action: Any, version: int) -> None:
-        """Accept an action the computer chose for a seat at ``version`` (stored before anyone sees it)."""
+    async def play_for(self, table: LiveTable, seat: Seat, version: int) -> None:
+        """The computer plays ``seat``'s move at ``version`` now (the turn timer); 409 if the table moved on."""
+        if table.version != version or table.to_act != seat or table.status != PLAYING or not table.owned:
+            raise TableError(409, f"stale version {version}: the table is at version {table.version}")
+        legal = table.game.legal_actions(table.state, seat)
+        observation = table.game.observe(table.state, seat)
+        action = await asyncio.to_thread(_choose, self._bot(table, seat), observation, legal)
         await self._accept(table, seat, action, version=version, computer=True)
 
     async def add_table(self, stored: StoredTable, game: AnyGame, options: Any) -> LiveTable:
@@ -640,11 +649,15 @@ class TableManager:
         await self._accept(table, seat, action, version=version)
 
     async def _accept(self, table: LiveTable, seat: Seat, action: Any, *, version: int,
-                      computer: bool = False) -> None:
-        """Check, apply, store, then tell everyone; an illegal action or a store failure changes nothing."""
+                      computer: bool = False, driving: bool = False) -> None:
+        """Check, apply, store, then tell everyone; an illegal action or a store failure changes nothing.
+
+        ``driving``: a computer player's move, refused if a person took the seat over while it thought."""
         async with table.lock:
             if table.status != PLAYING:
                 raise TableError(409, f"the table is {table.status}")
+            if driving and table.computer_to_act() != seat:
+                raise TableError(409, f"seat {seat} is no longer the computer's to play")
             if version != table.version:
                 raise TableError(409, f"stale version {version}: the table is at version {table.version}")
             if seat != table.to_act:
@@ -726,7 +739,7 @@ class TableManager:
                 await self._fail(table, f"the computer player at seat {seat} failed: {excerpt(exc, 160)}")
                 return
             try:
-                await self._accept(table, seat, action, version=version, computer=True)
+                await self._accept(table, seat, action, version=version, computer=True, driving=True)
                 retry = RETRY_FIRST
             except TableError as exc:
                 if exc.status == 503:  # the store is down: try the same move again, later

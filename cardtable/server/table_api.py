@@ -70,6 +70,8 @@ def install(app: FastAPI, manager: TableManager) -> Social:
     manager.on_change.append(social.on_change)
     manager.on_change.append(timers.on_change)
     manager.before_computer_move.append(social.wait_for_readers)
+    manager.before_computer_move.append(social.hand_over_due)
+    manager.on_relay.append(social.on_relay)
     app.state.social = social
     app.include_router(_router(manager, social))
     _stop_timers_on_shutdown(app, timers)
