@@ -126,7 +126,8 @@ class Social:
         social = self.of(table.id)
         return {"settings": asdict(social.settings), "chat": list(social.chat), "rematch": social.rematch,
                 "reactions": list(REACTIONS), "max_chat_chars": MAX_CHAT_CHARS,
-                "pending": [{"seat": p.seat, "name": p.name} for p in social.pending.values()]}
+                "pending": [{"seat": p.seat, "name": p.name} for p in social.pending.values()],
+                "readers": sorted(social.readers)}
 
     # Settings.
 

@@ -28,6 +28,11 @@ def _until(ws: WebSocketTestSession, wanted: Callable[[dict[str, Any]], bool], s
     raise AssertionError("the awaited message never came")
 
 
+def _view_after(version: int) -> Callable[[dict[str, Any]], bool]:
+    """Whether a message is a view newer than ``version``."""
+    return lambda m: m["type"] == "view" and m["version"] > version
+
+
 def _allow(client: TestClient, table_id: str, token: str) -> None:
     response = client.post(f"/api/tables/{table_id}/settings", json={"token": token, "allow_takeover": True})
     assert response.status_code == 200, response.text
@@ -81,7 +86,7 @@ def test_a_takeover_asked_on_the_seats_own_turn_is_at_once(db_url: str) -> None:
                 if view["legal_actions"]:
                     ws.send_json({"type": "action", "version": view["version"],
                                   "action": view["legal_actions"][0]["action"]})
-                view = _until(ws, lambda m, v=view["version"]: m["type"] == "view" and m["version"] > v)
+                view = _until(ws, _view_after(view["version"]))
             taken = client.post(f"/api/tables/{table_id}/take", json={"seat": 1, "name": "Summer"})
             assert taken.status_code == 200, taken.text
         table = client.get(f"/api/tables/{table_id}").json()
