@@ -36,6 +36,7 @@ from cardtable.core.types import Seat
 from cardtable.runner import RunnerStatus
 from cardtable.server.limits import AddressBuckets, Limits, TokenBucket, excerpt
 from cardtable.server.live import CLOSE_POLICY, AnyGame, Connection, LiveTable, TableError
+from cardtable.server.messages import error_message
 from cardtable.server.schemas import CreateTable
 from cardtable.server.views import default_bot, outcome_json, stored_summary, summary
 from cardtable.server.writer import StoreWriter
@@ -527,7 +528,7 @@ class TableManager:
             now = time.monotonic()
             if now - connection.throttled_at > 1.0:
                 connection.throttled_at = now
-                connection.send({"type": "error", "message": "too many messages: slow down (they were dropped)"})
+                connection.send(error_message("too many messages: slow down (they were dropped)"))
             return
         try:
             message = _parse_message(text, self.limits.message_bytes)
@@ -539,11 +540,10 @@ class TableManager:
             else:
                 await self._host_message(table, connection, kind)
         except TableError as exc:
-            connection.send({"type": "error", "message": excerpt(exc.message, 300)})
+            connection.send(error_message(excerpt(exc.message, 300), exc.code))
         except Exception:  # a bug: log it, tell the client, keep the socket
             log.exception("message at table %s failed", table.id)
-            connection.send({"type": "error", "message": "the server failed to handle that message; "
-                                                         "nothing changed"})
+            connection.send(error_message("the server failed to handle that message; nothing changed"))
 
     async def _host_message(self, table: LiveTable, connection: Connection, kind: str) -> None:
         if not connection.is_host:
@@ -669,7 +669,7 @@ class TableManager:
                 outcome = table.game.outcome(state)
                 to_act = table.game.to_act(state)
             except IllegalAction as exc:
-                raise TableError(409, excerpt(exc, 200)) from None
+                raise TableError(409, excerpt(exc, 200), code="illegal") from None
             except Exception as exc:
                 await self._fail(table, f"the rules engine failed on seat {seat}'s action: {excerpt(exc, 160)}")
                 raise TableError(500, f"the table stopped: {table.error}") from None
@@ -708,7 +708,7 @@ class TableManager:
         except TableError:  # the store is down too: the table is stopped in memory; a restart replays it
             log.error("could not store the error of table %s", table.id)
         for connection in table.connections:
-            connection.send({"type": "error", "message": f"The table stopped: {reason}"})
+            connection.send(error_message(f"The table stopped: {reason}"))
         self._changed(table)
 
     # Computer players.

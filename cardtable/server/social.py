@@ -253,17 +253,18 @@ class Social:
 
     # Taking over a computer seat (seed 004: people who join take over computer players).
 
-    async def take_seat(self, table: LiveTable, seat: int, name: str) -> str:
+    async def take_seat(self, table: LiveTable, seat: int, name: str) -> tuple[str, bool]:
         """A person takes a computer seat (or a free one); during play only if the host allows it.
 
         Before the start, and during play when it is that seat's turn, the seat is the person's at once.
         Otherwise the computer keeps playing it and hands it over when its next turn begins (the table is
-        told both times); the token returned holds the seat from then on. One transaction: if the store
-        fails, the seat stays the computer's and the caller gets a 503.
+        told both times); the token returned holds the seat from then on. Returns the token and whether the
+        seat is only promised so far. One transaction: if the store fails, the seat stays the computer's and
+        the caller gets a 503.
         """
         target = self.manager.seat_at(table, seat)
         if target.kind == "human":
-            return await self.manager.join(table, seat, name)
+            return await self.manager.join(table, seat, name), False
         if not table.owned:
             raise TableError(409, f"table {table.id} is driven by another server process; reload to reach it")
         token = secrets.token_urlsafe(24)
@@ -283,9 +284,9 @@ class Social:
                 social.pending[seat] = promise
                 self.announce(table, "takeover_pending", seat, who=name)
                 self.broadcast(table, {"type": "takeover", "seat": seat, "name": name, "done": False})
-                return token
+                return token, True
             await self._hand_over(table, promise)
-        return token
+        return token, False
 
     async def hand_over_due(self, table: LiveTable) -> None:
         """Before a computer move: a seat promised to a person becomes theirs now that its turn has come."""

@@ -127,8 +127,8 @@ def _router(manager: TableManager, social: Social) -> APIRouter:
 
     @router.post("/api/tables/{table_id}/take")
     async def take(table_id: str, body: TakeBody) -> dict[str, Any]:
-        token = await social.take_seat(await manager.find(table_id), body.seat, body.name)
-        return {"table_id": table_id, "seat": body.seat, "token": token}
+        token, pending = await social.take_seat(await manager.find(table_id), body.seat, body.name)
+        return {"table_id": table_id, "seat": body.seat, "token": token, "pending": pending}
 
     @router.post("/api/tables/{table_id}/rematch")
     async def rematch(table_id: str, body: RematchBody) -> dict[str, Any]:
