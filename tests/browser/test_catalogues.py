@@ -15,7 +15,7 @@ from cardtable.server.messages import PATTERNS
 STATIC = Path(__file__).resolve().parents[2] / "cardtable" / "server" / "static"
 LANGUAGES = ("en", "es", "ru")
 #: Keys only a translation has: it rewrites engine texts that English shows as the engine wrote them.
-OWN_LANGUAGE_ONLY = {"ru": ("card.", "event.durak."), "es": ("event.mus.",)}
+OWN_LANGUAGE_ONLY = {"ru": ("card.", "event.durak."), "es": ("card.", "event.durak.", "event.mus.")}
 PLURALS = {"en": {"one", "other"}, "es": {"one", "other"}, "ru": {"one", "few", "many"}}
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 #: A catalogue key written in the code: a quoted dotted name ("mus.lance.grande").
