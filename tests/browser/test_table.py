@@ -422,11 +422,11 @@ def test_the_mus_table_in_spanish(browser: Browser, live_server: LiveServer) -> 
         assert facts.count("Mano") == 1 and "Jugada" in facts, facts
         expect(page.locator(".seat.me")).not_to_contain_text("Computer")
         assert "Computer" not in page.locator("#board").inner_text()
+        wait_ready(page)
+        screenshot(page, SCREENSHOTS / "table-mus-es.png")
         page.get_by_role("button", name="Reglas").click()
         expect(page.get_by_role("heading", name="El mus en un minuto")).to_be_visible()
         expect(page.locator(".rules-text")).to_have_attribute("lang", "es")
-        wait_ready(page)
-        screenshot(page, SCREENSHOTS / "table-mus-es.png")
         no_page_errors(page)
     finally:
         ctx.close()

@@ -477,7 +477,7 @@ function draw() {
   renderSeats(view, vm);
   renderCenter(view, vm);
   renderHand(view, vm, ctx);
-  renderPanels(vm);
+  renderPanels(scorePanels(vm));
   renderLog();
   renderSummary();
   renderTimer();
@@ -659,7 +659,7 @@ function seatOrder(view) {
 
 function seatPlate(view, vm, seat) {
   const info = view.seats[seat];
-  const turn = view.to_act === seat && view.status === "playing";
+  const turn = view.to_act === seat && view.status === "playing" && !summaryShown();
   const tags = [];
   if (info.kind === "bot") tags.push(t("seat.computer_tag", { bot: words.botWord(info.bot) }));
   if (info.host) tags.push(t("seat.host"));
@@ -851,7 +851,7 @@ function actionButton(entry, busy, kind, ctx) {
 }
 
 function defaultPrompt(view, byCard, selections, buttons) {
-  if (view.status !== "playing") return "";
+  if (view.status !== "playing" || summaryShown()) return "";
   if (view.legal_actions.length === 0) {
     if (view.seat === null) return t("prompt.to_play", { name: seatName(view.to_act) });
     if ((view.computer_playing_for || []).includes(view.seat)) return t("prompt.computer_for_you");
@@ -864,6 +864,22 @@ function defaultPrompt(view, byCard, selections, buttons) {
 }
 
 // Side panels: last trick, score sheet, anything a game adds; the event log.
+
+/** Whether a round's summary is on screen (the board then shows the round as it ended: nobody is to play). */
+function summaryShown() {
+  return !!(page.interlude && page.interlude.kind === "summary");
+}
+
+/** While a summary is on screen, the score sheet and score panels already count the round it sums up (from
+ * the view after it), so the totals agree with the summary; the rest of the board stays as the round ended. */
+function scorePanels(vm) {
+  const after = summaryShown() && page.afterSteps && page.afterSteps.observation ? page.afterSteps : null;
+  if (!after) return vm;
+  const ctx = context(after);
+  const counted = { ...generic.viewModel(ctx), ...(page.module.viewModel ? page.module.viewModel(ctx) : {}) };
+  const panels = (vm.panels || []).map((p) => (p.score ? (counted.panels || []).find((q) => q.score && q.title === p.title) || p : p));
+  return { ...vm, panels, scoreSheet: counted.scoreSheet || vm.scoreSheet };
+}
 
 function renderPanels(vm) {
   const box = document.getElementById("panels");
