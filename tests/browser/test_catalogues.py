@@ -15,7 +15,7 @@ from cardtable.server.messages import PATTERNS
 STATIC = Path(__file__).resolve().parents[2] / "cardtable" / "server" / "static"
 LANGUAGES = ("en", "es", "ru")
 #: Keys only a translation has: it rewrites engine texts that English shows as the engine wrote them.
-OWN_LANGUAGE_ONLY = {"ru": ("card.", "event.durak."), "es": ("card.", "event.durak.", "event.mus.")}
+OWN_LANGUAGE_ONLY = {"ru": ("card.", "event."), "es": ("card.", "event.")}
 PLURALS = {"en": {"one", "other"}, "es": {"one", "other"}, "ru": {"one", "few", "many"}}
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 #: A catalogue key written in the code: a quoted dotted name ("mus.lance.grande").
@@ -53,6 +53,8 @@ def test_every_key_the_pages_use_is_in_every_catalogue() -> None:
         missing = sorted(k for k in used if k not in catalogue and not k.startswith(own_only))
         assert not missing, f"{lang}.json lacks {missing}"
         for prefix in set(TEMPLATE.findall(source)):
+            if lang == "en" and prefix.startswith(own_only):
+                continue  # a translation's own rewriting of engine words
             assert any(k.startswith(prefix) for k in catalogue), f"{lang}.json has no key under {prefix}"
 
 

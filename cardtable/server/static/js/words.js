@@ -27,15 +27,33 @@ export function withNames(text, nameOf) {
     .replace(/\bhablan ([\d, ]*\d)/g, (whole, list) => `hablan ${list.split(/,\s*/).map((n) => name(n, n)).join(", ")}`);
 }
 
+// Events whose line depends on a field: the key gets a suffix (event.kaiser.bid_made_nt, …).
+const VARIANTS = {
+  durak: { game_over: (e) => (e.fool === null || e.fool === undefined ? "draw" : null) },
+  wizard: { trump_turned: (e) => (e.card === null || e.card === undefined ? "none" : e.dealer_chooses ? "choose" : null) },
+  kaiser: {
+    bid_made: (e) => (!e.points ? "pass" : e.no_trump ? "nt" : null),
+    contract_won: (e) => (e.no_trump ? "nt" : null),
+    hand_scored: (e) => (e.made ? "made" : "set"),
+  },
+  crazy_eights: { round_ended: (e) => (e.end === "out" ? "out" : "blocked") },
+};
+
 /** The page's own line for an event, or null when the catalogue has none in this language. */
 export function eventText(entry, game, { name, card }) {
   const event = entry.event || {};
   let key = `event.${game}.${event.type}`;
-  if (event.type === "game_over" && (event.fool === null || event.fool === undefined)) key += "_draw";
+  const variant = (VARIANTS[game] || {})[event.type];
+  const suffix = variant ? variant(event) : null;
+  if (suffix) key += `_${suffix}`;
   if (!i18n.has(key, true)) return null;
   const params = { ...event };
   for (const field of SEAT_FIELDS) if (Number.isInteger(event[field])) params[field] = name(event[field]);
-  if (Number.isInteger(event.card)) params.card = card(event.card);
+  for (const field of ["card", "starter"]) if (Number.isInteger(event[field])) params[field] = card(event[field]);
+  for (const field of ["suit", "trump"]) if (typeof event[field] === "string" && i18n.has(`suit.${event[field]}`)) params[field] = t(`suit.${event[field]}`);
+  if (Array.isArray(event.winners)) params.winners = event.winners.map(name).join(` ${t("list.and")} `);
+  if (typeof event.reason === "string") params.reason = reasonText(game, event.reason, name) ?? event.reason;
+  params.nt = event.no_trump ? ` ${t("kaiser.nt")}` : "";
   for (const field of ["cards", "discarded", "drawn"]) {
     if (Array.isArray(event[field])) params[field] = event[field].map(card).join(", ");
   }
@@ -50,6 +68,8 @@ export function eventText(entry, game, { name, card }) {
 export function translateCards(cards, game) {
   if (i18n.lang() === "en" || !i18n.has("card.words", true)) return cards;
   return cards.map((c) => {
+    const wizard = wizardCard(c.words);
+    if (wizard) return { ...c, words: wizard };
     const rank = `card.rank.${c.rank}`;
     const suit = `card.suit_of.${c.suit}`;
     if (!c.suit || !i18n.has(rank, true) || !i18n.has(suit, true)) return c;
@@ -156,4 +176,13 @@ export function errorText(error, nameOf) {
   if (params.reason) params.reason = stopText(params.reason, nameOf);
   params.n = params.n ?? 0;
   return t(`error.${code}`, params);
+}
+
+/** A Wizard card's name in the page's language ("7 of red" → "7 rojo", "wizard 2" → "mago 2"), or null. */
+function wizardCard(words) {
+  let m = /^(\d+) of (red|yellow|green|blue)$/.exec(words);
+  if (m && i18n.has("card.wizard.number", true)) return t("card.wizard.number", { n: m[1], colour: t(`card.colour.${m[2]}`) });
+  m = /^(wizard|jester) (\d)$/.exec(words);
+  if (m && i18n.has(`card.wizard.${m[1]}`, true)) return t(`card.wizard.${m[1]}`, { n: m[2] });
+  return null;
 }
