@@ -550,3 +550,17 @@ def test_the_create_form_lists_the_right_seats_for_each_game(page: Page, live_se
     for developer_words in ("Random(number)", "for tests", "Safety stop"):
         assert developer_words not in form
     no_page_errors(page)
+
+
+def test_the_tournament_page_in_spanish(browser: Browser, live_server: LiveServer) -> None:
+    """The arena's tournament page follows the language too (here: no tournament stored yet)."""
+    ctx, page = new_page(browser, locale="es-ES")
+    try:
+        page.goto(f"{live_server.url}/tournaments")
+        expect(page.locator("html")).to_have_attribute("lang", "es")
+        expect(page.locator("#main")).to_contain_text("Aún no hay torneos")
+        expect(page.get_by_role("link", name="Todos los torneos")).to_be_visible()
+        expect(page.locator("#language")).to_have_value("es")
+        no_page_errors(page)
+    finally:
+        ctx.close()
