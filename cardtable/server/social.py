@@ -167,6 +167,8 @@ class Social:
     def on_change(self, table: LiveTable) -> None:
         """After a change: a round or hand that just ended holds the computer players for its summary."""
         social = self.of(table.id)
+        if social.pending and table.status not in ("playing", "paused"):
+            self._cancel_promises(table, social)
         fresh = table.events[social.seen_events:] if social.seen_events >= 0 else []
         social.seen_events = len(table.events)
         if table.status != "playing" or not any(type(e).TYPE in SUMMARY_EVENTS for e in fresh):
@@ -302,6 +304,13 @@ class Social:
             except TableError as exc:  # the store is down: the computer plays this turn; next turn, again
                 log.warning("takeover of seat %s at table %s waits: %s", seat, table.id, exc.message)
 
+    def _cancel_promises(self, table: LiveTable, social: TableSocial) -> None:
+        """The game ended (or stopped) before a promised seat's turn: the promise lapses and its page is told."""
+        for seat, promise in list(social.pending.items()):
+            del social.pending[seat]
+            self.broadcast(table, {"type": "takeover", "seat": seat, "name": promise.name, "done": False,
+                                   "cancelled": True})
+
     async def _hand_over(self, table: LiveTable, promise: PendingTakeover) -> None:
         """The seat becomes the person's (the caller holds the table's lock): stored, then shown."""
         seat = promise.seat
@@ -407,5 +416,5 @@ class Social:
             social.rematch = str(message["table_id"])
         elif kind == "takeover":
             seat = int(message["seat"])
-            if message.get("done"):
+            if message.get("done") or message.get("cancelled"):
                 social.pending.pop(seat, None)

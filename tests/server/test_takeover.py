@@ -123,3 +123,26 @@ def test_a_pending_takeover_is_kept_per_process_memory_only(tmp_path: Path) -> N
     with TestClient(create_app(url, bot_delay=0)) as client:
         assert client.get(f"/api/tables/{table_id}/social").json()["pending"] == []
         assert client.get(f"/api/tables/{table_id}").json()["seats"][2]["kind"] == "bot"
+
+
+def test_a_promise_lapses_when_the_game_stops_before_the_seats_turn(client: TestClient,
+                                                                    monkeypatch: Any) -> None:
+    """The engine fails on the host's move: the table stops, the promise is withdrawn and everyone is told."""
+    created = create(client, "wizard", ["human", "bot", "bot"], seed=11)
+    table_id, host = created["table_id"], created["token"]
+    _allow(client, table_id, host)
+    start(client, table_id, host)
+    with client.websocket_connect(f"/ws/tables/{table_id}?token={host}") as ws:
+        view = _until(ws, lambda m: m["type"] == "view" and m["to_act"] == 0)
+        assert client.post(f"/api/tables/{table_id}/take", json={"seat": 2, "name": "Summer"}).status_code == 200
+        game = client.app.state.manager.tables[table_id].game  # type: ignore[attr-defined]
+
+        def broken(*_args: Any, **_kwargs: Any) -> Any:
+            raise RuntimeError("the rules engine has a bug")
+
+        monkeypatch.setattr(game, "apply", broken)
+        ws.send_json({"type": "action", "version": view["version"], "action": view["legal_actions"][0]["action"]})
+        lapsed = _until(ws, lambda m: m["type"] == "takeover" and m.get("cancelled") is True)
+        assert (lapsed["seat"], lapsed["name"], lapsed["done"]) == (2, "Summer", False)
+    assert client.get(f"/api/tables/{table_id}/social").json()["pending"] == []
+    assert client.get(f"/api/tables/{table_id}").json()["seats"][2]["kind"] == "bot"

@@ -563,9 +563,16 @@ function joinButton(s) {
 
 /** A takeover asked during play: the seat is this page's once its next turn begins (then it reconnects). */
 function onTakeover(msg) {
-  if (msg.done) page.promised.delete(msg.seat);
+  if (msg.done || msg.cancelled) page.promised.delete(msg.seat);
   else page.promised.set(msg.seat, msg.name);
   const mine = page.pendingTake === msg.seat;
+  if (msg.cancelled && mine) {
+    // The game ended (or stopped) before the seat's turn came: this page watches, as before.
+    page.pendingTake = null;
+    page.stickyNotice = false;
+    api.forgetPendingTake(tableId);
+    notify(t("table.takeover_lapsed", { name: plainName(msg.seat) }), "warn");
+  }
   if (!msg.done || !mine) {
     if (page.view) render();
     return;
