@@ -251,7 +251,13 @@ class Encoder(Generic[S]):
         if diff:
             self._mask_bits = new
             if diff & (diff - 1):
-                self._mask_view[:] = bits(new, self._size)
+                data = _MASKS.get((new, self._size))
+                if data is None:
+                    data = bits(new, self._size)
+                    if len(_MASKS) >= 1 << 16:
+                        _MASKS.clear()
+                    _MASKS[new, self._size] = data
+                self._mask_view[:] = data
             else:
                 i = diff.bit_length() - 1
                 self._mask_view[i] = new >> i & 1
@@ -268,6 +274,10 @@ class Encoder(Generic[S]):
             if found is not None:
                 return found
         return self.encoding.action_from_id(action_id, state)
+
+
+#: Mask bytes by (legal bits, size): the same few sets of legal ids come back again and again.
+_MASKS: dict[tuple[int, int], bytes] = {}
 
 
 def rotation(players: int, seat: Seat, *, bit_counts: bool = False, sizes: bool = False

@@ -43,7 +43,7 @@ class CardtableEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         self._encoders = [self.encoding.encoder(self.options, seat) for seat in range(self.players)]
         self.game_state: Any = None
         self.seed_used = 0
-        self._log: list[str] = []
+        self._last_events: list[Event] = []  # put in words only when rendered
 
     # Spaces.
 
@@ -67,7 +67,7 @@ class CardtableEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._log = self._describe(events)
+        self._last_events = events
         self._select()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -99,7 +99,7 @@ class CardtableEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
                              f"(legal: {self.legal_ids(agent)})")
         before = self.game_state
         self.game_state, events = self.game.apply(before, seat, encoder.action(i, before))
-        self._log = self._describe(events)
+        self._last_events = events
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if self.reward_mode == "round":
@@ -137,7 +137,7 @@ class CardtableEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         """``ansi``: the last step in words as a spectator saw it, and who acts now; hides every hand."""
         if self.render_mode is None:
             return None
-        lines = [f"{self.game.info.title}, seed {self.seed_used}", *self._log]
+        lines = [f"{self.game.info.title}, seed {self.seed_used}", *self._describe(self._last_events)]
         outcome = self.game.outcome(self.game_state)
         if outcome is not None:
             lines.append(f"Game over: {outcome.reason}")

@@ -46,7 +46,6 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
         self.game_state: Any = None
         self.encoder = self.encoding.encoder(self.options, seat)  # incremental: rewrites only what changed
         self.bots: dict[int, Bot] = {}
-        self._log: list[str] = []
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
