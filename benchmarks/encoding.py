@@ -14,7 +14,10 @@ repeated:
   into preallocated buffers (a whole buffer written at every call);
 - ``rl loop``: what an RL agent's loop does instead of ``legal_actions``: the encoders'
   ``encode`` and ``action_mask``, a random legal id (``legal_ids``), ``action``,
-  ``apply_unchecked``.
+  ``apply_unchecked``;
+- ``pettingzoo``: the PettingZoo environment (``cardtable.rl.env``): ``observe`` of the agent
+  to act, a random id among the mask's nonzero entries, ``step`` (which checks the id and
+  calls ``apply``).
 
 It prints CPU µs per decision and the ratios to ``plain`` (median of the repeats, with the
 lowest and highest). The goal is a ratio of at most 1.3.
@@ -33,6 +36,7 @@ from typing import Any
 import numpy as np
 
 import cardtable
+import cardtable.rl
 
 BENCH_OPTIONS: dict[str, dict[str, Any]] = {
     "wizard": {"players": 4},
@@ -43,12 +47,15 @@ BENCH_OPTIONS: dict[str, dict[str, Any]] = {
 }
 
 
-def playouts(game: Any, options: Any, seconds: float, encoding: Any | None, mode: str = "plain"
-             ) -> tuple[int, float]:
+def playouts(game: Any, options: Any, seconds: float, encoding: Any | None, mode: str = "plain",
+             env: Any = None) -> tuple[int, float]:
     """Random games from seed 1 on for about ``seconds``: (decisions, CPU seconds).
 
-    ``mode``: ``plain``, ``encoded`` (incremental encoders), ``stateless`` or ``rl``.
+    ``mode``: ``plain``, ``encoded`` (incremental encoders), ``stateless``, ``rl`` or
+    ``pettingzoo`` (``env``: the environment).
     """
+    if mode == "pettingzoo":
+        return env_playouts(env, seconds)
     rng = random.Random(1)
     apply = game.apply_unchecked
     legal_actions = game.legal_actions
@@ -96,7 +103,23 @@ def playouts(game: Any, options: Any, seconds: float, encoding: Any | None, mode
     return decisions, time.process_time() - start
 
 
-MODES = ("plain", "encoded", "stateless", "rl")
+def env_playouts(env: Any, seconds: float) -> tuple[int, float]:
+    """Random games through the PettingZoo environment: (decisions, CPU seconds)."""
+    rng = random.Random(1)
+    decisions = 0
+    seed = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        seed += 1
+        env.reset(seed=seed)
+        while not env.terminations[agent := env.agent_selection]:
+            ids = np.flatnonzero(env.observe(agent)["action_mask"])
+            env.step(int(ids[rng.randrange(len(ids))]))
+            decisions += 1
+    return decisions, time.process_time() - start
+
+
+MODES = ("plain", "encoded", "stateless", "rl", "pettingzoo")
 
 
 def measure(name: str, seconds: float, repeats: int) -> dict[str, Any]:
@@ -104,10 +127,11 @@ def measure(name: str, seconds: float, repeats: int) -> dict[str, Any]:
     game = cardtable.load_game(name)
     options = game.options(**BENCH_OPTIONS.get(name, {}))
     encoding = importlib.import_module(f"cardtable.games.{name}.encoding").ENCODING
+    env = cardtable.rl.env(name, **BENCH_OPTIONS.get(name, {}))
     us: dict[str, list[float]] = {mode: [] for mode in MODES}
     for _ in range(repeats):
         for mode in MODES:
-            n, t = playouts(game, options, seconds, encoding, mode)
+            n, t = playouts(game, options, seconds, encoding, mode, env)
             us[mode].append(t / n * 1e6)
     row: dict[str, Any] = {"game": name, "options": BENCH_OPTIONS.get(name, {}),
                            "shape": list(encoding.shape(options)), "actions": encoding.num_actions(options),
@@ -134,11 +158,11 @@ def main() -> None:
     if args.json:
         print(json.dumps(rows, indent=2))
         return
-    print(f"{'game':<14}{'shape':>6}{'ids':>5}{'plain µs':>10}" + "".join(f"{m + ' µs':>14}{'ratio (min–max)':>20}"
+    print(f"{'game':<14}{'shape':>6}{'ids':>5}{'plain µs':>10}" + "".join(f"{m + ' µs':>15}{'ratio (min–max)':>20}"
                                                                    for m in MODES[1:]))
     for r in rows:
         print(f"{r['game']:<14}{r['shape'][0]:>6}{r['actions']:>5}{r['plain_us']:>10.2f}" + "".join(
-            f"{r[m + '_us']:>14.2f}{r[m + '_ratio']:>7.2f} ({r[m + '_ratio_min']:.2f}–{r[m + '_ratio_max']:.2f})"
+            f"{r[m + '_us']:>15.2f}{r[m + '_ratio']:>7.2f} ({r[m + '_ratio_min']:.2f}–{r[m + '_ratio_max']:.2f})"
             for m in MODES[1:]))
 
 
