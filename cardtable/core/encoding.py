@@ -120,7 +120,7 @@ class Encoding(Generic[S, A, Opt]):
 
     def legal_ids(self, state: S, seat: Seat) -> list[ActionId]:
         """The legal action ids of ``seat`` now, ascending."""
-        return list(ids_of(self.legal_bits(state, seat)))
+        return ids_of(self.legal_bits(state, seat))
 
     def action_mask(self, state: S, seat: Seat, out: npt.NDArray[Any] | None = None) -> npt.NDArray[np.int8]:
         """1 at every legal action id of ``seat``, 0 elsewhere (``out``: an ``int8`` buffer to fill)."""
@@ -157,6 +157,16 @@ class Encoding(Generic[S, A, Opt]):
         if len(view) != len(data):
             raise ValueError(f"the buffer holds {len(view)} values; this encoding writes {len(data)}")
         view[:] = data
+
+    def action_table(self, options: Opt) -> tuple[A | None, ...]:
+        """Per id, its action if the same in every state with these options (None: unused, or depends on the state)."""
+        table: list[A | None] = []
+        for i in range(self.num_actions(options)):
+            try:
+                table.append(self.action_from_id(i))
+            except ValueError:
+                table.append(None)
+        return tuple(table)
 
     def encoder(self, options: Opt, seat: Seat) -> Encoder[S]:
         """An :class:`Encoder` of ``seat`` for states with these options (the incremental ``encode``)."""
@@ -205,7 +215,7 @@ class Encoder(Generic[S]):
         self.obs: npt.NDArray[np.uint8] = np.zeros(encoding.shape(options), np.uint8)
         #: The seat's action mask (``int8``): read it, copy it, never write it.
         self.mask: npt.NDArray[np.int8] = np.zeros(self._size, np.int8)
-        self._actions = tuple(_stateless_action(encoding, i) for i in range(self._size))
+        self._actions = encoding.action_table(options)
         self._view = self.obs.data.cast("B")
         self._mask_view = self.mask.data.cast("B")
         self.reset()
@@ -265,7 +275,7 @@ class Encoder(Generic[S]):
 
     def legal_ids(self, state: S) -> list[ActionId]:
         """The legal action ids of the seat in ``state``, ascending."""
-        return list(ids_of(self.legal_bits(state)))
+        return ids_of(self.legal_bits(state))
 
     def action(self, action_id: ActionId, state: S) -> Any:
         """``Encoding.action_from_id``, from a table where the action does not depend on the state."""
@@ -303,15 +313,7 @@ def rotation(players: int, seat: Seat, *, bit_counts: bool = False, sizes: bool 
 _ROTATIONS: dict[tuple[int, int, bool, bool], Callable[[Sequence[Any]], tuple[int, ...]]] = {}
 
 
-def _stateless_action(encoding: Encoding[Any, Any, Any], action_id: ActionId) -> Any:
-    """The action with this id whatever the state, or None (an unused id, or one that needs the state)."""
-    try:
-        return encoding.action_from_id(action_id)
-    except ValueError:
-        return None
-
-
-def ids_of(mask: int) -> Sequence[int]:
+def ids_of(mask: int) -> list[int]:
     """The set bits of ``mask``, lowest first."""
     out: list[int] = []
     while mask:
@@ -319,5 +321,6 @@ def ids_of(mask: int) -> Sequence[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
 
 __all__ = ["ActionId", "Encoder", "Encoding", "bits", "ids_of", "rotation", "write"]

@@ -121,3 +121,19 @@ def test_encoder_actions_refuse_ids_by_name(name: str) -> None:
             encoder.action(bad, state)
     with pytest.raises(ValueError, match="not an integer"):
         encoder.action("3", state)
+
+
+def test_mus_encoders_map_bets_with_the_cap_of_their_options() -> None:
+    """Bet and raise ids depend on the options' cap: the encoder's table follows its own options."""
+    game, enc = cardtable.load_game("mus"), encoding_of("mus")
+    for opts in ({"scoring.target": 30, "betting.raise_rule": "double"}, {"betting.max_bet": 4}):
+        options = game.options(**opts)
+        state, seat = next(iter(playout("mus", opts, 1)))
+        encoder = enc.encoder(options, seat)
+        table = enc.action_table(options)
+        assert len(table) == enc.num_actions(options)
+        for i in range(enc.num_actions(options)):
+            if table[i] is not None:
+                assert encoder.action(i, state) == enc.action_from_id(i, state)
+        assert encoder.action(enc.num_actions(options) - 1, state) == enc.action_from_id(
+            enc.num_actions(options) - 1, state)

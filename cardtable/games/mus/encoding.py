@@ -168,6 +168,19 @@ class MusEncoding(Encoding[MusState, A.MusAction, MusGameOptions]):
         counts = _counts(s, seat) + _results(s, seat)[1] + _envites(s, seat)[1]
         return bits(flags, 544) + bytes([c if c < 255 else 255 for c in counts])
 
+    def action_table(self, options: MusGameOptions) -> tuple[A.MusAction | None, ...]:
+        """Per id, its action under these options (bets and raises depend on the cap); None for discards."""
+        cap = amount_cap(options)
+        table: list[A.MusAction | None] = [None] * self.num_actions(options)
+        for i, action in _BY_ID.items():
+            table[i] = action
+        for k, name in enumerate(A.SIGNALS):
+            table[SIGNAL_BASE + k] = A.Signal(name)
+        for amount in range(1, cap + 1):
+            table[AMOUNT_BASE + amount] = A.Bet(amount)
+            table[AMOUNT_BASE + cap + amount] = A.Raise(amount)
+        return tuple(table)
+
     def encoder(self, options: MusGameOptions, seat: Seat) -> MusEncoder:
         """The incremental encoder of ``seat`` (see :class:`cardtable.core.encoding.Encoder`)."""
         return MusEncoder(self, options, seat)
