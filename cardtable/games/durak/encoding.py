@@ -22,7 +22,7 @@ from cardtable.core.types import Seat
 from cardtable.games.durak.actions import ATTACKS, BEATS, STOP, TAKE, Attack, Beat, DurakAction, Stop, Take
 from cardtable.games.durak.game import DurakState
 from cardtable.games.durak.options import DurakOptions
-from cardtable.games.durak.rules import DECK_SIZE, RANK, beats
+from cardtable.games.durak.rules import BEATERS, DECK_SIZE, RANK, RANK_BIT
 
 if TYPE_CHECKING:
     import numpy as np
@@ -78,31 +78,24 @@ class DurakEncoding(Encoding[DurakState, DurakAction, DurakOptions]):
         return STOP if i == STOP_ID else TAKE
 
     def legal_bits(self, state: DurakState, seat: Seat) -> int:
-        """The same rules as ``legal_actions``, as id bits."""
+        """The same rules as ``legal_actions``, as id bits (from the rules' tables of beating cards and ranks)."""
         if state.over:
             return 0
         bout = state.bout
         if len(bout) & 1:
             if seat != state.defender:
                 return 0
-            last, trump = bout[-1], state.trump
-            out = 1 << TAKE_ID
-            for c in state.hands[seat]:
-                if beats(last, c, trump):
-                    out |= 1 << (BEAT_BASE + c)
-            return out
+            return 1 << TAKE_ID | (mask_of(state.hands[seat]) & BEATERS[state.trump][bout[-1]]) << BEAT_BASE
         if seat != state.attacker:
             return 0
         if not bout:
             return mask_of(state.hands[seat])
         if state.capped and not state.hands[state.defender]:
             return 1 << STOP_ID
-        ranks = {RANK[c] for c in bout}
-        out = 1 << STOP_ID
-        for c in state.hands[seat]:
-            if RANK[c] in ranks:
-                out |= 1 << c
-        return out
+        ranks = 0
+        for card in bout:
+            ranks |= RANK_BIT[card]
+        return 1 << STOP_ID | (mask_of(state.hands[seat]) & _OF_RANKS[ranks])
 
     def features(self, state: DurakState, seat: Seat) -> bytes:
         """The bytes described in the module docstring."""
@@ -131,6 +124,8 @@ class DurakEncoding(Encoding[DurakState, DurakAction, DurakOptions]):
         return bits(flags, base + 4 * n + 2) + bytes(counts)
 
 
+#: Per set of ranks (one bit per rank, as ``RANK_BIT``), every card of those ranks.
+_OF_RANKS: Final = tuple(sum(1 << c for c in range(DECK_SIZE) if ranks >> RANK[c] & 1) for ranks in range(512))
 _PACK3: Final = struct.Struct("3B").pack_into
 _ZEROS: Final = bytes(108)
 
