@@ -195,14 +195,16 @@ class Encoder(Generic[S]):
     after :meth:`reset`, writes everything.
 
     The contract: ``obs`` and ``mask`` belong to the encoder. They change at the next call; copy
-    them to keep them, and never write into them (or call :meth:`reset` after doing so).
+    them to keep them, and never write into them (or call :meth:`reset` after doing so). One
+    encoder serves one thread. A state with another number of players is refused
+    (``ValueError``).
 
     This base class rewrites the whole buffer from ``Encoding.features`` on every call; each game's
     ``encoding`` module subclasses it with a ``_update`` that writes only what changed.
     """
 
     __slots__ = ("encoding", "options", "seat", "obs", "mask", "_view", "_mask_view", "_size",
-                 "_legal", "_legal_state", "_mask_bits", "_actions")
+                 "_legal", "_legal_state", "_mask_bits", "_actions", "_masks")
 
     def __init__(self, encoding: Encoding[S, Any, Any], options: Any, seat: Seat) -> None:
         import numpy as np
@@ -216,6 +218,8 @@ class Encoder(Generic[S]):
         #: The seat's action mask (``int8``): read it, copy it, never write it.
         self.mask: npt.NDArray[np.int8] = np.zeros(self._size, np.int8)
         self._actions = encoding.action_table(options)
+        #: Mask bytes by legal bits: the same few sets of legal ids come back again and again.
+        self._masks: dict[int, bytes] = {}
         self._view = self.obs.data.cast("B")
         self._mask_view = self.mask.data.cast("B")
         self.reset()
@@ -261,12 +265,12 @@ class Encoder(Generic[S]):
         if diff:
             self._mask_bits = new
             if diff & (diff - 1):
-                data = _MASKS.get((new, self._size))
+                data = self._masks.get(new)
                 if data is None:
                     data = bits(new, self._size)
-                    if len(_MASKS) >= 1 << 16:
-                        _MASKS.clear()
-                    _MASKS[new, self._size] = data
+                    if len(self._masks) >= 1 << 12:
+                        self._masks.clear()
+                    self._masks[new] = data
                 self._mask_view[:] = data
             else:
                 i = diff.bit_length() - 1
@@ -284,10 +288,6 @@ class Encoder(Generic[S]):
             if found is not None:
                 return found
         return self.encoding.action_from_id(action_id, state)
-
-
-#: Mask bytes by (legal bits, size): the same few sets of legal ids come back again and again.
-_MASKS: dict[tuple[int, int], bytes] = {}
 
 
 def rotation(players: int, seat: Seat, *, bit_counts: bool = False, sizes: bool = False

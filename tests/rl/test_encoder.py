@@ -137,3 +137,13 @@ def test_mus_encoders_map_bets_with_the_cap_of_their_options() -> None:
                 assert encoder.action(i, state) == enc.action_from_id(i, state)
         assert encoder.action(enc.num_actions(options) - 1, state) == enc.action_from_id(
             enc.num_actions(options) - 1, state)
+
+
+@pytest.mark.parametrize("name", ["crazy_eights", "durak", "wizard"])
+def test_encoders_refuse_a_state_with_another_number_of_players(name: str) -> None:
+    game, enc = cardtable.load_game(name), encoding_of(name)
+    three, four = game.options(players=3), game.options(players=4)
+    encoder = enc.encoder(three, 0)
+    state, _ = game.new(four, 1)
+    with pytest.raises(ValueError, match="3 players, the state has 4"):
+        encoder.encode(state)

@@ -148,6 +148,8 @@ class CrazyEightsEncoder(Encoder[CrazyEightsState]):
     def encode(self, state: CrazyEightsState) -> npt.NDArray[np.uint8]:
         """The seat's information state in ``state``, written into ``obs``; returns ``obs``."""
         s, view, seat = state, self._view, self.seat
+        if s.players != self._n:
+            raise ValueError(f"this encoder is for {self._n} players, the state has {s.players}")
         hand = s.hands[seat]
         diff = hand ^ self._hand
         if diff:

@@ -157,6 +157,8 @@ class DurakEncoder(Encoder[DurakState]):
     def encode(self, state: DurakState) -> npt.NDArray[np.uint8]:
         """The seat's information state in ``state``, written into ``obs``; returns ``obs``."""
         s, view = state, self._view
+        if s.players != self._n:
+            raise ValueError(f"this encoder is for {self._n} players, the state has {s.players}")
         hand = s.hands[self.seat]
         if hand is not self._hand:
             self._hand = hand

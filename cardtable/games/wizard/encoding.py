@@ -223,6 +223,8 @@ class WizardEncoder(Encoder[WizardState]):
 
     def _write_round(self, s: WizardState) -> None:
         """Everything but the hand, the tricks and the seat to act (outside play: on every call)."""
+        if len(s.hands) != self._n:
+            raise ValueError(f"this encoder is for {self._n} players, the state has {len(s.hands)}")
         phase = s.phase
         if (phase, s.round, s.dealer, s.trump_card, s.trump) != self._setup:
             self._write_setup(s)
