@@ -188,7 +188,8 @@ class Encoder(Generic[S]):
 
     ``encode(state)`` leaves in ``obs`` exactly what ``Encoding.encode(state, seat, obs)`` writes,
     and ``action_mask(state)`` in ``mask`` exactly what ``Encoding.action_mask`` returns, for any
-    state of a game with the encoder's options: the next state, an earlier one or another game's.
+    state of a game with the encoder's options (or others of the same shape and action space):
+    the next state, an earlier one or another game's.
     The encoder remembers the values it last wrote (a hand bitmask, a count, a tuple of the state
     kept by identity: states never change and share their unchanged fields) and compares the new
     state with them, never assuming that it follows the last one; the first call, and every call

@@ -147,3 +147,24 @@ def test_encoders_refuse_a_state_with_another_number_of_players(name: str) -> No
     state, _ = game.new(four, 1)
     with pytest.raises(ValueError, match="3 players, the state has 4"):
         encoder.encode(state)
+
+
+@pytest.mark.parametrize(("name", "first", "second"), [
+    ("kaiser", *CASES["kaiser"]),
+    ("mus", *CASES["mus"]),
+    ("wizard", {"players": 3, "rounds": 5}, {"players": 3, "rounds": 10, "hidden_bids": True}),
+    ("crazy_eights", {"players": 3, "rounds": 1}, {"players": 3, "rounds": 3, "draw_until_playable": False}),
+])
+def test_encoders_follow_states_dealt_with_other_options(name: str, first: dict[str, Any],
+                                                         second: dict[str, Any]) -> None:
+    """Options that keep the shape (rounds, targets, hidden bids …) may change between two states."""
+    game, enc = cardtable.load_game(name), encoding_of(name)
+    options = game.options(**first)
+    assert enc.shape(options) == enc.shape(game.options(**second))
+    states = [state for seed in range(30, 36) for opts in (first, second)
+              for state, _ in playout(name, opts, seed, limit=40)]
+    random.Random(5).shuffle(states)
+    full, mask = np.zeros(enc.shape(options), np.uint8), np.zeros(enc.num_actions(options), np.int8)
+    encoder = enc.encoder(options, 1)
+    for state in states:
+        assert_same(encoder, enc, state, 1, full, mask)

@@ -199,7 +199,7 @@ class KaiserEncoder(Encoder[KaiserState]):
         if last is not self._last:
             self._write_last(last, s.last_winner)
         phase = s.phase
-        if (phase, s.dealer, s.high_bidder, s.trump, s.hand_no) != self._setup:
+        if (phase, s.dealer, s.high_bidder, s.trump, s.hand_no, s.options) != self._setup:
             self._write_setup(s)
         turn = -1 if phase == OVER else s.turn
         if turn != self._turn:
@@ -256,7 +256,7 @@ class KaiserEncoder(Encoder[KaiserState]):
         opts = s.options
         _PACK4(view, 344, min(s.hand_no, 255), opts.floor, opts.target, opts.no_trump)
         self._setup_on = tuple(on)
-        self._setup = (phase, s.dealer, s.high_bidder, s.trump, s.hand_no)
+        self._setup = (phase, s.dealer, s.high_bidder, s.trump, s.hand_no, s.options)
 
     def _write_bids(self, s: KaiserState) -> None:
         """Who called, passed or bid no trump, and each seat's bid points."""

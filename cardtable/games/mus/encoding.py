@@ -344,11 +344,12 @@ class MusEncoder(Encoder[MusState]):
             view[443:483] = bits(flags >> 443, 40)
             view[560:565] = _clip(totals)
             self._results = s.results
-        key = (s.team_in, s.signals_seen[seat], s.winner)
+        key = (s.team_in, s.signals_seen[seat], s.winner, s.options)
         if key != self._misc:
             view[483:544] = bits(_misc(s, seat) >> 483, 61)
             self._misc = key
-        key = (s.betting, s.tanteo, s.games, s.discard_counts, s.mus_rounds, s.deck, s.hand_no, s.game_no)
+        key = (s.betting, s.tanteo, s.games, s.discard_counts, s.mus_rounds, s.deck, s.hand_no, s.game_no,
+               s.options)
         if key != self._counts:
             view[544:560] = _clip(_counts(s, seat))
             self._counts = key

@@ -226,7 +226,7 @@ class WizardEncoder(Encoder[WizardState]):
         if len(s.hands) != self._n:
             raise ValueError(f"this encoder is for {self._n} players, the state has {len(s.hands)}")
         phase = s.phase
-        if (phase, s.round, s.dealer, s.trump_card, s.trump) != self._setup:
+        if (phase, s.round, s.dealer, s.trump_card, s.trump, s.rounds) != self._setup:
             self._write_setup(s)
         if s.bids is not self._bids or phase is not self._bid_phase:
             self._write_bids(s)
@@ -303,7 +303,7 @@ class WizardEncoder(Encoder[WizardState]):
         view[counts] = s.round
         view[counts + 1] = s.rounds
         self._setup_on = tuple(on)
-        self._setup = (phase, s.round, s.dealer, s.trump_card, s.trump)
+        self._setup = (phase, s.round, s.dealer, s.trump_card, s.trump, s.rounds)
 
     def _write_bids(self, s: WizardState) -> None:
         """Who has bid and the bids shown (hidden bids: only the seat's own while bidding)."""
