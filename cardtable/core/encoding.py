@@ -200,8 +200,10 @@ class Encoder(Generic[S]):
     encoder serves one thread. A state with another number of players is refused
     (``ValueError``).
 
-    This base class rewrites the whole buffer from ``Encoding.features`` on every call; each game's
-    ``encoding`` module subclasses it with a ``_update`` that writes only what changed.
+    This base class rewrites the whole buffer from ``Encoding.features`` on every call (the
+    fallback for a game with no encoder of its own); each game's ``encoding`` module subclasses
+    it, overriding ``encode`` to write only what changed and ``_forget`` to drop what it
+    remembers.
     """
 
     __slots__ = ("encoding", "options", "seat", "obs", "mask", "_view", "_mask_view", "_size",
