@@ -230,7 +230,7 @@ class WizardEncoder(Encoder[WizardState]):
             self._write_setup(s)
         if s.bids is not self._bids or phase is not self._bid_phase:
             self._write_bids(s)
-        if phase is BIDDING or self._forbidden:
+        if phase == BIDDING or self._forbidden:
             self._write_forbidden(s)
         if s.totals is not self._totals:
             totals = self._totals = s.totals
@@ -267,7 +267,7 @@ class WizardEncoder(Encoder[WizardState]):
             if 0 <= lead < 4:
                 view[base + 65 + lead] = 1
             self._lead = lead
-        if s.phase is not PLAYING:
+        if s.phase != PLAYING:
             leader = -1
         if leader != self._leader:
             at = base + 73 + 2 * n
