@@ -97,9 +97,9 @@ def _sigmoid(x: float) -> float:
 
 
 #: The generic speaker: the percentile around which it bets, raises, accepts… and how sharply.
-BET_AT, RAISE_AT, ACCEPT_AT, ACCEPT_ORDAGO_AT, SHARPNESS = 0.78, 0.9, 0.66, 0.84, 0.06
+BET_AT, RAISE_AT, ACCEPT_AT, ACCEPT_ORDAGO_AT, SHARPNESS = 0.78, 0.9, 0.66, 0.84, 0.03
 #: Nobody is that predictable: every word keeps at least this likelihood.
-FLOOR = 0.03
+FLOOR = 0.01
 
 
 def likelihood(kind: str, q: float, *, ordago: bool = False) -> float:
