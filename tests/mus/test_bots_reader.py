@@ -10,6 +10,7 @@ import pytest
 
 from cardtable.bots import make_bot
 from cardtable.games.mus import GAME, play_game
+from cardtable.games.mus.actions import MusAction
 from cardtable.games.mus.bots import CountingBot, CountingV1Bot, SimpleBot
 from cardtable.games.mus.inference import (
     Said,
@@ -20,6 +21,7 @@ from cardtable.games.mus.inference import (
     seat_weights,
     unseen_weights,
 )
+from cardtable.games.mus.observation import MusObservation
 from cardtable.games.mus.reader import ReaderBot
 from tests.mus.helpers import opts, play, table
 
@@ -28,12 +30,14 @@ WEAK = "4o 5o 6b 7e"
 HANDS = ["Ro Rc Re Rb", "Co Cc 6o 7o", "1c 4c 5c 6c", "Se Sb 7c 6e"]
 
 
-def _answer_ordago(hand0: str, tanteo: tuple[int, int] = (0, 0)) -> tuple[object, list[object]]:
+def _answer_ordago(hand0: str, tanteo: tuple[int, int] = (0, 0)) -> tuple[MusObservation, list[MusAction]]:
     """Seat 0 (the mano) passed the grande, seat 1 went órdago, seat 2 refused: seat 0's view and moves."""
     state = table([hand0, *HANDS[1:]], tanteo=tanteo)
     state, _ = play(state, "cut", (0, "pass"), (1, "ordago"), (2, "reject"))
     assert GAME.to_act(state) == 0
-    return GAME.observe(state, 0), GAME.legal_actions(state, 0)
+    obs = GAME.observe(state, 0)
+    assert isinstance(obs, MusObservation)
+    return obs, GAME.legal_actions(state, 0)
 
 
 def test_reader_plays_legal_moves_and_repeats_itself_given_the_seed() -> None:
@@ -150,4 +154,5 @@ def test_short_games_with_signals_stay_legal() -> None:
 
 
 def _index(ranks: tuple[int, ...]) -> int:
-    return list(itertools.combinations_with_replacement(range(10), 4)).index(ranks)
+    multisets: list[tuple[int, ...]] = list(itertools.combinations_with_replacement(range(10), 4))
+    return multisets.index(ranks)
