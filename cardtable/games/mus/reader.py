@@ -150,8 +150,16 @@ class ReaderBot:
             total = betting.proposed
             deje = betting.bet_in_force if betting.bet_in_force > 0 else 1
             refuse = game(0, deje + v.bonus_theirs)
-            options.append((refuse, A.Reject()))
             accept = _accept(legal)
+            partner = (obs.seat + 2) % 4
+            if betting.to_answer[1:2] == (partner,):
+                # My "no quiero" leaves the answer to my partner, who sees his own hand.
+                p_yes, w_yes = self._partner_answer(obs, v, partner, ordago=betting.ordago)
+                taken = w_yes if betting.ordago else game(w_yes * (total + v.bonus_mine),
+                                                          (1 - w_yes) * (total + v.bonus_theirs))
+                options.append((p_yes * taken + (1 - p_yes) * refuse, A.Reject()))
+            else:
+                options.append((refuse, A.Reject()))
             if betting.ordago:
                 options.append((w, accept))
             else:
@@ -165,6 +173,18 @@ class ReaderBot:
         if not options:
             return legal[0]
         return max(options, key=lambda o: o[0])[1]
+
+    @staticmethod
+    def _partner_answer(obs: MusObservation, v: LanceView, partner: int, *, ordago: bool) -> tuple[float, float]:
+        """If this seat refuses first: the chance the partner accepts, and ``W`` when he does."""
+        says_yes = likelihoods(obs.modalidad, v.lance, "accept", ordago)
+        ws = v.weights[partner]
+        yes = [x * y for x, y in zip(ws, says_yes, strict=True)]
+        total = sum(ws)
+        p_yes = sum(yes) / total if total else 0.0
+        if p_yes <= 0.001:
+            return 0.0, 0.0
+        return p_yes, v.win({partner: level_pmf(obs.modalidad, v.lance, yes)})
 
     @staticmethod
     def _answer_odds(obs: MusObservation, v: LanceView, w: float, rivals: list[int],
