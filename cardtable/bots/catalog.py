@@ -43,8 +43,8 @@ BOT_INFO: dict[str, dict[str, BotInfo]] = {
         "heuristic": BotInfo("Heuristic: counts expected tricks, chases or ducks (fast)", 3, 0.05),
     },
     "mus": {
-        "reader": BotInfo("Reader: reads declarations and envites, weighs the score (strongest, fast)", 1, 5.0),
-        "search": BotInfo("Search: envites by sampled showdowns (strong)", 3, 30.0),
+        "reader": BotInfo("Reader: reads declarations and envites, weighs the score (strongest, fast)", 1, 1.0),
+        "search": BotInfo("Search: envites by sampled showdowns (about as strong as simple)", 4, 30.0),
         "careful": BotInfo("Careful: hand strength per lance and the score (fast)", 3, 0.01),
         "counting": BotInfo("Counting: counts reyes, ases, pares and juego (baseline, fast)", 2, 0.01),
         "simple": BotInfo("Simple: thresholds on hand strength (fast)", 4, 0.01),
