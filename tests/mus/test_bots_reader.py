@@ -156,3 +156,11 @@ def test_short_games_with_signals_stay_legal() -> None:
 def _index(ranks: tuple[int, ...]) -> int:
     multisets: list[tuple[int, ...]] = list(itertools.combinations_with_replacement(range(10), 4))
     return multisets.index(ranks)
+
+
+def test_reader_plays_other_rules_legally() -> None:
+    """Four reyes, doubling raises, a minimum envite of 3 and a target of 20: still only offered moves."""
+    options = {"modalidad": "4R", "betting.raise_rule": "double", "betting.min_bet": 3, "scoring.target": 20}
+    for seed in (1, 2):
+        result = play_game([ReaderBot(1), ReaderBot(2), CountingBot(3), SimpleBot(4)], seed=seed, options=options)
+        assert max(result.final_score) >= 20

@@ -3,8 +3,8 @@
 For each lance it works out its pair's chance ``W`` of winning (:mod:`cardtable.games.mus.inference`:
 the other hands weighed by the unseen cards, the pares/juego declarations and every word said in
 this hand; ties to the mano). Each choice is valued as the chance of winning the game from the
-tanteo it leads to (:func:`~cardtable.games.mus.inference.game_win_chance`): passing, envidar 2
-(the rivals answering by a generic threshold model), quiero, no quiero, reenvidar 2, órdago. So an
+tanteo it leads to (:func:`~cardtable.games.mus.inference.game_win_chance`): passing, the smallest envite
+(the rivals answering by a generic threshold model), quiero, no quiero, the smallest reenvite, órdago. So an
 órdago is seen only when ``W`` beats the chance of winning the game by refusing and playing on,
 and launched when its expected game wins beat the best envite's.
 """
@@ -142,8 +142,11 @@ class ReaderBot:
             ep = EN_PASO[lance]
             options.append((game(w * (ep + v.bonus_mine), (1 - w) * (ep + v.bonus_theirs)), A.Pass()))
             p_rej, w_acc = self._answer_odds(obs, v, w, rivals, ordago=False)
-            options.append((game(p_rej * (1 + v.bonus_mine) + (1 - p_rej) * w_acc * (2 + v.bonus_mine),
-                                 (1 - p_rej) * (1 - w_acc) * (2 + v.bonus_theirs)), A.Bet(2)))
+            bet = _smallest(legal, A.Bet)
+            if bet is not None:
+                n = bet.amount
+                options.append((game(p_rej * (1 + v.bonus_mine) + (1 - p_rej) * w_acc * (n + v.bonus_mine),
+                                     (1 - p_rej) * (1 - w_acc) * (n + v.bonus_theirs)), bet))
             p_rej, w_acc = self._answer_odds(obs, v, w, rivals, ordago=True)
             options.append((p_rej * game(1 + v.bonus_mine, 0) + (1 - p_rej) * w_acc, A.Ordago()))
         else:
@@ -165,8 +168,11 @@ class ReaderBot:
             else:
                 options.append((game(w * (total + v.bonus_mine), (1 - w) * (total + v.bonus_theirs)), accept))
                 p_rej, w_acc = self._answer_odds(obs, v, w, rivals, ordago=False)
-                options.append((game(p_rej * (total + v.bonus_mine) + (1 - p_rej) * w_acc * (total + 2 + v.bonus_mine),
-                                     (1 - p_rej) * (1 - w_acc) * (total + 2 + v.bonus_theirs)), A.Raise(2)))
+                raise_ = _smallest(legal, A.Raise)
+                if raise_ is not None:
+                    n = total + raise_.amount
+                    options.append((game(p_rej * (total + v.bonus_mine) + (1 - p_rej) * w_acc * (n + v.bonus_mine),
+                                         (1 - p_rej) * (1 - w_acc) * (n + v.bonus_theirs)), raise_))
                 p_rej, w_acc = self._answer_odds(obs, v, w, rivals, ordago=True)
                 options.append((p_rej * game(total + v.bonus_mine, 0) + (1 - p_rej) * w_acc, A.Ordago()))
         options = [(value, action) for value, action in options if action in legal]
@@ -211,6 +217,12 @@ class ReaderBot:
 def _accept(legal: list[Any]) -> Any:
     """The accepting answer among the legal actions (plain or "y no pierdo")."""
     return next((a for a in legal if isinstance(a, (A.Accept, A.AcceptNoLose))), A.Reject())
+
+
+def _smallest(legal: list[Any], kind: type[A.Bet] | type[A.Raise]) -> Any:
+    """The smallest legal envite (or raise), or None."""
+    offered = [a for a in legal if isinstance(a, kind)]
+    return min(offered, key=lambda a: a.amount) if offered else None
 
 
 def _multiset_index(ranks: tuple[int, ...]) -> int:
