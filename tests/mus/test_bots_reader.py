@@ -164,3 +164,29 @@ def test_reader_plays_other_rules_legally() -> None:
     for seed in (1, 2):
         result = play_game([ReaderBot(1), ReaderBot(2), CountingBot(3), SimpleBot(4)], seed=seed, options=options)
         assert max(result.final_score) >= 20
+
+
+def test_game_table_matches_the_plain_recursion() -> None:
+    """The factored dynamic programme equals summing every pair of hand gains directly (target 6)."""
+    from functools import cache
+
+    from cardtable.games.mus.inference import GAIN_SHARES
+
+    target, shares = 6, [s / sum(GAIN_SHARES) for s in GAIN_SHARES]
+
+    @cache
+    def plain(a: int, b: int) -> float:
+        acc = 0.0
+        for x, px in enumerate(shares):
+            for y, py in enumerate(shares):
+                if x == y == 0:
+                    continue
+                if a + x >= target:
+                    acc += px * py * (0.5 if b + y >= target else 1.0)
+                elif b + y < target:
+                    acc += px * py * plain(a + x, b + y)
+        return acc / (1 - shares[0] ** 2)
+
+    for a in range(target):
+        for b in range(target):
+            assert game_win_chance(a, b, target) == pytest.approx(plain(a, b), abs=1e-12)

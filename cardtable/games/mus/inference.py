@@ -221,26 +221,27 @@ GAIN_SHARES = (0.09, 0.17, 0.084, 0.064, 0.087, 0.092, 0.09, 0.092, 0.085, 0.054
 
 @cache
 def _game_table(target: int) -> tuple[tuple[float, ...], ...]:
-    """``table[a][b]``: the chance of winning from a tanteo of a against b (both below ``target``)."""
+    """``table[a][b]``: the chance of winning from a tanteo of a against b (both below ``target``).
+
+    Each hand both pairs score independently by :data:`GAIN_SHARES`; both reaching the target in
+    one hand counts half. ``row[a'][b]`` sums over the rivals' gain for a pair standing at ``a'``.
+    """
     total = sum(GAIN_SHARES)
     shares = [s / total for s in GAIN_SHARES]
-    stay = shares[0] * shares[0]
+    p0 = shares[0]
+    # Rows at or past the target: won, or half when the rivals reach it in the same hand.
+    done = [sum(py * (0.5 if b + y >= target else 1.0) for y, py in enumerate(shares)) for b in range(target)]
     v = [[0.0] * target for _ in range(target)]
+    row: dict[int, list[float]] = {}
     for a in range(target - 1, -1, -1):
+        full = [0.0] * target
         for b in range(target - 1, -1, -1):
-            acc = 0.0
-            for x, px in enumerate(shares):
-                for y, py in enumerate(shares):
-                    if x == 0 and y == 0:
-                        continue
-                    if a + x >= target and b + y >= target:
-                        acc += px * py * 0.5
-                    elif a + x >= target:
-                        acc += px * py
-                    elif b + y < target:
-                        acc += px * py * v[a + x][b + y]
-            v[a][b] = acc / (1 - stay)
-    return tuple(tuple(row) for row in v)
+            later = sum(py * v[a][b + y] for y, py in enumerate(shares) if y and b + y < target)
+            ahead = sum(px * (row[a + x][b] if a + x < target else done[b]) for x, px in enumerate(shares) if x)
+            v[a][b] = (p0 * later + ahead) / (1 - p0 * p0)
+            full[b] = p0 * v[a][b] + later
+        row[a] = full
+    return tuple(tuple(r) for r in v)
 
 
 def game_win_chance(mine: float, theirs: float, target: int) -> float:
