@@ -77,6 +77,14 @@ def hand_table(modalidad: str) -> HandTable:
                      tuple(v.has_juego for v in values), bonus)
 
 
+_INDEX: dict[tuple[int, ...], int] = {ms: i for i, ms in enumerate(combinations_with_replacement(range(10), 4))}
+
+
+def multiset_index(ranks: tuple[int, ...]) -> int:
+    """The position of a sorted multiset of four rank indexes in :func:`hand_table`."""
+    return _INDEX[ranks]
+
+
 @cache
 def unseen_weights(modalidad: str, own_ranks: tuple[int, ...]) -> tuple[float, ...]:
     """How many hands of the unseen 36 cards make each multiset (own cards removed)."""

@@ -19,14 +19,13 @@ from cardtable.core import Observation
 from cardtable.games.mus import actions as A
 from cardtable.games.mus.bots import SimpleBot
 from cardtable.games.mus.inference import (
-    ACCEPT_AT,
-    ACCEPT_ORDAGO_AT,
     Said,
     expected_bonus,
     game_win_chance,
     hand_table,
     level_pmf,
     likelihoods,
+    multiset_index,
     pair_win_chance,
     point_pmf,
     seat_weights,
@@ -102,7 +101,7 @@ class ReaderBot:
         own = tuple(sorted(c % 10 for c in obs.hand))
         table = hand_table(modalidad)
         said = self.said(obs)
-        own_index = _multiset_index(own)
+        own_index = multiset_index(own)
         pmfs: list[list[float]] = []
         weights: dict[int, list[float]] = {}
         for seat in range(4):
@@ -225,17 +224,4 @@ def _smallest(legal: list[Any], kind: type[A.Bet] | type[A.Raise]) -> Any:
     return min(offered, key=lambda a: a.amount) if offered else None
 
 
-def _multiset_index(ranks: tuple[int, ...]) -> int:
-    """The index of a sorted rank multiset in :func:`~cardtable.games.mus.inference.hand_table`."""
-    return _INDEX[ranks]
-
-
-def _build_index() -> dict[tuple[int, ...], int]:
-    from itertools import combinations_with_replacement
-
-    return {ms: i for i, ms in enumerate(combinations_with_replacement(range(10), 4))}
-
-
-_INDEX = _build_index()
-
-__all__ = ["ACCEPT_AT", "ACCEPT_ORDAGO_AT", "ReaderBot"]
+__all__ = ["ReaderBot"]
