@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from operator import add, eq
 
 from cardtable.cards import WIZARD_60, CardId
 from cardtable.core import Event, Game, GameInfo, InvalidOptions, Outcome, Seat
@@ -44,6 +45,8 @@ _TRUSTED.add(*_PLAY, *_BID, *_CHOOSE)
 _SUIT_MASK, _SPECIAL_MASK = rules.SUIT_MASK, rules.SPECIAL_MASK
 _STRENGTH = rules.STRENGTH
 _BIT = tuple(1 << c for c in range(rules.DECK_SIZE))
+_CLEAR = tuple(~(1 << c) for c in range(rules.DECK_SIZE))  # a hand without card c: hand & _CLEAR[c]
+_FOLLOW = tuple(m | _SPECIAL_MASK for m in _SUIT_MASK)  # what may be played on a suit led, if held
 
 INFO = GameInfo(
     name="wizard",
@@ -127,7 +130,8 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
             hands[(s.dealer + 1 + k) % p] = sum(map(_BIT.__getitem__, deck[k:n * p:p]))
         s.hands = tuple(hands)
         s.trump_card = deck[n * p] if n * p < rules.DECK_SIZE else None
-        s.stack_mask = sum(map(_BIT.__getitem__, deck[n * p + 1:]))
+        # The stack: every card neither dealt nor turned.
+        s.stack_mask = rules.ALL_MASK ^ sum(hands) ^ (0 if s.trump_card is None else _BIT[s.trump_card])
         events.append(_round_started(n, s.dealer, n))
         events.extend(_hand_dealt(seat, rules.hand_ids(h)) for seat, h in enumerate(hands))
         self._turn_trump(s, events)
@@ -183,27 +187,56 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
             m = state.hands[seat]
             lead = state.lead
             if 0 <= lead < 4 and m & _SUIT_MASK[lead]:  # rules.legal_mask, inlined
-                m &= _SUIT_MASK[lead] | _SPECIAL_MASK
+                m &= _FOLLOW[lead]
             return [*_P0[m & 1023], *_P1[m >> 10 & 1023], *_P2[m >> 20 & 1023],
                     *_P3[m >> 30 & 1023], *_P4[m >> 40 & 1023], *_P5[m >> 50]]
         if state.phase == BIDDING:
-            return [_BID[k] for k in self.allowed_bids(state)]
+            if state.options.bids_may_not_equal_tricks and seat == state.dealer:
+                return [_BID[k] for k in self.allowed_bids(state)]
+            return list(_BID[:state.round + 1])
         return list(_CHOOSE)
 
     def apply(self, state: WizardState, seat: Seat, action: WizardAction) -> tuple[WizardState, list[Event]]:
         """``Game.apply`` with the check of :meth:`why_illegal` inlined (the hot path of every playout).
 
-        A decoded ``Play`` (a replayed record, a remote player) is as good as a cached one once its
-        card is an int in the deck: exactly what its annotation (``WizardCard``) asks.
+        A legal card or bid by the seat to act goes straight to the move; anything else takes the
+        full check, whose answer is the same. A decoded ``Play`` (a replayed record, a remote
+        player) is as good as a cached one once its card is an int in the deck: exactly what its
+        annotation (``WizardCard``) asks.
         """
+        kind = type(action)
+        if kind is Play and type(seat) is int and seat == state.to_act and state.phase == PLAYING:
+            card = action.card  # type: ignore[union-attr]
+            if type(card) is int and 0 <= card < rules.DECK_SIZE:
+                hand, lead = state.hands[seat], state.lead
+                if 0 <= lead < 4 and hand & _SUIT_MASK[lead]:  # rules.legal_mask, inlined
+                    hand &= _FOLLOW[lead]
+                if hand >> card & 1:
+                    s = state.copy()
+                    events: list[Event] = []
+                    self._play(s, seat, card, events)
+                    return s, events
+        elif (kind is Bid and id(action) in _TRUSTED_IDS and type(seat) is int and seat == state.to_act
+              and state.phase == BIDDING and self._bid_allowed(state, seat, action.tricks)):  # type: ignore[union-attr]
+            s, events = state.copy(), []
+            self._bid(s, seat, action.tricks, events)  # type: ignore[union-attr]
+            return s, events
         if type(seat) is int and 0 <= seat < len(state.hands) and (id(action) in _TRUSTED_IDS or (
-                type(action) is Play and type(action.card) is int and 0 <= action.card < rules.DECK_SIZE)):
+                kind is Play and type(action.card) is int and 0 <= action.card < rules.DECK_SIZE)):  # type: ignore[union-attr]
             reason = self.why_illegal_now(state, seat, action)
         else:
             reason = Game.why_illegal(self, state, seat, action)
         if reason is not None:
             raise IllegalAction(action, reason)
         return self.apply_unchecked(state, seat, action)
+
+    def _bid_allowed(self, state: WizardState, seat: Seat, tricks: int) -> bool:
+        """Whether the seat to act may bid ``tricks`` now (``allowed_bids`` without the list)."""
+        if tricks > state.round:
+            return False
+        if state.options.bids_may_not_equal_tricks and seat == state.dealer:
+            return tricks != self.forbidden_bid(state)
+        return True
 
     def why_illegal_now(self, state: WizardState, seat: Seat, action: WizardAction) -> str | None:
         """Why the well-formed action is illegal now, in words, or None, without building the legal list."""
@@ -214,14 +247,14 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         if type(action) is Play:  # the hot path: _why_illegal_play's checks, the legal case inlined
             card, legal, lead = action.card, state.hands[seat], state.lead
             if 0 <= lead < 4 and legal & _SUIT_MASK[lead]:  # rules.legal_mask
-                legal &= _SUIT_MASK[lead] | _SPECIAL_MASK
+                legal &= _FOLLOW[lead]
             if state.phase == PLAYING and 0 <= card < rules.DECK_SIZE and legal >> card & 1:
                 return None
             return self._why_illegal_play(state, seat, card)
         if isinstance(action, Bid):
             if state.phase != BIDDING:
                 return f"this is not the time to bid ({state.phase.replace('_', ' ')})"
-            if action.tricks not in self.allowed_bids(state):
+            if not self._bid_allowed(state, seat, action.tricks):
                 if action.tricks == self.forbidden_bid(state):
                     return f"the bids may not add up to {state.round}: the last bidder may not bid {action.tricks}"
                 return f"a bid must be 0 to {state.round}"
@@ -245,6 +278,13 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         """Apply a legal action to a copy of the state."""
         s = state.copy()
         events: list[Event] = []
+        self._move(s, seat, action, events)
+        return s, events
+
+    # Moves: each changes ``s``, a fresh copy (or a replay's private state), in place.
+
+    def _move(self, s: WizardState, seat: Seat, action: WizardAction, events: list[Event]) -> None:
+        """Make a legal move on ``s``."""
         kind = type(action)
         if kind is Play:
             self._play(s, seat, action.card, events)  # type: ignore[union-attr]
@@ -253,42 +293,43 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         elif isinstance(action, ChooseTrump):
             s.trump, s.phase, s.to_act = action.suit_index, BIDDING, (s.dealer + 1) % s.options.players
             events.append(ev.TrumpChosen(seat, action.suit))
-        return s, events
 
     def _bid(self, s: WizardState, seat: Seat, tricks: int, events: list[Event]) -> None:
         """Record a bid; after the dealer's (last) bid, reveal hidden bids and start play."""
         bids = list(s.bids)
         bids[seat] = tricks
         s.bids = tuple(bids)
-        if s.options.hidden_bids:
+        hidden = s.options.hidden_bids
+        if hidden:
             events.extend((_HIDDEN_BID_PLACED[seat], _OWN_BID[seat][tricks]))
         else:
             events.append(_BID_PLACED[seat][tricks])
         if seat == s.dealer:
-            if s.options.hidden_bids:
+            if hidden:
                 events.append(ev.BidsRevealed(s.bids))
             s.phase, s.to_act = PLAYING, s.leader
         else:
-            s.to_act = (seat + 1) % s.options.players
+            s.to_act = seat + 1 if seat + 1 < len(bids) else 0
 
     def _play(self, s: WizardState, seat: Seat, card: CardId, events: list[Event]) -> None:
         """Play a card; complete the trick when everyone has played, and the round after the last trick."""
         hands = list(s.hands)
-        hands[seat] &= ~(1 << card)
+        hands[seat] &= _CLEAR[card]
         s.hands = tuple(hands)
-        trick = s.trick = (*s.trick, card)
-        lead = s.lead
-        if lead == rules.NO_LEAD_YET and card < rules.FIRST_JESTER:  # rules.next_lead, inlined
+        trick = s.trick = s.trick + (card,)
+        if s.lead == rules.NO_LEAD_YET and card < rules.FIRST_JESTER:  # rules.next_lead, inlined
             s.lead = rules.WIZARD_LED if card >= rules.FIRST_WIZARD else card // 13
         events.append(_CARD_PLAYED[seat][card])
-        p = len(s.hands)
-        if len(trick) < p:
-            s.to_act = seat + 1 if seat + 1 < p else 0
-            return
-        # The trick is complete.
+        if len(trick) < len(hands):
+            s.to_act = seat + 1 if seat + 1 < len(hands) else 0
+        else:
+            self._end_trick(s, trick, events)
+
+    def _end_trick(self, s: WizardState, trick: tuple[CardId, ...], events: list[Event]) -> None:
+        """Give the complete trick to its winner, who leads next; end the round after its last trick."""
         leader = s.leader
         # rules.trick_winner, with the lead state the engine already keeps.
-        winner = (leader + rules.winning_position(trick, _STRENGTH[s.trump + 1][s.lead + 1])) % p
+        winner = (leader + rules.winning_position(trick, _STRENGTH[s.trump + 1][s.lead + 1])) % len(trick)
         tricks = list(s.tricks)
         tricks[winner] += 1
         s.tricks = tuple(tricks)
@@ -301,11 +342,12 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
 
     def _end_round(self, s: WizardState, events: list[Event]) -> None:
         """Score the round, then deal the next one or finish the game."""
-        points = tuple(rules.round_score(b, t) for b, t in zip(s.bids, s.tricks))
-        s.totals = tuple(a + b for a, b in zip(s.totals, points))
-        s.exact = tuple(e + (b == t) for e, b, t in zip(s.exact, s.bids, s.tricks))
-        s.rows += (pack_row(s.bids, s.tricks),)
-        events.append(_round_scored(s.round, s.bids, s.tricks, points, s.totals))
+        bids, tricks = s.bids, s.tricks
+        points = tuple(map(rules.round_score, bids, tricks))
+        s.totals = tuple(map(add, s.totals, points))
+        s.exact = tuple(map(add, s.exact, map(eq, bids, tricks)))
+        s.rows += (pack_row(bids, tricks),)
+        events.append(_round_scored(s.round, bids, tricks, points, s.totals))
         if s.round < s.rounds:
             self._start_round(s, events)
             return
