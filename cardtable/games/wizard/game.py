@@ -47,6 +47,10 @@ _STRENGTH = rules.STRENGTH
 _BIT = tuple(1 << c for c in range(rules.DECK_SIZE))
 _CLEAR = tuple(~(1 << c) for c in range(rules.DECK_SIZE))  # a hand without card c: hand & _CLEAR[c]
 _FOLLOW = tuple(m | _SPECIAL_MASK for m in _SUIT_MASK)  # what may be played on a suit led, if held
+_CARD_OF = {id(play): play.card for play in _PLAY}  # a cached Play's card, by identity (replay)
+_NO_LEAD, _WIZARD_LED = rules.NO_LEAD_YET, rules.WIZARD_LED
+_FIRST_WIZARD, _FIRST_JESTER = rules.FIRST_WIZARD, rules.FIRST_JESTER
+_TRICKS_OF = {id(bid): bid.tricks for bid in _BID}  # a cached Bid's tricks, by identity (replay)
 
 INFO = GameInfo(
     name="wizard",
@@ -113,8 +117,8 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         self._start_round(s, events)
         return s, events
 
-    def _start_round(self, s: WizardState, events: list[Event]) -> None:
-        """Move the deal one seat left and deal the next round into ``s`` (a fresh copy)."""
+    def _start_round(self, s: WizardState, events: list[Event] | None) -> None:
+        """Move the deal one seat left and deal the next round into ``s``; with ``events=None`` build none."""
         p = s.options.players
         s.round += 1
         s.dealer = (s.dealer + 1) % p
@@ -132,15 +136,16 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         s.trump_card = deck[n * p] if n * p < rules.DECK_SIZE else None
         # The stack: every card neither dealt nor turned.
         s.stack_mask = rules.ALL_MASK ^ sum(hands) ^ (0 if s.trump_card is None else _BIT[s.trump_card])
-        events.append(_round_started(n, s.dealer, n))
-        events.extend(_hand_dealt(seat, rules.hand_ids(h)) for seat, h in enumerate(hands))
+        if events is not None:
+            events.append(_round_started(n, s.dealer, n))
+            events.extend([_hand_dealt(seat, rules.hand_ids(h)) for seat, h in enumerate(hands)])
         self._turn_trump(s, events)
         # Reset the round's table.
         s.bids, s.tricks = (-1,) * p, (0,) * p
         s.leader, s.lead, s.trick, s.played = (s.dealer + 1) % p, rules.NO_LEAD_YET, (), ()
         s.last_trick, s.last_leader, s.last_winner = (), 0, None
 
-    def _turn_trump(self, s: WizardState, events: list[Event]) -> None:
+    def _turn_trump(self, s: WizardState, events: list[Event] | None) -> None:
         """Set trump from the turned card; a wizard under ``dealer_chooses`` asks the dealer first."""
         card = s.trump_card
         s.trump = -1 if (suit := rules.trump_suit(card)) is None else suit
@@ -149,7 +154,8 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
             s.phase, s.to_act = CHOOSING_TRUMP, s.dealer
         else:
             s.phase, s.to_act = BIDDING, (s.dealer + 1) % s.options.players
-        events.append(_trump_turned(card, rules.suit_name(suit), chooses))
+        if events is not None:
+            events.append(_trump_turned(card, rules.suit_name(suit), chooses))
 
     # Flow.
 
@@ -281,6 +287,108 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         self._move(s, seat, action, events)
         return s, events
 
+    def replay(self, options: WizardOptions, seed: Seed,
+               actions: Sequence[tuple[Seat, WizardAction]]) -> WizardState:
+        """``Game.replay`` on one private state: each action checked as ``apply`` checks it, then made in place.
+
+        No state is copied and no event list is kept per action; the cards of a round are checked
+        and played in a tight loop on local values (:meth:`_replay_cards`), and anything else (a bid,
+        a trump choice, an action that loop does not vouch for) takes ``apply``'s own check.
+        """
+        s, _ = self.new(options, seed)  # s belongs to this loop until it is returned
+        p = options.players
+        dropped: list[Event] = []
+        why_illegal_now, move = self.why_illegal_now, self._move
+        step, n = 0, len(actions)
+        while step < n:
+            if s.phase == BIDDING:
+                step = self._replay_bids(s, actions, step)
+            if s.phase == PLAYING:
+                step = self._replay_cards(s, actions, step)
+            if step == n:
+                break
+            seat, action = actions[step]
+            if id(action) in _TRUSTED_IDS and type(seat) is int and 0 <= seat < p:
+                reason = why_illegal_now(s, seat, action)
+            else:
+                reason = Game.why_illegal(self, s, seat, action)
+            if reason is not None:
+                raise IllegalAction(action, reason, step=step)
+            move(s, seat, action, dropped)
+            dropped.clear()
+            step += 1
+        return s
+
+    def _replay_bids(self, s: WizardState, actions: Sequence[tuple[Seat, WizardAction]], step: int) -> int:
+        """Make the record's bids from ``step`` on ``s`` while each is a cached, allowed ``Bid`` by the seat to act.
+
+        Stops once the dealer has bid (play starts) or at the first action it does not vouch for;
+        returns the index of the next action.
+        """
+        bids, to_act, dealer, n = list(s.bids), s.to_act, s.dealer, len(actions)
+        allowed = s.round
+        sum_rule = s.options.bids_may_not_equal_tricks
+        while step < n:
+            seat, action = actions[step]
+            tricks = _TRICKS_OF.get(id(action))
+            if tricks is None or type(seat) is not int or seat != to_act or tricks > allowed:
+                break
+            if sum_rule and seat == dealer and tricks == s.round - sum(b for b in bids if b >= 0):
+                break  # the forbidden last bid: apply's check will say why
+            bids[seat] = tricks
+            step += 1
+            if seat == dealer:
+                s.phase, to_act = PLAYING, s.leader
+                break
+            to_act = seat + 1 if seat + 1 < len(bids) else 0
+        s.bids, s.to_act = tuple(bids), to_act
+        return step
+
+    def _replay_cards(self, s: WizardState, actions: Sequence[tuple[Seat, WizardAction]], step: int) -> int:
+        """Play the record's cards from ``step`` on ``s`` while each is a cached, legal ``Play`` by the seat to act.
+
+        Stops at the end of the round (scored and the next one dealt, as ``_end_trick`` does) or at
+        the first action it does not vouch for; returns the index of the next action. The state it
+        leaves is the one the same moves through ``apply`` give.
+        """
+        hands, trick, tricks = list(s.hands), list(s.trick), list(s.tricks)
+        lead, leader, to_act, played, last = s.lead, s.leader, s.to_act, s.played, None
+        by_lead = _STRENGTH[s.trump + 1]
+        p, n, round_over = len(hands), len(actions), False
+        card_of, suit_mask, follow, clear, position = _CARD_OF.get, _SUIT_MASK, _FOLLOW, _CLEAR, rules.winning_position
+        while step < n:
+            seat, action = actions[step]
+            card = card_of(id(action))
+            if card is None or type(seat) is not int or seat != to_act:
+                break
+            hand = hands[seat]
+            if not hand >> card & 1 or (0 <= lead < 4 and hand & suit_mask[lead] and not follow[lead] >> card & 1):
+                break  # illegal: apply's check will say why
+            hands[seat] = hand & clear[card]
+            trick.append(card)
+            if lead == _NO_LEAD and card < _FIRST_JESTER:  # rules.next_lead
+                lead = _WIZARD_LED if card >= _FIRST_WIZARD else card // 13
+            step += 1
+            if len(trick) < p:
+                to_act = seat + 1 if seat + 1 < p else 0
+                continue
+            done = tuple(trick)
+            winner = (leader + position(done, by_lead[lead + 1])) % p
+            tricks[winner] += 1
+            played += done
+            last = (done, leader, winner)
+            trick, lead, leader, to_act = [], _NO_LEAD, winner, winner
+            if not hands[winner]:
+                round_over = True
+                break
+        s.hands, s.trick, s.tricks, s.played = tuple(hands), tuple(trick), tuple(tricks), played
+        s.lead, s.leader, s.to_act = lead, leader, to_act
+        if last is not None:
+            s.last_trick, s.last_leader, s.last_winner = last
+        if round_over:
+            self._end_round(s, None)
+        return step
+
     # Moves: each changes ``s``, a fresh copy (or a replay's private state), in place.
 
     def _move(self, s: WizardState, seat: Seat, action: WizardAction, events: list[Event]) -> None:
@@ -340,19 +448,21 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         if not s.hands[winner]:
             self._end_round(s, events)
 
-    def _end_round(self, s: WizardState, events: list[Event]) -> None:
-        """Score the round, then deal the next one or finish the game."""
+    def _end_round(self, s: WizardState, events: list[Event] | None) -> None:
+        """Score the round, then deal the next one or finish the game; ``events=None``: build none."""
         bids, tricks = s.bids, s.tricks
         points = tuple(map(rules.round_score, bids, tricks))
         s.totals = tuple(map(add, s.totals, points))
         s.exact = tuple(map(add, s.exact, map(eq, bids, tricks)))
         s.rows += (pack_row(bids, tricks),)
-        events.append(_round_scored(s.round, bids, tricks, points, s.totals))
+        if events is not None:
+            events.append(_round_scored(s.round, bids, tricks, points, s.totals))
         if s.round < s.rounds:
             self._start_round(s, events)
             return
         s.phase, s.to_act = FINISHED, None
-        events.append(ev.GameEnded(s.totals, self._winners(s.totals)))
+        if events is not None:
+            events.append(ev.GameEnded(s.totals, self._winners(s.totals)))
 
     @staticmethod
     def _winners(totals: Sequence[int]) -> tuple[Seat, ...]:
