@@ -13,6 +13,7 @@ from cardtable.core.errors import IllegalAction
 from cardtable.core.fast import TrustedActions, constructor
 from cardtable.core.rng import Seed, randrange, seeded, shuffled
 from cardtable.core.search import SearchHints
+from cardtable.core.state import updater
 from cardtable.games.wizard import events as ev
 from cardtable.games.wizard import rules
 from cardtable.games.wizard.actions import Bid, ChooseTrump, Play, WizardAction
@@ -21,8 +22,23 @@ from cardtable.games.wizard.options import PRESETS, RoundsChoice, WizardOptions
 from cardtable.games.wizard.state import BIDDING, CHOOSING_TRUMP, FINISHED, PLAYING, WizardState, pack_row
 
 _PLAY = tuple(Play(c) for c in range(rules.DECK_SIZE))
-# The Play actions of a bitmask, by chunks of ten bits (see rules.hand_ids): no loop over bits.
-_P0, _P1, _P2, _P3, _P4, _P5 = (tuple(tuple(_PLAY[c] for c in ids) for ids in chunk) for chunk in rules.CHUNK_IDS)
+
+
+def _plays_by_bits(first: int, width: int) -> tuple[tuple[Play, ...], ...]:
+    """``table[bits]``: the ``Play`` of card ``first + i`` for each bit ``i`` of ``bits``, ascending."""
+    table: list[tuple[Play, ...]] = [()]
+    for bits in range(1, 1 << width):
+        low = (bits & -bits).bit_length() - 1
+        table.append((_PLAY[first + low], *table[bits & (bits - 1)]))
+    return tuple(table)
+
+
+# The Play actions of a hand, by suit: _SUIT_PLAYS[suit][the suit's 13 bits], then _SPECIAL_PLAYS[bits 52–59]
+# (wizards and jesters come after every suit in id order): a legal list is two to five lookups, no loop over
+# bits (3.2 MB of shared tuples, built at import in a few ms).
+_SUIT_PLAYS = tuple(_plays_by_bits(13 * suit, 13) for suit in range(4))
+_S0, _S1, _S2, _S3 = _SUIT_PLAYS
+_SPECIAL_PLAYS = _plays_by_bits(rules.FIRST_WIZARD, 8)
 # Events are immutable: the per-decision ones with few possible values are built once and shared;
 # the others are built without the frozen dataclass __init__ (core.fast).
 _SEATS = range(rules.MAX_PLAYERS)
@@ -49,6 +65,7 @@ _CLEAR = tuple(~(1 << c) for c in range(rules.DECK_SIZE))  # a hand without card
 _FOLLOW = tuple(m | _SPECIAL_MASK for m in _SUIT_MASK)  # what may be played on a suit led, if held
 _CARD_OF = {id(play): play.card for play in _PLAY}  # a cached Play's card, by identity (replay)
 _NO_LEAD, _WIZARD_LED = rules.NO_LEAD_YET, rules.WIZARD_LED
+_after_play = updater(WizardState, "hands", "trick", "lead", "to_act")  # a card played, the trick going on
 _FIRST_WIZARD, _FIRST_JESTER = rules.FIRST_WIZARD, rules.FIRST_JESTER
 _TRICKS_OF = {id(bid): bid.tricks for bid in _BID}  # a cached Bid's tricks, by identity (replay)
 
@@ -129,16 +146,18 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         else:
             deck, s.rng = shuffled(s.rng, _ALL_CARDS)
         # Deal one at a time from the top, starting left of the dealer.
-        hands = [0] * p
+        hands, dealt, deal = [0] * p, [deck] * p, n * p
         for k in range(p):  # the k-th seat left of the dealer gets cards k, k + p, k + 2p, …
-            hands[(s.dealer + 1 + k) % p] = sum(map(_BIT.__getitem__, deck[k:n * p:p]))
+            seat = (s.dealer + 1 + k) % p
+            dealt[seat] = cards = deck[k:deal:p]
+            hands[seat] = sum(map(_BIT.__getitem__, cards))
         s.hands = tuple(hands)
-        s.trump_card = deck[n * p] if n * p < rules.DECK_SIZE else None
+        s.trump_card = deck[deal] if deal < rules.DECK_SIZE else None
         # The stack: every card neither dealt nor turned.
         s.stack_mask = rules.ALL_MASK ^ sum(hands) ^ (0 if s.trump_card is None else _BIT[s.trump_card])
         if events is not None:
             events.append(_round_started(n, s.dealer, n))
-            events.extend([_hand_dealt(seat, rules.hand_ids(h)) for seat, h in enumerate(hands)])
+            events.extend([_hand_dealt(seat, tuple(sorted(cards))) for seat, cards in enumerate(dealt)])
         self._turn_trump(s, events)
         # Reset the round's table.
         s.bids, s.tricks = (-1,) * p, (0,) * p
@@ -192,10 +211,10 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         if state.phase == PLAYING:
             m = state.hands[seat]
             lead = state.lead
-            if 0 <= lead < 4 and m & _SUIT_MASK[lead]:  # rules.legal_mask, inlined
-                m &= _FOLLOW[lead]
-            return [*_P0[m & 1023], *_P1[m >> 10 & 1023], *_P2[m >> 20 & 1023],
-                    *_P3[m >> 30 & 1023], *_P4[m >> 40 & 1023], *_P5[m >> 50]]
+            if 0 <= lead < 4 and m & _SUIT_MASK[lead]:  # must follow: that suit, wizards and jesters
+                return [*_SUIT_PLAYS[lead][m >> 13 * lead & 0x1FFF], *_SPECIAL_PLAYS[m >> 52]]
+            return [*_S0[m & 0x1FFF], *_S1[m >> 13 & 0x1FFF], *_S2[m >> 26 & 0x1FFF], *_S3[m >> 39 & 0x1FFF],
+                    *_SPECIAL_PLAYS[m >> 52]]
         if state.phase == BIDDING:
             if state.options.bids_may_not_equal_tricks and seat == state.dealer:
                 return [_BID[k] for k in self.allowed_bids(state)]
@@ -217,16 +236,28 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
                 hand, lead = state.hands[seat], state.lead
                 if 0 <= lead < 4 and hand & _SUIT_MASK[lead]:  # rules.legal_mask, inlined
                     hand &= _FOLLOW[lead]
-                if hand >> card & 1:
-                    s = state.copy()
-                    events: list[Event] = []
-                    self._play(s, seat, card, events)
+                if hand >> card & 1:  # legal: _play, inlined (one copy written once, see core.state.updater)
+                    hands = list(state.hands)
+                    hands[seat] &= _CLEAR[card]
+                    trick = state.trick + (card,)
+                    if lead == _NO_LEAD and card < _FIRST_JESTER:  # rules.next_lead
+                        lead = _WIZARD_LED if card >= _FIRST_WIZARD else card // 13
+                    p = len(hands)
+                    if len(trick) < p:
+                        return _after_play(state, tuple(hands), trick, lead, seat + 1 if seat + 1 < p else 0), [
+                            _CARD_PLAYED[seat][card]]
+                    s = _after_play(state, tuple(hands), trick, lead, seat)  # _end_trick sets who leads next
+                    events: list[Event] = [_CARD_PLAYED[seat][card]]
+                    self._end_trick(s, trick, events)
                     return s, events
-        elif (kind is Bid and id(action) in _TRUSTED_IDS and type(seat) is int and seat == state.to_act
-              and state.phase == BIDDING and self._bid_allowed(state, seat, action.tricks)):  # type: ignore[union-attr]
-            s, events = state.copy(), []
-            self._bid(s, seat, action.tricks, events)  # type: ignore[union-attr]
-            return s, events
+        elif kind is Bid and id(action) in _TRUSTED_IDS and type(seat) is int and seat == state.to_act:
+            tricks = action.tricks  # type: ignore[union-attr]
+            if state.phase == BIDDING and tricks <= state.round and (
+                    seat != state.dealer or not state.options.bids_may_not_equal_tricks
+                    or tricks != self.forbidden_bid(state)):  # _bid_allowed, inlined
+                s, events = state.copy(), []
+                self._bid(s, seat, tricks, events)
+                return s, events
         if type(seat) is int and 0 <= seat < len(state.hands) and (id(action) in _TRUSTED_IDS or (
                 kind is Play and type(action.card) is int and 0 <= action.card < rules.DECK_SIZE)):  # type: ignore[union-attr]
             reason = self.why_illegal_now(state, seat, action)
@@ -425,8 +456,8 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         hands[seat] &= _CLEAR[card]
         s.hands = tuple(hands)
         trick = s.trick = s.trick + (card,)
-        if s.lead == rules.NO_LEAD_YET and card < rules.FIRST_JESTER:  # rules.next_lead, inlined
-            s.lead = rules.WIZARD_LED if card >= rules.FIRST_WIZARD else card // 13
+        if s.lead == _NO_LEAD and card < _FIRST_JESTER:  # rules.next_lead, inlined
+            s.lead = _WIZARD_LED if card >= _FIRST_WIZARD else card // 13
         events.append(_CARD_PLAYED[seat][card])
         if len(trick) < len(hands):
             s.to_act = seat + 1 if seat + 1 < len(hands) else 0
@@ -436,8 +467,10 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
     def _end_trick(self, s: WizardState, trick: tuple[CardId, ...], events: list[Event]) -> None:
         """Give the complete trick to its winner, who leads next; end the round after its last trick."""
         leader = s.leader
-        # rules.trick_winner, with the lead state the engine already keeps.
-        winner = (leader + rules.winning_position(trick, _STRENGTH[s.trump + 1][s.lead + 1])) % len(trick)
+        # rules.trick_winner, with the lead state the engine already keeps: the first card of the highest
+        # strength (rules.winning_position, in C-level calls).
+        strengths = list(map(_STRENGTH[s.trump + 1][s.lead + 1].__getitem__, trick))
+        winner = (leader + strengths.index(max(strengths))) % len(trick)
         tricks = list(s.tricks)
         tricks[winner] += 1
         s.tricks = tuple(tricks)
