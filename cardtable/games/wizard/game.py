@@ -52,6 +52,7 @@ _hand_dealt = constructor(ev.HandDealt)
 _round_started, _trump_turned = constructor(ev.RoundStarted), constructor(ev.TrumpTurned)
 _round_scored = constructor(ev.RoundScored)
 _BID = tuple(Bid(k) for k in range(rules.DECK_SIZE // rules.MIN_PLAYERS + 1))
+_BIDS_UPTO = tuple(_BID[:n + 1] for n in range(len(_BID)))  # the bids of round n: 0 … n
 _CHOOSE = tuple(ChooseTrump(name) for name in rules.SUITS)  # type: ignore[arg-type]
 _ALL_CARDS = tuple(range(rules.DECK_SIZE))
 # This engine's own cached actions: checked at the edge once, here, not on every apply.
@@ -66,6 +67,7 @@ _FOLLOW = tuple(m | _SPECIAL_MASK for m in _SUIT_MASK)  # what may be played on 
 _CARD_OF = {id(play): play.card for play in _PLAY}  # a cached Play's card, by identity (replay)
 _NO_LEAD, _WIZARD_LED = rules.NO_LEAD_YET, rules.WIZARD_LED
 _after_play = updater(WizardState, "hands", "trick", "lead", "to_act")  # a card played, the trick going on
+_after_bid = updater(WizardState, "bids", "to_act")  # a bid before the dealer's
 _FIRST_WIZARD, _FIRST_JESTER = rules.FIRST_WIZARD, rules.FIRST_JESTER
 _TRICKS_OF = {id(bid): bid.tricks for bid in _BID}  # a cached Bid's tricks, by identity (replay)
 
@@ -218,7 +220,7 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         if state.phase == BIDDING:
             if state.options.bids_may_not_equal_tricks and seat == state.dealer:
                 return [_BID[k] for k in self.allowed_bids(state)]
-            return list(_BID[:state.round + 1])
+            return list(_BIDS_UPTO[state.round])
         return list(_CHOOSE)
 
     def apply(self, state: WizardState, seat: Seat, action: WizardAction) -> tuple[WizardState, list[Event]]:
@@ -255,6 +257,11 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
             if state.phase == BIDDING and tricks <= state.round and (
                     seat != state.dealer or not state.options.bids_may_not_equal_tricks
                     or tricks != self.forbidden_bid(state)):  # _bid_allowed, inlined
+                if seat != state.dealer and not state.options.hidden_bids:  # _bid, inlined for a bid heard by all
+                    bids = list(state.bids)
+                    bids[seat] = tricks
+                    return _after_bid(state, tuple(bids), seat + 1 if seat + 1 < len(bids) else 0), [
+                        _BID_PLACED[seat][tricks]]
                 s, events = state.copy(), []
                 self._bid(s, seat, tricks, events)
                 return s, events
@@ -386,7 +393,7 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         lead, leader, to_act, played, last = s.lead, s.leader, s.to_act, s.played, None
         by_lead = _STRENGTH[s.trump + 1]
         p, n, round_over = len(hands), len(actions), False
-        card_of, suit_mask, follow, clear, position = _CARD_OF.get, _SUIT_MASK, _FOLLOW, _CLEAR, rules.winning_position
+        card_of, suit_mask, follow, clear = _CARD_OF.get, _SUIT_MASK, _FOLLOW, _CLEAR
         while step < n:
             seat, action = actions[step]
             card = card_of(id(action))
@@ -404,7 +411,8 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
                 to_act = seat + 1 if seat + 1 < p else 0
                 continue
             done = tuple(trick)
-            winner = (leader + position(done, by_lead[lead + 1])) % p
+            strengths = list(map(by_lead[lead + 1].__getitem__, done))  # the first strongest card wins
+            winner = (leader + strengths.index(max(strengths))) % p
             tricks[winner] += 1
             played += done
             last = (done, leader, winner)
