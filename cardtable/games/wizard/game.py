@@ -235,12 +235,13 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         if kind is Play and type(seat) is int and seat == state.to_act and state.phase == PLAYING:
             card = action.card  # type: ignore[union-attr]
             if type(card) is int and 0 <= card < rules.DECK_SIZE:
-                hand, lead = state.hands[seat], state.lead
-                if 0 <= lead < 4 and hand & _SUIT_MASK[lead]:  # rules.legal_mask, inlined
-                    hand &= _FOLLOW[lead]
-                if hand >> card & 1:  # legal: _play, inlined (one copy written once, see core.state.updater)
+                hand, lead, bit = state.hands[seat], state.lead, _BIT[card]
+                # Legal (rules.legal_mask, small-int tests first): held, and of the suit led if the hand has it.
+                if hand & bit and (lead < 0 or lead > 3 or card >= _FIRST_WIZARD or card // 13 == lead
+                                   or not hand & _SUIT_MASK[lead]):
+                    # _play, inlined: one copy written once (core.state.updater).
                     hands = list(state.hands)
-                    hands[seat] &= _CLEAR[card]
+                    hands[seat] = hand ^ bit
                     trick = state.trick + (card,)
                     if lead == _NO_LEAD and card < _FIRST_JESTER:  # rules.next_lead
                         lead = _WIZARD_LED if card >= _FIRST_WIZARD else card // 13
@@ -393,16 +394,17 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         lead, leader, to_act, played, last = s.lead, s.leader, s.to_act, s.played, None
         by_lead = _STRENGTH[s.trump + 1]
         p, n, round_over = len(hands), len(actions), False
-        card_of, suit_mask, follow, clear = _CARD_OF.get, _SUIT_MASK, _FOLLOW, _CLEAR
+        card_of, suit_mask, bits = _CARD_OF.get, _SUIT_MASK, _BIT
         while step < n:
             seat, action = actions[step]
             card = card_of(id(action))
             if card is None or type(seat) is not int or seat != to_act:
                 break
-            hand = hands[seat]
-            if not hand >> card & 1 or (0 <= lead < 4 and hand & suit_mask[lead] and not follow[lead] >> card & 1):
+            hand, bit = hands[seat], bits[card]
+            if not hand & bit or not (lead < 0 or lead > 3 or card >= _FIRST_WIZARD or card // 13 == lead
+                                      or not hand & suit_mask[lead]):
                 break  # illegal: apply's check will say why
-            hands[seat] = hand & clear[card]
+            hands[seat] = hand ^ bit
             trick.append(card)
             if lead == _NO_LEAD and card < _FIRST_JESTER:  # rules.next_lead
                 lead = _WIZARD_LED if card >= _FIRST_WIZARD else card // 13
