@@ -60,7 +60,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import cardtable
-from cardtable.core import GameRecord, load_record, replay, replay_state
+from cardtable.core import GameRecord, replay
 
 # ---------------------------------------------------------------------------------------------
 # Measurement.
@@ -504,6 +504,7 @@ def section_memory(args: argparse.Namespace, out: dict[str, Any]) -> None:
 
 def section_load(args: argparse.Namespace, out: dict[str, Any]) -> None:
     """A stored Wizard game (4 players, all rounds): its JSON text decoded and replayed (two ways) vs played."""
+    from cardtable.core import load_record, replay_state  # here: --baseline workers import this script with older code
     game = cardtable.load_game("wizard")
     options = {"players": 4}
     opts = game.options(options)
