@@ -13,10 +13,13 @@ EXCERPT = 60
 class IllegalAction(ValueError):
     """An action that the rules do not allow now; the state it was tried on is unchanged."""
 
-    def __init__(self, action: object, reason: str) -> None:
-        super().__init__(f"illegal action {action_text(action)}: {reason}")
+    def __init__(self, action: object, reason: str, *, step: int | None = None) -> None:
+        where = "" if step is None else f"record action {step}: "
+        super().__init__(f"{where}illegal action {action_text(action)}: {reason}")
         self.action = action
         self.reason = reason
+        #: The action's index in the record being replayed (``Game.replay``), or None.
+        self.step = step
 
 
 class InvalidOptions(ValueError):

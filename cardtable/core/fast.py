@@ -73,7 +73,27 @@ class TrustedActions:
             if problem is not None:
                 raise ValueError(f"cannot trust {action!r}: {problem}")
             self.ids.add(id(action))
+            CACHED[value_key(action)] = action
 
     def holds(self, action: object) -> bool:
         """Whether ``action`` is one of the registered instances (so its fields are known to fit)."""
         return id(action) in self.ids
+
+
+#: Every registered action by :func:`value_key`: decoders hand out these instances (see :func:`cached_action`;
+#: hot loops may bind ``CACHED.get``).
+CACHED: dict[tuple[Any, ...], object] = {}
+
+
+def value_key(action: object) -> tuple[Any, ...]:
+    """``(class, field values…)``: equal for two actions of one class with the same values of the same types."""
+    return (type(action), *(getattr(action, f.name) for f in dataclasses.fields(action)))  # type: ignore[arg-type]
+
+
+def cached_action(key: tuple[Any, ...]) -> object | None:
+    """The registered (trusted) action with this :func:`value_key`, or None.
+
+    Callers pass values of exactly the annotated types (``True == 1``, but a decoded ``int`` field
+    never holds a ``bool``), so an equal key means an equal, well-formed action.
+    """
+    return CACHED.get(key)

@@ -165,6 +165,20 @@ class Game(abc.ABC, Generic[S, A, Ob, Opt]):
     def apply_unchecked(self, state: S, seat: Seat, action: A) -> tuple[S, list[Event]]:
         """``apply`` without validation, for callers that took the action from ``legal_actions``."""
 
+    def replay(self, options: Opt, seed: Seed, actions: Sequence[tuple[Seat, A]]) -> S:
+        """The state after ``actions`` from ``new(options, seed)``, each validated as ``apply`` validates it.
+
+        Events are not kept (games may override this to skip building them and the states between);
+        an illegal action raises :class:`IllegalAction` naming its index in ``actions`` (``step``).
+        """
+        state, _ = self.new(options, seed)
+        for step, (seat, action) in enumerate(actions):
+            try:
+                state, _ = self.apply(state, seat, action)
+            except IllegalAction as exc:
+                raise IllegalAction(action, exc.reason, step=step) from None
+        return state
+
     # What leaves the engine.
 
     @abc.abstractmethod

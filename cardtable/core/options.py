@@ -104,7 +104,7 @@ def _merge(target: dict[str, Any], values: Mapping[str, Any]) -> None:
 
 
 def _build(cls: type[O], values: Mapping[str, Any], prefix: str) -> O:
-    hints = typing.get_type_hints(cls)
+    hints = _hints(cls)
     names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     unknown = sorted(set(values) - names)
     if unknown:
@@ -124,6 +124,17 @@ def _build(cls: type[O], values: Mapping[str, Any], prefix: str) -> O:
         return cls(**kwargs)
     except (TypeError, ValueError) as exc:
         raise InvalidOptions(str(exc)) from None
+
+
+_HINTS: dict[type[Any], dict[str, Any]] = {}
+
+
+def _hints(cls: type[Any]) -> dict[str, Any]:
+    """The field annotations of an options class, resolved once (``get_type_hints`` is slow)."""
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = typing.get_type_hints(cls)
+    return hints
 
 
 _TRUE = {"true", "on", "yes", "1"}

@@ -6,11 +6,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardtable.core.codec import to_json
+from cardtable.core.codec import parse_json, to_json
 from cardtable.core.errors import DecodeError, describe_value, short_repr
 from cardtable.core.events import Event
 from cardtable.core.game import Game
 from cardtable.core.options import options_to_dict
+from cardtable.core.record_decoder import decoder_for
 from cardtable.core.types import Seat
 
 #: The record format this version writes; ``from_json`` reads it and every earlier one.
@@ -108,3 +109,29 @@ def replay(game: Game[Any, Any, Any, Any], record: GameRecord,
         state, more = game.apply(state, seat, action)
         events.extend(more)
     return state, events
+
+
+def load_record(text: str | bytes, game: Game[Any, Any, Any, Any]) -> GameRecord:
+    """A record of ``game`` from its JSON text, its actions the engine's cached objects; ``DecodeError`` if invalid.
+
+    The same record as ``GameRecord.from_json(parse_json(text), game)``, faster: one compiled msgspec
+    pass (``core.record_decoder``); whatever that pass cannot decode goes the slow way, which
+    accepts or refuses it with its exact message.
+    """
+    decoder = decoder_for(game.info.action_types)
+    decoded = decoder.decode(text) if decoder is not None else None
+    if decoded is not None:
+        name, options, seed, actions, notes, version = decoded
+        if name == game.info.name and 0 <= version <= RECORD_FORMAT:
+            return GameRecord(name, options, seed, actions, notes)
+    return GameRecord.from_json(parse_json(text), game)
+
+
+def replay_state(game: Game[Any, Any, Any, Any], record: GameRecord, upto: int | None = None) -> Any:
+    """The state after the record's first ``upto`` actions (all by default), every action validated, no events.
+
+    ``Game.replay`` does the work; an illegal action raises ``IllegalAction`` naming its index in
+    the record (``exc.step``). Use :func:`replay` when the events are wanted too.
+    """
+    actions = record.actions if upto is None else record.actions[:upto]
+    return game.replay(game.options(record.options), record.seed, actions)

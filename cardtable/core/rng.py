@@ -170,18 +170,35 @@ def word(state: int) -> tuple[int, int]:
 
 def below(state: int, m: int) -> tuple[int, int]:
     """A uniform int in ``[0, m)`` from the seeded stream (see the module docstring), and the state after."""
+    bounds = _BOUNDS.get(m)
+    if bounds is None:
+        bounds = _bounds(m)
+    words, limit = bounds
+    while True:
+        r = 0
+        for _ in words:  # word(), inlined
+            state = (state + GOLDEN_GAMMA) & MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+            r = (r << 64) | z ^ (z >> 31)
+        if r < limit:
+            return r % m, state
+
+
+#: ``below``'s words and rejection limit per bound, computed once (a shuffle draws below n! every deal).
+_BOUNDS: dict[int, tuple[range, int]] = {}
+
+
+def _bounds(m: int) -> tuple[range, int]:
+    """How many words a draw below ``m`` takes (as a range to loop over) and the limit above which it is redrawn."""
     if m < 1:
         raise ValueError(f"cannot draw below {m}")
     words = (m.bit_length() + 127) // 64
     span = 1 << (64 * words)
-    limit = span - span % m
-    while True:
-        r = 0
-        for _ in range(words):
-            z, state = word(state)
-            r = (r << 64) | z
-        if r < limit:
-            return r % m, state
+    bounds = (range(words), span - span % m)
+    if len(_BOUNDS) < 4096:  # the bounds games use are few (factorials, seats, ranges of bids)
+        _BOUNDS[m] = bounds
+    return bounds
 
 
 _FACTORIALS: list[int] = [1]

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import pickle
+import random
 from typing import Any
 
 import pytest
 
 import cardtable
-from cardtable.core import DecodeError, GameRecord, replay
+from cardtable.core import DecodeError, GameRecord, load_record, parse_json, replay, replay_state
 from cardtable.core.record import RECORD_FORMAT, new_record
 from cardtable.games.wizard.actions import Bid
 
@@ -78,3 +80,21 @@ def test_a_record_keeps_its_api() -> None:
     record = a_record()
     longer = record.with_action(0, Bid(1))
     assert longer.actions[-1] == (0, Bid(1)) and longer.game == "wizard" and longer.seed == 4
+
+
+@pytest.mark.parametrize("name", sorted(cardtable.all_games()))
+def test_load_record_and_replay_state_agree_with_the_general_path_for_every_game(name: str) -> None:
+    game = cardtable.load_game(name)
+    options = game.options({})
+    rng = random.Random(6)
+    state, _ = game.new(options, 6)
+    record = new_record(game, options, 6)
+    while (seat := game.to_act(state)) is not None and len(record.actions) < 400:
+        legal = game.legal_actions(state, seat)
+        action = legal[rng.randrange(len(legal))]
+        state, _ = game.apply(state, seat, action)
+        record = record.with_action(seat, action)
+    text = json.dumps(record.to_json())
+    loaded = load_record(text, game)
+    assert loaded == GameRecord.from_json(parse_json(text), game) == record
+    assert pickle.dumps(replay_state(game, loaded)) == pickle.dumps(replay(game, record)[0]) == pickle.dumps(state)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from operator import add, eq
 
 from cardtable.cards import WIZARD_60, CardId
 from cardtable.core import Event, Game, GameInfo, InvalidOptions, Outcome, Seat
@@ -12,6 +13,7 @@ from cardtable.core.errors import IllegalAction
 from cardtable.core.fast import TrustedActions, constructor
 from cardtable.core.rng import Seed, randrange, seeded, shuffled
 from cardtable.core.search import SearchHints
+from cardtable.core.state import updater
 from cardtable.games.wizard import events as ev
 from cardtable.games.wizard import rules
 from cardtable.games.wizard.actions import Bid, ChooseTrump, Play, WizardAction
@@ -20,8 +22,23 @@ from cardtable.games.wizard.options import PRESETS, RoundsChoice, WizardOptions
 from cardtable.games.wizard.state import BIDDING, CHOOSING_TRUMP, FINISHED, PLAYING, WizardState, pack_row
 
 _PLAY = tuple(Play(c) for c in range(rules.DECK_SIZE))
-# The Play actions of a bitmask, by chunks of ten bits (see rules.hand_ids): no loop over bits.
-_P0, _P1, _P2, _P3, _P4, _P5 = (tuple(tuple(_PLAY[c] for c in ids) for ids in chunk) for chunk in rules.CHUNK_IDS)
+
+
+def _plays_by_bits(first: int, width: int) -> tuple[tuple[Play, ...], ...]:
+    """``table[bits]``: the ``Play`` of card ``first + i`` for each bit ``i`` of ``bits``, ascending."""
+    table: list[tuple[Play, ...]] = [()]
+    for bits in range(1, 1 << width):
+        low = (bits & -bits).bit_length() - 1
+        table.append((_PLAY[first + low], *table[bits & (bits - 1)]))
+    return tuple(table)
+
+
+# The Play actions of a hand, by suit: _SUIT_PLAYS[suit][the suit's 13 bits], then _SPECIAL_PLAYS[bits 52–59]
+# (wizards and jesters come after every suit in id order): a legal list is two to five lookups, no loop over
+# bits (3.2 MB of shared tuples, built at import in a few ms).
+_SUIT_PLAYS = tuple(_plays_by_bits(13 * suit, 13) for suit in range(4))
+_S0, _S1, _S2, _S3 = _SUIT_PLAYS
+_SPECIAL_PLAYS = _plays_by_bits(rules.FIRST_WIZARD, 8)
 # Events are immutable: the per-decision ones with few possible values are built once and shared;
 # the others are built without the frozen dataclass __init__ (core.fast).
 _SEATS = range(rules.MAX_PLAYERS)
@@ -35,6 +52,7 @@ _hand_dealt = constructor(ev.HandDealt)
 _round_started, _trump_turned = constructor(ev.RoundStarted), constructor(ev.TrumpTurned)
 _round_scored = constructor(ev.RoundScored)
 _BID = tuple(Bid(k) for k in range(rules.DECK_SIZE // rules.MIN_PLAYERS + 1))
+_BIDS_UPTO = tuple(_BID[:n + 1] for n in range(len(_BID)))  # the bids of round n: 0 … n
 _CHOOSE = tuple(ChooseTrump(name) for name in rules.SUITS)  # type: ignore[arg-type]
 _ALL_CARDS = tuple(range(rules.DECK_SIZE))
 # This engine's own cached actions: checked at the edge once, here, not on every apply.
@@ -44,6 +62,14 @@ _TRUSTED.add(*_PLAY, *_BID, *_CHOOSE)
 _SUIT_MASK, _SPECIAL_MASK = rules.SUIT_MASK, rules.SPECIAL_MASK
 _STRENGTH = rules.STRENGTH
 _BIT = tuple(1 << c for c in range(rules.DECK_SIZE))
+_CLEAR = tuple(~(1 << c) for c in range(rules.DECK_SIZE))  # a hand without card c: hand & _CLEAR[c]
+_FOLLOW = tuple(m | _SPECIAL_MASK for m in _SUIT_MASK)  # what may be played on a suit led, if held
+_CARD_OF = {id(play): play.card for play in _PLAY}  # a cached Play's card, by identity (replay)
+_NO_LEAD, _WIZARD_LED = rules.NO_LEAD_YET, rules.WIZARD_LED
+_after_play = updater(WizardState, "hands", "trick", "lead", "to_act")  # a card played, the trick going on
+_after_bid = updater(WizardState, "bids", "to_act")  # a bid before the dealer's
+_FIRST_WIZARD, _FIRST_JESTER = rules.FIRST_WIZARD, rules.FIRST_JESTER
+_TRICKS_OF = {id(bid): bid.tricks for bid in _BID}  # a cached Bid's tricks, by identity (replay)
 
 INFO = GameInfo(
     name="wizard",
@@ -110,8 +136,8 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         self._start_round(s, events)
         return s, events
 
-    def _start_round(self, s: WizardState, events: list[Event]) -> None:
-        """Move the deal one seat left and deal the next round into ``s`` (a fresh copy)."""
+    def _start_round(self, s: WizardState, events: list[Event] | None) -> None:
+        """Move the deal one seat left and deal the next round into ``s``; with ``events=None`` build none."""
         p = s.options.players
         s.round += 1
         s.dealer = (s.dealer + 1) % p
@@ -122,21 +148,25 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         else:
             deck, s.rng = shuffled(s.rng, _ALL_CARDS)
         # Deal one at a time from the top, starting left of the dealer.
-        hands = [0] * p
+        hands, dealt, deal = [0] * p, [deck] * p, n * p
         for k in range(p):  # the k-th seat left of the dealer gets cards k, k + p, k + 2p, …
-            hands[(s.dealer + 1 + k) % p] = sum(map(_BIT.__getitem__, deck[k:n * p:p]))
+            seat = (s.dealer + 1 + k) % p
+            dealt[seat] = cards = deck[k:deal:p]
+            hands[seat] = sum(map(_BIT.__getitem__, cards))
         s.hands = tuple(hands)
-        s.trump_card = deck[n * p] if n * p < rules.DECK_SIZE else None
-        s.stack_mask = sum(map(_BIT.__getitem__, deck[n * p + 1:]))
-        events.append(_round_started(n, s.dealer, n))
-        events.extend(_hand_dealt(seat, rules.hand_ids(h)) for seat, h in enumerate(hands))
+        s.trump_card = deck[deal] if deal < rules.DECK_SIZE else None
+        # The stack: every card neither dealt nor turned.
+        s.stack_mask = rules.ALL_MASK ^ sum(hands) ^ (0 if s.trump_card is None else _BIT[s.trump_card])
+        if events is not None:
+            events.append(_round_started(n, s.dealer, n))
+            events.extend([_hand_dealt(seat, tuple(sorted(cards))) for seat, cards in enumerate(dealt)])
         self._turn_trump(s, events)
         # Reset the round's table.
         s.bids, s.tricks = (-1,) * p, (0,) * p
         s.leader, s.lead, s.trick, s.played = (s.dealer + 1) % p, rules.NO_LEAD_YET, (), ()
         s.last_trick, s.last_leader, s.last_winner = (), 0, None
 
-    def _turn_trump(self, s: WizardState, events: list[Event]) -> None:
+    def _turn_trump(self, s: WizardState, events: list[Event] | None) -> None:
         """Set trump from the turned card; a wizard under ``dealer_chooses`` asks the dealer first."""
         card = s.trump_card
         s.trump = -1 if (suit := rules.trump_suit(card)) is None else suit
@@ -145,7 +175,8 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
             s.phase, s.to_act = CHOOSING_TRUMP, s.dealer
         else:
             s.phase, s.to_act = BIDDING, (s.dealer + 1) % s.options.players
-        events.append(_trump_turned(card, rules.suit_name(suit), chooses))
+        if events is not None:
+            events.append(_trump_turned(card, rules.suit_name(suit), chooses))
 
     # Flow.
 
@@ -182,28 +213,75 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         if state.phase == PLAYING:
             m = state.hands[seat]
             lead = state.lead
-            if 0 <= lead < 4 and m & _SUIT_MASK[lead]:  # rules.legal_mask, inlined
-                m &= _SUIT_MASK[lead] | _SPECIAL_MASK
-            return [*_P0[m & 1023], *_P1[m >> 10 & 1023], *_P2[m >> 20 & 1023],
-                    *_P3[m >> 30 & 1023], *_P4[m >> 40 & 1023], *_P5[m >> 50]]
+            if 0 <= lead < 4 and m & _SUIT_MASK[lead]:  # must follow: that suit, wizards and jesters
+                return [*_SUIT_PLAYS[lead][m >> 13 * lead & 0x1FFF], *_SPECIAL_PLAYS[m >> 52]]
+            return [*_S0[m & 0x1FFF], *_S1[m >> 13 & 0x1FFF], *_S2[m >> 26 & 0x1FFF], *_S3[m >> 39 & 0x1FFF],
+                    *_SPECIAL_PLAYS[m >> 52]]
         if state.phase == BIDDING:
-            return [_BID[k] for k in self.allowed_bids(state)]
+            if state.options.bids_may_not_equal_tricks and seat == state.dealer:
+                return [_BID[k] for k in self.allowed_bids(state)]
+            return list(_BIDS_UPTO[state.round])
         return list(_CHOOSE)
 
     def apply(self, state: WizardState, seat: Seat, action: WizardAction) -> tuple[WizardState, list[Event]]:
         """``Game.apply`` with the check of :meth:`why_illegal` inlined (the hot path of every playout).
 
-        A decoded ``Play`` (a replayed record, a remote player) is as good as a cached one once its
-        card is an int in the deck: exactly what its annotation (``WizardCard``) asks.
+        A legal card or bid by the seat to act goes straight to the move; anything else takes the
+        full check, whose answer is the same. A decoded ``Play`` (a replayed record, a remote
+        player) is as good as a cached one once its card is an int in the deck: exactly what its
+        annotation (``WizardCard``) asks.
         """
+        kind = type(action)
+        if kind is Play and type(seat) is int and seat == state.to_act and state.phase == PLAYING:
+            card = action.card  # type: ignore[union-attr]
+            if type(card) is int and 0 <= card < rules.DECK_SIZE:
+                hand, lead, bit = state.hands[seat], state.lead, _BIT[card]
+                # Legal (rules.legal_mask, small-int tests first): held, and of the suit led if the hand has it.
+                if hand & bit and (lead < 0 or lead > 3 or card >= _FIRST_WIZARD or card // 13 == lead
+                                   or not hand & _SUIT_MASK[lead]):
+                    # _play, inlined: one copy written once (core.state.updater).
+                    hands = list(state.hands)
+                    hands[seat] = hand ^ bit
+                    trick = state.trick + (card,)
+                    if lead == _NO_LEAD and card < _FIRST_JESTER:  # rules.next_lead
+                        lead = _WIZARD_LED if card >= _FIRST_WIZARD else card // 13
+                    p = len(hands)
+                    if len(trick) < p:
+                        return _after_play(state, tuple(hands), trick, lead, seat + 1 if seat + 1 < p else 0), [
+                            _CARD_PLAYED[seat][card]]
+                    s = _after_play(state, tuple(hands), trick, lead, seat)  # _end_trick sets who leads next
+                    events: list[Event] = [_CARD_PLAYED[seat][card]]
+                    self._end_trick(s, trick, events)
+                    return s, events
+        elif kind is Bid and id(action) in _TRUSTED_IDS and type(seat) is int and seat == state.to_act:
+            tricks = action.tricks  # type: ignore[union-attr]
+            if state.phase == BIDDING and tricks <= state.round and (
+                    seat != state.dealer or not state.options.bids_may_not_equal_tricks
+                    or tricks != self.forbidden_bid(state)):  # _bid_allowed, inlined
+                if seat != state.dealer and not state.options.hidden_bids:  # _bid, inlined for a bid heard by all
+                    bids = list(state.bids)
+                    bids[seat] = tricks
+                    return _after_bid(state, tuple(bids), seat + 1 if seat + 1 < len(bids) else 0), [
+                        _BID_PLACED[seat][tricks]]
+                s, events = state.copy(), []
+                self._bid(s, seat, tricks, events)
+                return s, events
         if type(seat) is int and 0 <= seat < len(state.hands) and (id(action) in _TRUSTED_IDS or (
-                type(action) is Play and type(action.card) is int and 0 <= action.card < rules.DECK_SIZE)):
+                kind is Play and type(action.card) is int and 0 <= action.card < rules.DECK_SIZE)):  # type: ignore[union-attr]
             reason = self.why_illegal_now(state, seat, action)
         else:
             reason = Game.why_illegal(self, state, seat, action)
         if reason is not None:
             raise IllegalAction(action, reason)
         return self.apply_unchecked(state, seat, action)
+
+    def _bid_allowed(self, state: WizardState, seat: Seat, tricks: int) -> bool:
+        """Whether the seat to act may bid ``tricks`` now (``allowed_bids`` without the list)."""
+        if tricks > state.round:
+            return False
+        if state.options.bids_may_not_equal_tricks and seat == state.dealer:
+            return tricks != self.forbidden_bid(state)
+        return True
 
     def why_illegal_now(self, state: WizardState, seat: Seat, action: WizardAction) -> str | None:
         """Why the well-formed action is illegal now, in words, or None, without building the legal list."""
@@ -214,14 +292,14 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         if type(action) is Play:  # the hot path: _why_illegal_play's checks, the legal case inlined
             card, legal, lead = action.card, state.hands[seat], state.lead
             if 0 <= lead < 4 and legal & _SUIT_MASK[lead]:  # rules.legal_mask
-                legal &= _SUIT_MASK[lead] | _SPECIAL_MASK
+                legal &= _FOLLOW[lead]
             if state.phase == PLAYING and 0 <= card < rules.DECK_SIZE and legal >> card & 1:
                 return None
             return self._why_illegal_play(state, seat, card)
         if isinstance(action, Bid):
             if state.phase != BIDDING:
                 return f"this is not the time to bid ({state.phase.replace('_', ' ')})"
-            if action.tricks not in self.allowed_bids(state):
+            if not self._bid_allowed(state, seat, action.tricks):
                 if action.tricks == self.forbidden_bid(state):
                     return f"the bids may not add up to {state.round}: the last bidder may not bid {action.tricks}"
                 return f"a bid must be 0 to {state.round}"
@@ -245,6 +323,117 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         """Apply a legal action to a copy of the state."""
         s = state.copy()
         events: list[Event] = []
+        self._move(s, seat, action, events)
+        return s, events
+
+    def replay(self, options: WizardOptions, seed: Seed,
+               actions: Sequence[tuple[Seat, WizardAction]]) -> WizardState:
+        """``Game.replay`` on one private state: each action checked as ``apply`` checks it, then made in place.
+
+        No state is copied and no event list is kept per action; the cards of a round are checked
+        and played in a tight loop on local values (:meth:`_replay_cards`), and anything else (a bid,
+        a trump choice, an action that loop does not vouch for) takes ``apply``'s own check.
+        """
+        s, _ = self.new(options, seed)  # s belongs to this loop until it is returned
+        p = options.players
+        dropped: list[Event] = []
+        why_illegal_now, move = self.why_illegal_now, self._move
+        step, n = 0, len(actions)
+        while step < n:
+            if s.phase == BIDDING:
+                step = self._replay_bids(s, actions, step)
+            if s.phase == PLAYING:
+                step = self._replay_cards(s, actions, step)
+            if step == n:
+                break
+            seat, action = actions[step]
+            if id(action) in _TRUSTED_IDS and type(seat) is int and 0 <= seat < p:
+                reason = why_illegal_now(s, seat, action)
+            else:
+                reason = Game.why_illegal(self, s, seat, action)
+            if reason is not None:
+                raise IllegalAction(action, reason, step=step)
+            move(s, seat, action, dropped)
+            dropped.clear()
+            step += 1
+        return s
+
+    def _replay_bids(self, s: WizardState, actions: Sequence[tuple[Seat, WizardAction]], step: int) -> int:
+        """Make the record's bids from ``step`` on ``s`` while each is a cached, allowed ``Bid`` by the seat to act.
+
+        Stops once the dealer has bid (play starts) or at the first action it does not vouch for;
+        returns the index of the next action.
+        """
+        bids, to_act, dealer, n = list(s.bids), s.to_act, s.dealer, len(actions)
+        allowed = s.round
+        sum_rule = s.options.bids_may_not_equal_tricks
+        while step < n:
+            seat, action = actions[step]
+            tricks = _TRICKS_OF.get(id(action))
+            if tricks is None or type(seat) is not int or seat != to_act or tricks > allowed:
+                break
+            if sum_rule and seat == dealer and tricks == s.round - sum(b for b in bids if b >= 0):
+                break  # the forbidden last bid: apply's check will say why
+            bids[seat] = tricks
+            step += 1
+            if seat == dealer:
+                s.phase, to_act = PLAYING, s.leader
+                break
+            to_act = seat + 1 if seat + 1 < len(bids) else 0
+        s.bids, s.to_act = tuple(bids), to_act
+        return step
+
+    def _replay_cards(self, s: WizardState, actions: Sequence[tuple[Seat, WizardAction]], step: int) -> int:
+        """Play the record's cards from ``step`` on ``s`` while each is a cached, legal ``Play`` by the seat to act.
+
+        Stops at the end of the round (scored and the next one dealt, as ``_end_trick`` does) or at
+        the first action it does not vouch for; returns the index of the next action. The state it
+        leaves is the one the same moves through ``apply`` give.
+        """
+        hands, trick, tricks = list(s.hands), list(s.trick), list(s.tricks)
+        lead, leader, to_act, played, last = s.lead, s.leader, s.to_act, s.played, None
+        by_lead = _STRENGTH[s.trump + 1]
+        p, n, round_over = len(hands), len(actions), False
+        card_of, suit_mask, bits = _CARD_OF.get, _SUIT_MASK, _BIT
+        while step < n:
+            seat, action = actions[step]
+            card = card_of(id(action))
+            if card is None or type(seat) is not int or seat != to_act:
+                break
+            hand, bit = hands[seat], bits[card]
+            if not hand & bit or not (lead < 0 or lead > 3 or card >= _FIRST_WIZARD or card // 13 == lead
+                                      or not hand & suit_mask[lead]):
+                break  # illegal: apply's check will say why
+            hands[seat] = hand ^ bit
+            trick.append(card)
+            if lead == _NO_LEAD and card < _FIRST_JESTER:  # rules.next_lead
+                lead = _WIZARD_LED if card >= _FIRST_WIZARD else card // 13
+            step += 1
+            if len(trick) < p:
+                to_act = seat + 1 if seat + 1 < p else 0
+                continue
+            done = tuple(trick)
+            strengths = list(map(by_lead[lead + 1].__getitem__, done))  # the first strongest card wins
+            winner = (leader + strengths.index(max(strengths))) % p
+            tricks[winner] += 1
+            played += done
+            last = (done, leader, winner)
+            trick, lead, leader, to_act = [], _NO_LEAD, winner, winner
+            if not hands[winner]:
+                round_over = True
+                break
+        s.hands, s.trick, s.tricks, s.played = tuple(hands), tuple(trick), tuple(tricks), played
+        s.lead, s.leader, s.to_act = lead, leader, to_act
+        if last is not None:
+            s.last_trick, s.last_leader, s.last_winner = last
+        if round_over:
+            self._end_round(s, None)
+        return step
+
+    # Moves: each changes ``s``, a fresh copy (or a replay's private state), in place.
+
+    def _move(self, s: WizardState, seat: Seat, action: WizardAction, events: list[Event]) -> None:
+        """Make a legal move on ``s``."""
         kind = type(action)
         if kind is Play:
             self._play(s, seat, action.card, events)  # type: ignore[union-attr]
@@ -253,42 +442,45 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         elif isinstance(action, ChooseTrump):
             s.trump, s.phase, s.to_act = action.suit_index, BIDDING, (s.dealer + 1) % s.options.players
             events.append(ev.TrumpChosen(seat, action.suit))
-        return s, events
 
     def _bid(self, s: WizardState, seat: Seat, tricks: int, events: list[Event]) -> None:
         """Record a bid; after the dealer's (last) bid, reveal hidden bids and start play."""
         bids = list(s.bids)
         bids[seat] = tricks
         s.bids = tuple(bids)
-        if s.options.hidden_bids:
+        hidden = s.options.hidden_bids
+        if hidden:
             events.extend((_HIDDEN_BID_PLACED[seat], _OWN_BID[seat][tricks]))
         else:
             events.append(_BID_PLACED[seat][tricks])
         if seat == s.dealer:
-            if s.options.hidden_bids:
+            if hidden:
                 events.append(ev.BidsRevealed(s.bids))
             s.phase, s.to_act = PLAYING, s.leader
         else:
-            s.to_act = (seat + 1) % s.options.players
+            s.to_act = seat + 1 if seat + 1 < len(bids) else 0
 
     def _play(self, s: WizardState, seat: Seat, card: CardId, events: list[Event]) -> None:
         """Play a card; complete the trick when everyone has played, and the round after the last trick."""
         hands = list(s.hands)
-        hands[seat] &= ~(1 << card)
+        hands[seat] &= _CLEAR[card]
         s.hands = tuple(hands)
-        trick = s.trick = (*s.trick, card)
-        lead = s.lead
-        if lead == rules.NO_LEAD_YET and card < rules.FIRST_JESTER:  # rules.next_lead, inlined
-            s.lead = rules.WIZARD_LED if card >= rules.FIRST_WIZARD else card // 13
+        trick = s.trick = s.trick + (card,)
+        if s.lead == _NO_LEAD and card < _FIRST_JESTER:  # rules.next_lead, inlined
+            s.lead = _WIZARD_LED if card >= _FIRST_WIZARD else card // 13
         events.append(_CARD_PLAYED[seat][card])
-        p = len(s.hands)
-        if len(trick) < p:
-            s.to_act = seat + 1 if seat + 1 < p else 0
-            return
-        # The trick is complete.
+        if len(trick) < len(hands):
+            s.to_act = seat + 1 if seat + 1 < len(hands) else 0
+        else:
+            self._end_trick(s, trick, events)
+
+    def _end_trick(self, s: WizardState, trick: tuple[CardId, ...], events: list[Event]) -> None:
+        """Give the complete trick to its winner, who leads next; end the round after its last trick."""
         leader = s.leader
-        # rules.trick_winner, with the lead state the engine already keeps.
-        winner = (leader + rules.winning_position(trick, _STRENGTH[s.trump + 1][s.lead + 1])) % p
+        # rules.trick_winner, with the lead state the engine already keeps: the first card of the highest
+        # strength (rules.winning_position, in C-level calls).
+        strengths = list(map(_STRENGTH[s.trump + 1][s.lead + 1].__getitem__, trick))
+        winner = (leader + strengths.index(max(strengths))) % len(trick)
         tricks = list(s.tricks)
         tricks[winner] += 1
         s.tricks = tuple(tricks)
@@ -299,18 +491,21 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         if not s.hands[winner]:
             self._end_round(s, events)
 
-    def _end_round(self, s: WizardState, events: list[Event]) -> None:
-        """Score the round, then deal the next one or finish the game."""
-        points = tuple(rules.round_score(b, t) for b, t in zip(s.bids, s.tricks))
-        s.totals = tuple(a + b for a, b in zip(s.totals, points))
-        s.exact = tuple(e + (b == t) for e, b, t in zip(s.exact, s.bids, s.tricks))
-        s.rows += (pack_row(s.bids, s.tricks),)
-        events.append(_round_scored(s.round, s.bids, s.tricks, points, s.totals))
+    def _end_round(self, s: WizardState, events: list[Event] | None) -> None:
+        """Score the round, then deal the next one or finish the game; ``events=None``: build none."""
+        bids, tricks = s.bids, s.tricks
+        points = tuple(map(rules.round_score, bids, tricks))
+        s.totals = tuple(map(add, s.totals, points))
+        s.exact = tuple(map(add, s.exact, map(eq, bids, tricks)))
+        s.rows += (pack_row(bids, tricks),)
+        if events is not None:
+            events.append(_round_scored(s.round, bids, tricks, points, s.totals))
         if s.round < s.rounds:
             self._start_round(s, events)
             return
         s.phase, s.to_act = FINISHED, None
-        events.append(ev.GameEnded(s.totals, self._winners(s.totals)))
+        if events is not None:
+            events.append(ev.GameEnded(s.totals, self._winners(s.totals)))
 
     @staticmethod
     def _winners(totals: Sequence[int]) -> tuple[Seat, ...]:
