@@ -10,6 +10,7 @@ from typing import Any
 
 from cardtable.core import Event, Game, GameRecord, Seat
 from cardtable.core.bot import Bot
+from cardtable.server.ahead import Ahead
 from cardtable.server.limits import TokenBucket
 from cardtable.store import StoredTable
 
@@ -112,6 +113,8 @@ class LiveTable:
     owned: bool = True
     #: Seats connected to other processes: process → (seats, until when, ``time.monotonic``).
     remote: dict[str, tuple[set[Seat], float]] = field(default_factory=dict)
+    #: Computer moves decided but not committed yet (never shown to anyone; see ``server/ahead.py``).
+    ahead: Ahead = field(default_factory=Ahead)
 
     @property
     def id(self) -> str:
