@@ -822,7 +822,7 @@ class TableManager:
         except TableError as exc:
             ahead.flushing = False
             log.warning("table %s: %d computer move(s) not stored (%s); deciding again", table.id,
-                        len(taken), exc.message)
+                        len(ahead.moves), exc.message)
             ahead.drop()
             return
         except asyncio.CancelledError:

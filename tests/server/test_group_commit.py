@@ -1,0 +1,78 @@
+"""Group commit: computer moves decided ahead are shown only once stored, and a restart resumes from the last
+stored action (moves decided but never stored are simply decided again)."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+import cardtable
+from cardtable.core import GameRecord, replay
+from cardtable.server import create_app
+from tests.server.conftest import create, receive, start
+
+
+def _wait_for(predicate: Any, seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+def _stored_version(path: Path, table_id: str) -> int:
+    with sqlite3.connect(path) as db:
+        return int(db.execute("SELECT version FROM tables WHERE id = ?", (table_id,)).fetchone()[0])
+
+
+def test_views_show_stored_moves_only_and_a_restart_resumes_from_the_last_stored(tmp_path: Path) -> None:
+    """The writer stalls: the computer players decide ahead, yet no view shows a move that is not stored; the
+    database as it is then (a crash) resumes from its last stored action and the game finishes."""
+    path, copy = tmp_path / "live.db", tmp_path / "crashed.db"
+    stall, give_up = threading.Event(), threading.Event()
+    with TestClient(create_app(f"sqlite:///{path}", bot_delay=0)) as client:
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        created = create(client, "wizard", ["bot"] * 4, seed=5, options={"players": 4})
+        table_id = created["table_id"]
+        table = manager.tables[table_id]
+        original = manager.store.transaction
+        durable: list[int] = []
+
+        def transaction(work: Any) -> Any:
+            if stall.is_set():  # the writer hangs (a dying disk); when released, the commit fails
+                give_up.wait(30)
+                raise OSError(5, "Input/output error")
+            result = original(work)
+            durable.append(_stored_version(path, table_id))
+            return result
+
+        manager.store.transaction = transaction
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            receive(ws)
+            start(client, table_id, created["token"])
+            view = receive(ws)
+            while view["version"] < 8:
+                assert view["version"] <= max(durable, default=0), "a view showed a move not stored yet"
+                view = receive(ws)
+            stall.set()
+            # Decided ahead, waiting for the stalled writer; the commit under way when it stalled is shown.
+            _wait_for(lambda: len(table.ahead.moves) >= 3 and table.version == _stored_version(path, table_id))
+            with sqlite3.connect(path) as source, sqlite3.connect(copy) as target:
+                source.backup(target)  # the database as a crash right now would leave it
+            stored = _stored_version(copy, table_id)
+            assert stored == table.version == table.ahead.moves[0].index
+            assert max(durable) == stored and view["version"] <= stored
+            give_up.set()
+        manager.store.transaction = original
+    with TestClient(create_app(f"sqlite:///{copy}", bot_delay=0)) as client:
+        assert client.get(f"/api/tables/{table_id}").json()["version"] == stored
+        _wait_for(lambda: client.get(f"/api/tables/{table_id}").json()["status"] == "finished")
+        data = client.get(f"/api/tables/{table_id}/record").json()
+    game = cardtable.load_game("wizard")
+    record = GameRecord.from_json(data, game)
+    assert len(record.actions) > stored
+    assert game.outcome(replay(game, record)[0]) is not None
