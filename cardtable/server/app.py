@@ -25,7 +25,7 @@ from cardtable.server.manager import TableManager
 from cardtable.server.schemas import CreateTable, JoinTable, TokenBody
 from cardtable.server.table_api import install as install_table_extras
 from cardtable.server.tournaments import router as tournaments_router
-from cardtable.server.views import encode, game_entry, summary, view_text
+from cardtable.server.views import encode, game_entry, summary, view_message
 from cardtable.store import Store
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -220,11 +220,11 @@ def _websocket(app: FastAPI, manager: TableManager) -> None:
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str, token: str | None = None,
-                           since: int | None = None) -> None:
+                           since: int | None = None, patches: int = 0) -> None:
         await websocket.accept()
         try:
             table = await manager.find(table_id)
-            connection = manager.connect(table, token, _address(websocket), since)
+            connection = manager.connect(table, token, _address(websocket), since, patches=patches == 1)
         except TableError as exc:
             await websocket.send_text(encode({"type": "error", "message": exc.message}))
             await websocket.close(code=4404 if exc.status == 404 else CLOSE_POLICY, reason=exc.message[:120])
@@ -268,7 +268,7 @@ async def _write(websocket: WebSocket, connection: Connection) -> None:
             await websocket.send_text(encode(connection.messages.popleft()))
         if connection.dirty:
             connection.dirty = False
-            await websocket.send_text(view_text(connection.table, connection))
+            await websocket.send_text(view_message(connection.table, connection))
             if connection.view_interval and connection.closing is None:
                 await asyncio.sleep(connection.view_interval)  # changes meanwhile go into the next view
         if connection.closing is not None:

@@ -485,8 +485,11 @@ class TableManager:
 
     # Connections.
 
-    def connect(self, table: LiveTable, token: str | None, address: str = "", since: int | None = None) -> Connection:
+    def connect(self, table: LiveTable, token: str | None, address: str = "", since: int | None = None, *,
+                patches: bool = False) -> Connection:
         """A new connection holding the token's seat (or spectating); it gets its first view.
+
+        ``patches``: the client applies patches; views after its first come as differences (``views.make_patch``).
 
         ``since``: the version the client already has the events of; its first view then carries only the
         events after it (a page that reconnects keeps its log). Out of range: every event, as without it.
@@ -498,6 +501,7 @@ class TableManager:
         is_host = token_hash is not None and secrets.compare_digest(token_hash, table.stored.host_token_hash)
         connection = Connection(seat, table, address, is_host, self.limits.outbox, self.limits.view_interval,
                                 TokenBucket(self.limits.messages_per_second, self.limits.messages_burst))
+        connection.patches = patches
         if since is not None and 0 <= since < len(table.marks):
             connection.event_index = table.marks[since]
         self.address_connections[address] = self.address_connections.get(address, 0) + 1
@@ -546,6 +550,9 @@ class TableManager:
             kind = message["type"]
             if kind == "ping":
                 connection.send({"type": "pong"})
+            elif kind == "view":  # the client lost track of its view: the next one goes in full
+                connection.last_view = None
+                connection.mark_dirty()
             elif kind == "action":
                 await self._act(table, connection, message)
             else:
@@ -1111,7 +1118,7 @@ def _parse_options(game: AnyGame, values: dict[str, Any], preset: str | None) ->
 
 
 #: Message types a client may send.
-MESSAGE_TYPES = ("action", "ping", "pause", "resume")
+MESSAGE_TYPES = ("action", "ping", "pause", "resume", "view")
 
 
 def _parse_message(text: str | bytes | None, limit: int) -> dict[str, Any]:
