@@ -20,7 +20,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -39,27 +41,41 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered)) - 1))]
 
 
-async def person(url: str, stop_at: float, think: float, rtts: list[float], errors: list[str], seed: int) -> None:
-    """One person at one table: act when it is their turn, time each action until a view shows it."""
+async def person(url: str, clock: dict[str, float], go: asyncio.Event, connected: list[int], think: float,
+                 rtts: list[float], errors: list[str], seed: int) -> None:
+    """One person at one table, applying patches as the page does: connect, wait for ``go``, then act when it is
+    their turn (after thinking) and time each action until a view shows it, until ``clock["stop_at"]``."""
     from websockets.asyncio.client import connect
+
+    from cardtable.server.views import apply_patch
 
     rng = random.Random(seed)
     sent_at: float | None = None
     sent_version = -1
+    view: dict[str, Any] | None = None
     try:
-        async with connect(url, max_size=None, open_timeout=60) as ws:
-            while time.monotonic() < stop_at:
+        async with connect(url, max_size=None, open_timeout=300, compression=None) as ws:
+            connected[0] += 1
+            while time.monotonic() < clock["stop_at"]:
                 try:
-                    raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop_at - time.monotonic()))
+                    raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, clock["stop_at"] - time.monotonic()))
                 except TimeoutError:
-                    return
+                    if go.is_set():
+                        return
+                    continue
                 message = json.loads(raw)
+                if message["type"] == "patch":  # the page's way: apply it to the last view
+                    if view is None or message["base"] != view["version"]:
+                        await ws.send(json.dumps({"type": "view"}))
+                        continue
+                    message = apply_patch(view, message)
                 if message["type"] == "error":
                     errors.append(message["message"][:80])
                     sent_at = None
                     continue
                 if message["type"] != "view":
                     continue
+                view = message
                 if sent_at is not None and message["version"] > sent_version:
                     rtts.append(time.monotonic() - sent_at)
                     sent_at = None
@@ -67,21 +83,31 @@ async def person(url: str, stop_at: float, think: float, rtts: list[float], erro
                     if message["status"] in ("finished", "error"):
                         return
                     continue
-                if message["legal_actions"] and sent_at is None and message["version"] != sent_version:
+                await go.wait()
+                if view["legal_actions"] and sent_at is None and view["version"] != sent_version:
                     await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-                    choice = rng.choice(message["legal_actions"])["action"]
-                    sent_version = message["version"]
+                    choice = rng.choice(view["legal_actions"])["action"]
+                    sent_version = view["version"]
                     sent_at = time.monotonic()
                     await ws.send(json.dumps({"type": "action", "version": sent_version, "action": choice}))
     except Exception as exc:  # a refused or dropped connection is a result, not a crash of the benchmark
         errors.append(f"{type(exc).__name__}: {str(exc)[:60]}")
 
 
+def stored_actions(path: Path) -> int:
+    """How many actions (people's and computer players') the server has stored so far."""
+    with sqlite3.connect(path, timeout=30) as db:
+        return int(db.execute("SELECT COUNT(*) FROM actions").fetchone()[0])
+
+
 async def lobby(server: Any, stop_at: float, latencies: list[float]) -> None:
     """GET the lobby list every half second."""
     while time.monotonic() < stop_at:
         started = time.monotonic()
-        status, _ = await asyncio.to_thread(server.request, "GET", "/api/tables")
+        try:
+            status, _ = await asyncio.to_thread(server.request, "GET", "/api/tables")
+        except OSError:  # a timeout (30 s) counts as one
+            status = 200
         if status == 200:
             latencies.append(time.monotonic() - started)
         await asyncio.sleep(0.5)
@@ -94,14 +120,15 @@ async def memory(server: Any, stop_at: float, samples: list[int]) -> None:
         await asyncio.sleep(1.0)
 
 
-async def setup(server: Any, tables: int, game: str, players: int) -> list[tuple[str, str]]:
-    """Create and start the tables (eight requests at a time); (table id, the person's token) each."""
-    limit = asyncio.Semaphore(8)
+async def setup(server: Any, tables: int, game: str, players: int, bot: str) -> list[tuple[str, str]]:
+    """Create and start the tables (32 requests at a time); (table id, the person's token) each."""
+    limit = asyncio.Semaphore(32)
 
     async def one(index: int) -> tuple[str, str]:
         async with limit:
             status, created = await asyncio.to_thread(server.request, "POST", "/api/tables", {
-                "game": game, "seed": index, "seats": [{"kind": "human"}] + [{"kind": "bot"}] * (players - 1)})
+                "game": game, "seed": index,
+                "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": bot}] * (players - 1)})
             assert status == 201, created
             status, started = await asyncio.to_thread(server.request, "POST",
                                                       f"/api/tables/{created['table_id']}/start",
@@ -121,23 +148,34 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "--takeover-after", "600", "--sqlite-sync", args.sqlite_sync,
             "--limit", "tables_per_minute=1000000", "--limit", "tables_burst=100000",
             "--limit", f"connections_per_address={args.tables + 100}",
-            "--limit", "address_messages_per_second=1000000", "--limit", "address_messages_burst=1000000") as server:
+            "--limit", "address_messages_per_second=1000000", "--limit", "address_messages_burst=1000000",
+            profile=args.profile) as server:
         rss_start = server.rss_kib()
         started = time.monotonic()
-        tables = await setup(server, args.tables, args.game, args.players)
-        setup_seconds = time.monotonic() - started
-        stop_at = time.monotonic() + args.seconds
+        tables = await setup(server, args.tables, args.game, args.players, args.bot)
         rtts: list[float] = []
         errors: list[str] = []
         lobby_latencies: list[float] = []
         rss: list[int] = []
-        await asyncio.gather(
-            *(person(f"{server.ws}/ws/tables/{table_id}?token={token}", stop_at, args.think, rtts, errors, i)
-              for i, (table_id, token) in enumerate(tables)),
-            lobby(server, stop_at, lobby_latencies), memory(server, stop_at, rss))
+        clock, go, connected = {"stop_at": float("inf")}, asyncio.Event(), [0]
+        people = [asyncio.create_task(person(f"{server.ws}/ws/tables/{table_id}?token={token}&patches=1", clock, go,
+                                             connected, args.think, rtts, errors, i))
+                  for i, (table_id, token) in enumerate(tables)]
+        while connected[0] + len(errors) < len(tables) and time.monotonic() - started < 600:
+            await asyncio.sleep(0.1)  # every person connected (and got a view) before the measured time
+        setup_seconds = time.monotonic() - started
+        load_before = os.getloadavg()
+        clock["stop_at"] = stop_at = time.monotonic() + args.seconds
+        cpu_server, cpu_here = server.cpu_seconds(), time.process_time()
+        stored_before = stored_actions(Path(folder) / "load.db")
+        go.set()
+        await asyncio.gather(*people, lobby(server, stop_at, lobby_latencies), memory(server, stop_at, rss))
+        cpu_server, cpu_here = server.cpu_seconds() - cpu_server, time.process_time() - cpu_here
+        moves = stored_actions(Path(folder) / "load.db") - stored_before
         log = server.text_log()
     return {
         "tables": args.tables, "game": args.game, "players": args.players, "bot_delay": args.bot_delay,
+        "bot": args.bot,
         "think": args.think, "seconds": args.seconds, "setup_seconds": round(setup_seconds, 1),
         "sqlite_sync": args.sqlite_sync, "actions": len(rtts),
         "rtt_ms": {"p50": percentile(rtts, 50) * 1e3, "p99": percentile(rtts, 99) * 1e3,
@@ -146,6 +184,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "lobby_ms": {"p50": percentile(lobby_latencies, 50) * 1e3, "p95": percentile(lobby_latencies, 95) * 1e3,
                      "p99": percentile(lobby_latencies, 99) * 1e3, "n": len(lobby_latencies)},
         "rss_mib": {"start": rss_start / 1024, "peak": max(rss, default=rss_start) / 1024},
+        "cpu_s": {"server": round(cpu_server, 1), "load_generator": round(cpu_here, 1)},
+        "stored_actions": moves, "actions_per_s": round(moves / args.seconds, 1),
+        "server_cpu_ms_per_action": round(cpu_server / max(1, moves) * 1e3, 2),
+        "load_average": {"before": [round(x, 1) for x in load_before], "after": [round(x, 1) for x in os.getloadavg()]},
         "errors": len(errors), "error_kinds": sorted(set(errors))[:5], "tracebacks": log.count("Traceback"),
     }
 
@@ -158,8 +200,12 @@ def main() -> None:
     parser.add_argument("--game", default="durak")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--bot-delay", type=float, default=0.6)
-    parser.add_argument("--think", type=float, default=0.5)
+    parser.add_argument("--bot", default="heuristic",
+                        help="the computer players (a fast one measures the server, not the bot's thinking)")
+    parser.add_argument("--think", type=float, default=3.0,
+                        help="seconds the simulated person thinks per move (± 50 %%); a person takes a few seconds")
     parser.add_argument("--sqlite-sync", default="FULL", choices=["FULL", "NORMAL"])
+    parser.add_argument("--profile", type=Path, help="run the server under pyinstrument; its profile goes here")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if not 1 <= args.tables <= 5000 or not 1 <= args.seconds <= 600:
@@ -169,14 +215,18 @@ def main() -> None:
         print(json.dumps(result))
         return
     r = result
-    print(f"{r['tables']} tables of {r['game']} ({r['players']} seats: one person, computer players at "
+    print(f"{r['tables']} tables of {r['game']} ({r['players']} seats: one person, {r['bot']} computer players at "
           f"--bot-delay {r['bot_delay']}), person thinks ~{r['think']} s, {r['seconds']:.0f} s measured, "
           f"SQLite synchronous={r['sqlite_sync']} (setup {r['setup_seconds']} s)")
     print(f"  action round trip: p50 {r['rtt_ms']['p50']:.1f} ms, p99 {r['rtt_ms']['p99']:.1f} ms, "
           f"max {r['rtt_ms']['max']:.0f} ms over {r['actions']} actions (goal p99 < 100 ms)")
     print(f"  lobby list       : p50 {r['lobby_ms']['p50']:.1f} ms, p95 {r['lobby_ms']['p95']:.1f} ms, "
           f"p99 {r['lobby_ms']['p99']:.1f} ms ({r['lobby_ms']['n']} requests)")
+    print(f"  server           : {r['stored_actions']} actions stored ({r['actions_per_s']}/s, people's and computer "
+          f"players'), {r['server_cpu_ms_per_action']} ms of server CPU per action; CPU seconds: {r['cpu_s']}")
     print(f"  server memory    : {r['rss_mib']['start']:.0f} MiB at start, peak {r['rss_mib']['peak']:.0f} MiB")
+    print(f"  load average     : {r['load_average']['before']} before, {r['load_average']['after']} after "
+          "(1, 5, 15 min; 2 cores: above 2 the machine is busy)")
     print(f"  errors           : {r['errors']} {r['error_kinds']}; tracebacks in the log: {r['tracebacks']}")
 
 

@@ -40,7 +40,7 @@ from cardtable.server.live import CLOSE_POLICY, AnyGame, Connection, LiveTable, 
 from cardtable.server.schemas import CreateTable
 from cardtable.server.views import default_bot, outcome_json, stored_summary, summary
 from cardtable.server.writer import StoreWriter
-from cardtable.store import LISTED_STATUSES, StaleVersion, Store, StoredSeat, StoredTable, hash_token
+from cardtable.store import LISTED_STATUSES, LeaseLost, StaleVersion, Store, StoredSeat, StoredTable, hash_token
 from cardtable.store.models import utcnow
 
 log = logging.getLogger("cardtable.server")
@@ -690,10 +690,10 @@ class TableManager:
             # Committed before any view goes out: nothing accepted is ever lost.
             def work(c: DbConnection) -> None:
                 self.store.append_action(table.id, version, seat, data, status, c, to_act=to_act,
-                                         outcome=outcome_data)
+                                         outcome=outcome_data, owner=self.owner)
                 if status == FINISHED:  # nothing left to drive: the lease goes with the last move
                     self.store.release(self.owner, [table.id], c)
-            await self._write(work, table)
+            await self._write(work, table, fenced=True)
             assert table.record is not None
             table.state, table.record = state, table.record.with_action(seat, action)
             table.events.extend(events)
@@ -703,8 +703,8 @@ class TableManager:
             if status == FINISHED:
                 self._cancel_timers(table)
                 table.covering.clear()
-            self._changed(table)
-            self._kick(table)
+            self._changed(table, moved=True)
+            self._start_driver(table)
 
     async def _fail(self, table: LiveTable, reason: str) -> None:
         """The engine or a computer player failed: ERROR, record and reason kept, everyone told."""
@@ -727,6 +727,10 @@ class TableManager:
     def _kick(self, table: LiveTable) -> None:
         """Make sure a driver task runs while the computer must act at this table; run the change hooks."""
         self._run_hooks(table)
+        self._start_driver(table)
+
+    def _start_driver(self, table: LiveTable) -> None:
+        """Start the driver task if the computer must act at this table and none runs."""
         if self._stopping or table.computer_to_act() is None or (table.driver is not None and not table.driver.done()):
             return
         table.driver = asyncio.get_running_loop().create_task(self._drive(table))
@@ -821,11 +825,11 @@ class TableManager:
                 return
             last = taken[-1]
             self.store.append_actions(table.id, taken[0].index, [(m.seat, m.data) for m in taken], last.status,
-                                      c, to_act=last.to_act, outcome=last.outcome)
+                                      c, to_act=last.to_act, outcome=last.outcome, owner=self.owner)
             if last.status == FINISHED:  # nothing left to drive: the lease goes with the last move
                 self.store.release(self.owner, [table.id], c)
         try:
-            await self._write(work, table)
+            await self._write(work, table, fenced=True)
         except TableError as exc:
             ahead.flushing = False
             log.warning("table %s: %d computer move(s) not stored (%s); deciding again", table.id,
@@ -857,8 +861,8 @@ class TableManager:
         if last.status == FINISHED:
             self._cancel_timers(table)
             table.covering.clear()
-        self._changed(table)
-        self._kick(table)
+        self._changed(table, moved=True)
+        self._start_driver(table)
 
     async def _settle(self, table: LiveTable) -> None:
         """Wait until no computer move of the table is waiting for its commit (call holding ``table.lock``)."""
@@ -920,13 +924,15 @@ class TableManager:
 
     # Storage.
 
-    async def _write(self, work: Callable[[DbConnection], T], table: LiveTable | None = None) -> T:
+    async def _write(self, work: Callable[[DbConnection], T], table: LiveTable | None = None, *,
+                     fenced: bool = False) -> T:
         """Run one transaction on the writer thread; a store failure is a 503 (nothing changed).
 
         With ``table``, the transaction first checks (and extends) this process's lease of it: a process that
-        lost a table to another never writes to it; it stops driving it and forwards from then on.
+        lost a table to another never writes to it; it stops driving it and forwards from then on. ``fenced``:
+        the work checks the lease itself (``Store.append_actions`` with ``owner``; housekeeping extends it).
         """
-        if table is not None:
+        if table is not None and not fenced:
             table_id, inner = table.id, work
 
             def work(c: DbConnection) -> T:
@@ -937,7 +943,7 @@ class TableManager:
             return await self.writer.write(work)
         except TableError:
             raise
-        except _LeaseLost:
+        except (_LeaseLost, LeaseLost):
             assert table is not None
             log.warning("table %s is driven by another process now; this one stops driving it", table.id)
             self._disown(table)
@@ -958,9 +964,11 @@ class TableManager:
             log.warning("the store failed: %s", excerpt(exc, 200))
             raise TableError(503, STORE_DOWN) from None
 
-    def _changed(self, table: LiveTable) -> None:
-        """A change is in memory: views, lobby cache, other processes."""
-        self._changes += 1
+    def _changed(self, table: LiveTable, *, moved: bool = False) -> None:
+        """A change is in memory: views, lobby cache, other processes. A move (``moved``) of a table still
+        playing leaves the lobby cache alone: lobby pages may show a version up to ``LOBBY_TTL`` old."""
+        if not moved or table.status != PLAYING:
+            self._changes += 1
         table.touch()
         self._run_hooks(table)
 

@@ -5,6 +5,7 @@ from cardtable.store.db import (
     DEFAULT_DATABASE_URL,
     LISTED_STATUSES,
     OPEN_STATUSES,
+    LeaseLost,
     StaleVersion,
     Store,
     StoredSeat,
@@ -19,6 +20,6 @@ from cardtable.store.tournaments import TournamentStore
 
 __all__ = [
     "DATABASE_URL_ENV", "DEFAULT_DATABASE_URL", "LISTED_STATUSES", "OPEN_STATUSES", "RECORD_FORMAT", "ActionRow",
-    "Base", "LeaseRow", "SeatRow", "StaleVersion", "Store", "StoredSeat",
+    "Base", "LeaseLost", "LeaseRow", "SeatRow", "StaleVersion", "Store", "StoredSeat",
     "StoredTable", "TableRow", "TournamentStore", "hash_token", "resolve_database_url",
 ]

@@ -151,24 +151,33 @@ class Store:
 
     def append_action(self, table_id: str, index: int, seat: int, action: dict[str, Any], status: str,
                       connection: Connection | None = None, *, to_act: int | None = None,
-                      outcome: dict[str, Any] | None = None) -> None:
-        """Store accepted action number ``index`` (0-based) and the table's status after it."""
-        self.append_actions(table_id, index, [(seat, action)], status, connection, to_act=to_act, outcome=outcome)
+                      outcome: dict[str, Any] | None = None, owner: str | None = None) -> None:
+        """Store accepted action number ``index`` (0-based) and the table's status after it (``append_actions``)."""
+        self.append_actions(table_id, index, [(seat, action)], status, connection, to_act=to_act, outcome=outcome,
+                            owner=owner)
 
     def append_actions(self, table_id: str, first: int, actions: list[tuple[int, dict[str, Any]]], status: str,
                        connection: Connection | None = None, *, to_act: int | None = None,
-                       outcome: dict[str, Any] | None = None) -> None:
+                       outcome: dict[str, Any] | None = None, owner: str | None = None) -> None:
         """Store accepted actions ``first``, ``first + 1``, ... (``(seat, action JSON)`` each) and the table's
-        status after the last; refused (``StaleVersion``) unless the stored table is at version ``first``."""
+        status after the last; refused (``StaleVersion``) unless the stored table is at version ``first`` and,
+        with ``owner``, refused (``LeaseLost``) unless that process holds the table's lease."""
         now = utcnow()
 
         def work(c: Connection) -> None:
             # Statements built once (this runs for every move); the update is the fence: it only matches a
-            # table at version ``first``, so actions are never stored out of order or twice.
-            done = c.execute(_AFTER_ACTIONS, {"id_": table_id, "first": first, "status": status,
-                                              "updated_at": now, "version": first + len(actions),
-                                              "to_act": to_act, "outcome": outcome})
+            # table at version ``first`` (and leased to ``owner``), so actions are never stored out of order,
+            # twice, or by a process that lost the table.
+            values = {"id_": table_id, "first": first, "status": status, "updated_at": now,
+                      "version": first + len(actions), "to_act": to_act, "outcome": outcome}
+            if owner is None:
+                done = c.execute(_AFTER_ACTIONS, values)
+            else:
+                done = c.execute(_AFTER_ACTIONS_LEASED, dict(values, owner_=owner))
             if done.rowcount != 1:
+                holder = c.scalar(select(LeaseRow.owner).where(LeaseRow.table_id == table_id))
+                if owner is not None and holder != owner:
+                    raise LeaseLost(f"table {table_id!r} is leased to another process")
                 raise StaleVersion(f"table {table_id!r} is not at version {first} in the store")
             c.execute(_INSERT_ACTION, [{"table_id": table_id, "index": first + offset, "seat": seat,
                                         "action": action, "created_at": now}
@@ -312,6 +321,13 @@ _HOLD_LEASE = (update(LeaseRow)
 _AFTER_ACTIONS = (update(TableRow).where(TableRow.id == bindparam("id_"), TableRow.version == bindparam("first"))
                   .values(status=bindparam("status"), updated_at=bindparam("updated_at"),
                           version=bindparam("version"), to_act=bindparam("to_act"), outcome=bindparam("outcome")))
+
+_AFTER_ACTIONS_LEASED = _AFTER_ACTIONS.where(
+    select(LeaseRow.table_id).where(LeaseRow.table_id == TableRow.id, LeaseRow.owner == bindparam("owner_")).exists())
+
+
+class LeaseLost(Exception):
+    """A write found the table leased to another process: nothing was stored."""
 
 
 class StaleVersion(Exception):
