@@ -1,14 +1,20 @@
 """Load: a real ``cardtable serve`` and real WebSocket clients, one simulated person at each of many tables.
 
-    python benchmarks/load.py [--tables 1000] [--seconds 30] [--game durak] [--bot-delay 0.6] [--think 0.5]
+    python benchmarks/load.py [--tables 1000] [--seconds 30] [--game durak] [--bot heuristic] [--bot-delay 0.6]
+                              [--think 3.0] [--processes 1|2] [--sqlite-sync FULL|NORMAL] [--profile FILE]
 
-Starts the server (SQLite in a temp dir, loopback only), creates ``--tables`` tables of one person and
-computer players, starts them, and connects one WebSocket per person. Each person waits ``--think``
-seconds (± 50 %) when it is their turn, then plays a random legal action. Measured for ``--seconds``:
+Starts the server (SQLite in a temp dir, loopback only; or ``--processes`` servers on a throwaway PostgreSQL
+cluster with fsync on), creates ``--tables`` tables of one person and computer players (``--bot``: a fast
+one, so that the server is measured, not the bot's search), starts them, and connects one WebSocket per
+person (applying patches, as the page does); the measured time starts once every person is connected.
+Each person waits ``--think`` seconds (± 50 %) when it is their turn, then plays a random legal action: 3 s
+by default, a person's pace (people take a few seconds a card); ``--think 0.5`` is the old, much harsher
+figure (about 1,800 moves a second at 1000 tables instead of about 550). Measured for ``--seconds``:
 
 - the action round trip: from sending an action to the first view that shows it (p50, p99, max);
 - the lobby list (``GET /api/tables``, one page) every half second: latency p50, p95, p99;
-- the server's resident memory at the start and its peak; errors received.
+- the actions stored (people's and computer players') and the server's CPU seconds per action;
+- the server's resident memory at the start and its peak; errors received; the load average.
 
 Everything is bounded: the number of sockets, the run time, and a hard timeout. The load generator runs
 on the same machine (it takes CPU from the server); on a shared, busy machine the figures move: print them
@@ -27,6 +33,8 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -120,11 +128,13 @@ async def memory(server: Any, stop_at: float, samples: list[int]) -> None:
         await asyncio.sleep(1.0)
 
 
-async def setup(server: Any, tables: int, game: str, players: int, bot: str) -> list[tuple[str, str]]:
-    """Create and start the tables (32 requests at a time); (table id, the person's token) each."""
+async def setup(servers: list[Any], tables: int, game: str, players: int, bot: str) -> list[tuple[Any, str, str]]:
+    """Create and start the tables (32 requests at a time), table ``i`` on server ``i % len(servers)`` (which
+    then owns it); (its server, table id, the person's token) each."""
     limit = asyncio.Semaphore(32)
 
-    async def one(index: int) -> tuple[str, str]:
+    async def one(index: int) -> tuple[Any, str, str]:
+        server = servers[index % len(servers)]
         async with limit:
             status, created = await asyncio.to_thread(server.request, "POST", "/api/tables", {
                 "game": game, "seed": index,
@@ -134,48 +144,97 @@ async def setup(server: Any, tables: int, game: str, players: int, bot: str) -> 
                                                       f"/api/tables/{created['table_id']}/start",
                                                       {"token": created["token"]})
             assert status == 200, started
-            return created["table_id"], created["token"]
+            return server, created["table_id"], created["token"]
 
     return list(await asyncio.gather(*(one(i) for i in range(tables))))
 
 
-async def run(args: argparse.Namespace) -> dict[str, Any]:
-    """Start the server, set up, load it for ``--seconds``, measure."""
+class Servers:
+    """The server processes under load, measured together (memory and CPU summed; the lobby from the first)."""
+
+    def __init__(self, servers: list[Any], count_actions: Callable[[], int]) -> None:
+        self.servers = servers
+        self.count_actions = count_actions
+
+    def rss_kib(self) -> int:
+        """Resident memory of all server processes together (KiB)."""
+        return sum(s.rss_kib() for s in self.servers)
+
+    def cpu_seconds(self) -> float:
+        """CPU seconds used by all server processes together."""
+        return sum(s.cpu_seconds() for s in self.servers)
+
+    def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        """A request to the first server."""
+        return self.servers[0].request(method, path, body)  # type: ignore[no-any-return]
+
+    def text_log(self) -> str:
+        """Every server's log."""
+        return "\n".join(s.text_log() for s in self.servers)
+
+
+@contextmanager
+def start_servers(args: argparse.Namespace, folder: Path) -> Iterator[Servers]:
+    """One server on SQLite, or ``--processes`` servers on a throwaway PostgreSQL (fsync on)."""
     from tests.server.realserver import serve
 
-    with tempfile.TemporaryDirectory() as folder, serve(
-            f"sqlite:///{folder}/load.db", Path(folder) / "server.log", "--bot-delay", str(args.bot_delay),
-            "--takeover-after", "600", "--sqlite-sync", args.sqlite_sync,
-            "--limit", "tables_per_minute=1000000", "--limit", "tables_burst=100000",
-            "--limit", f"connections_per_address={args.tables + 100}",
-            "--limit", "address_messages_per_second=1000000", "--limit", "address_messages_burst=1000000",
-            profile=args.profile) as server:
+    options = ["--bot-delay", str(args.bot_delay), "--takeover-after", "600",
+               "--limit", "tables_per_minute=1000000", "--limit", "tables_burst=100000",
+               "--limit", f"connections_per_address={args.tables + 100}",
+               "--limit", "address_messages_per_second=1000000", "--limit", "address_messages_burst=1000000"]
+    if args.processes == 1:
+        database = folder / "load.db"
+        with serve(f"sqlite:///{database}", folder / "server.log", *options, "--sqlite-sync", args.sqlite_sync,
+                   profile=args.profile) as server:
+            yield Servers([server], lambda: stored_actions(database))
+        return
+    from sqlalchemy import create_engine, text
+
+    from tests.server.postgres import postgres_cluster
+
+    with postgres_cluster(fsync=True) as url, ExitStack() as stack:
+        servers = [stack.enter_context(serve(url, folder / f"server{i}.log", *options))
+                   for i in range(args.processes)]
+        engine = create_engine(url)
+        stack.callback(engine.dispose)
+
+        def count() -> int:
+            with engine.connect() as connection:
+                return int(connection.execute(text("SELECT COUNT(*) FROM actions")).scalar() or 0)
+
+        yield Servers(servers, count)
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Start the server(s), set up, load for ``--seconds``, measure."""
+    with tempfile.TemporaryDirectory() as folder, start_servers(args, Path(folder)) as server:
         rss_start = server.rss_kib()
         started = time.monotonic()
-        tables = await setup(server, args.tables, args.game, args.players, args.bot)
+        tables = await setup(server.servers, args.tables, args.game, args.players, args.bot)
         rtts: list[float] = []
         errors: list[str] = []
         lobby_latencies: list[float] = []
         rss: list[int] = []
         clock, go, connected = {"stop_at": float("inf")}, asyncio.Event(), [0]
-        people = [asyncio.create_task(person(f"{server.ws}/ws/tables/{table_id}?token={token}&patches=1", clock, go,
+        people = [asyncio.create_task(person(f"{owner.ws}/ws/tables/{table_id}?token={token}&patches=1", clock, go,
                                              connected, args.think, rtts, errors, i))
-                  for i, (table_id, token) in enumerate(tables)]
+                  for i, (owner, table_id, token) in enumerate(tables)]
         while connected[0] + len(errors) < len(tables) and time.monotonic() - started < 600:
             await asyncio.sleep(0.1)  # every person connected (and got a view) before the measured time
         setup_seconds = time.monotonic() - started
         load_before = os.getloadavg()
         clock["stop_at"] = stop_at = time.monotonic() + args.seconds
         cpu_server, cpu_here = server.cpu_seconds(), time.process_time()
-        stored_before = stored_actions(Path(folder) / "load.db")
+        stored_before = await asyncio.to_thread(server.count_actions)
         go.set()
         await asyncio.gather(*people, lobby(server, stop_at, lobby_latencies), memory(server, stop_at, rss))
         cpu_server, cpu_here = server.cpu_seconds() - cpu_server, time.process_time() - cpu_here
-        moves = stored_actions(Path(folder) / "load.db") - stored_before
+        moves = await asyncio.to_thread(server.count_actions) - stored_before
         log = server.text_log()
     return {
         "tables": args.tables, "game": args.game, "players": args.players, "bot_delay": args.bot_delay,
-        "bot": args.bot,
+        "bot": args.bot, "processes": args.processes,
+        "database": "SQLite" if args.processes == 1 else "PostgreSQL",
         "think": args.think, "seconds": args.seconds, "setup_seconds": round(setup_seconds, 1),
         "sqlite_sync": args.sqlite_sync, "actions": len(rtts),
         "rtt_ms": {"p50": percentile(rtts, 50) * 1e3, "p99": percentile(rtts, 99) * 1e3,
@@ -205,6 +264,8 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=3.0,
                         help="seconds the simulated person thinks per move (± 50 %%); a person takes a few seconds")
     parser.add_argument("--sqlite-sync", default="FULL", choices=["FULL", "NORMAL"])
+    parser.add_argument("--processes", type=int, default=1, choices=[1, 2, 3, 4],
+                        help="server processes: 1 on SQLite, more on a throwaway PostgreSQL cluster (fsync on)")
     parser.add_argument("--profile", type=Path, help="run the server under pyinstrument; its profile goes here")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -217,7 +278,8 @@ def main() -> None:
     r = result
     print(f"{r['tables']} tables of {r['game']} ({r['players']} seats: one person, {r['bot']} computer players at "
           f"--bot-delay {r['bot_delay']}), person thinks ~{r['think']} s, {r['seconds']:.0f} s measured, "
-          f"SQLite synchronous={r['sqlite_sync']} (setup {r['setup_seconds']} s)")
+          + (f"SQLite synchronous={r['sqlite_sync']}" if r["processes"] == 1 else
+             f"{r['processes']} server processes on PostgreSQL") + f" (setup {r['setup_seconds']} s)")
     print(f"  action round trip: p50 {r['rtt_ms']['p50']:.1f} ms, p99 {r['rtt_ms']['p99']:.1f} ms, "
           f"max {r['rtt_ms']['max']:.0f} ms over {r['actions']} actions (goal p99 < 100 ms)")
     print(f"  lobby list       : p50 {r['lobby_ms']['p50']:.1f} ms, p95 {r['lobby_ms']['p95']:.1f} ms, "
