@@ -15,7 +15,7 @@ from typing import Any
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -147,8 +147,9 @@ def _api(app: FastAPI, manager: TableManager) -> None:
 
     @app.get("/api/tables")
     async def list_tables(limit: int | None = Query(None, ge=1, le=1000),
-                          offset: int = Query(0, ge=0, le=10**6)) -> list[dict[str, Any]]:
-        return await manager.lobby(limit, offset)
+                          offset: int = Query(0, ge=0, le=10**6)) -> Response:
+        # Encoded by msgspec, not by FastAPI's reflective encoder: the page is polled by every lobby.
+        return Response(encode(await manager.lobby(limit, offset)), media_type="application/json")
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str) -> dict[str, Any]:

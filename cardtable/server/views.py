@@ -259,9 +259,28 @@ class ViewBuilder:
         key = ("legal", seat)
         if key not in table.parts:
             game = table.game
-            table.parts[key] = [{"action": to_json(a), "text": a.text(), "label": game.describe_action(a)}
-                                for a in game.legal_actions(table.state, seat)]
+            table.parts[key] = [action_json(game, a) for a in game.legal_actions(table.state, seat)]
         return list(table.parts[key])
+
+
+#: Legal-action JSON by game and action (actions are small frozen values; a game has a bounded number).
+_action_cache: dict[tuple[AnyGame, Any], dict[str, Any]] = {}
+ACTION_CACHE_SIZE = 20000
+
+
+def action_json(game: AnyGame, action: Any) -> dict[str, Any]:
+    """``{"action", "text", "label"}`` of a legal action, built once per game and action."""
+    key = (game, action)
+    try:
+        data = _action_cache.get(key)
+    except TypeError:  # an action that cannot be hashed: built every time
+        return {"action": to_json(action), "text": action.text(), "label": game.describe_action(action)}
+    if data is None:
+        if len(_action_cache) >= ACTION_CACHE_SIZE:
+            _action_cache.clear()
+        data = _action_cache[key] = {"action": to_json(action), "text": action.text(),
+                                     "label": game.describe_action(action)}
+    return data
 
 
 def _iso(moment: datetime) -> str:
