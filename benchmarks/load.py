@@ -93,7 +93,10 @@ async def person(url: str, clock: dict[str, float], go: asyncio.Event, connected
                     continue
                 await go.wait()
                 if view["legal_actions"] and sent_at is None and view["version"] != sent_version:
-                    await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+                    pause = think * rng.uniform(0.5, 1.5)
+                    await asyncio.sleep(min(pause, max(0.0, clock["stop_at"] - time.monotonic())))
+                    if time.monotonic() >= clock["stop_at"]:
+                        return
                     choice = rng.choice(view["legal_actions"])["action"]
                     sent_version = view["version"]
                     sent_at = time.monotonic()
