@@ -34,9 +34,10 @@ def test_views_show_stored_moves_only_and_a_restart_resumes_from_the_last_stored
     database as it is then (a crash) resumes from its last stored action and the game finishes."""
     path, copy = tmp_path / "live.db", tmp_path / "crashed.db"
     stall, give_up = threading.Event(), threading.Event()
-    with TestClient(create_app(f"sqlite:///{path}", bot_delay=0)) as client:
+    # Short leases: after the crash, the copy's table is free again within a second (as after --lease-ttl).
+    with TestClient(create_app(f"sqlite:///{path}", bot_delay=0, lease_ttl=1.0)) as client:
         manager = client.app.state.manager  # type: ignore[attr-defined]
-        created = create(client, "wizard", ["bot"] * 4, seed=5, options={"players": 4})
+        created = create(client, "wizard", ["bot"] * 4, seed=5, options={"players": 4, "rounds": 5})
         table_id = created["table_id"]
         table = manager.tables[table_id]
         original = manager.store.transaction
@@ -68,7 +69,7 @@ def test_views_show_stored_moves_only_and_a_restart_resumes_from_the_last_stored
             assert max(durable) == stored and view["version"] <= stored
             give_up.set()
         manager.store.transaction = original
-    with TestClient(create_app(f"sqlite:///{copy}", bot_delay=0)) as client:
+    with TestClient(create_app(f"sqlite:///{copy}", bot_delay=0, lease_ttl=1.0)) as client:
         assert client.get(f"/api/tables/{table_id}").json()["version"] == stored
         _wait_for(lambda: client.get(f"/api/tables/{table_id}").json()["status"] == "finished")
         data = client.get(f"/api/tables/{table_id}/record").json()
