@@ -293,7 +293,8 @@ class CardtableObserver:
         size = 0 if perfect_recall else math.prod(game.encoding.shape(game.options))
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
-        self._bytes = np.zeros(size, np.uint8)
+        # One incremental encoder per player (made on first use): each rewrites only what changed.
+        self._encoders: dict[int, Any] = {}
 
     def set_from(self, state: CardtableState, player: int) -> None:
         """The encoding of ``player``'s information state (zeros while the first deal is pending)."""
@@ -302,8 +303,10 @@ class CardtableObserver:
         if state.ct_state is None:
             self.tensor.fill(0)
             return
-        self.game.encoding.encode(state.ct_state, player, self._bytes)
-        self.tensor[:] = self._bytes
+        encoder = self._encoders.get(player)
+        if encoder is None:
+            encoder = self._encoders[player] = self.game.encoding.encoder(self.game.options, player)
+        self.tensor[:] = encoder.encode(state.ct_state)
 
     def string_from(self, state: CardtableState, player: int) -> str:
         """Perfect recall: every event the seat saw, in order; otherwise its observation now."""

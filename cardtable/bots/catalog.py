@@ -43,10 +43,12 @@ BOT_INFO: dict[str, dict[str, BotInfo]] = {
         "heuristic": BotInfo("Heuristic: counts expected tricks, chases or ducks (fast)", 3, 0.05),
     },
     "mus": {
-        "search": _SEARCH, "search_quick": _QUICK,
-        "careful": BotInfo("Careful: hand strength per lance and the score (fast)", 1, 0.01),
+        "reader": BotInfo("Reader: reads declarations and envites, weighs the score (strongest, fast)", 1, 1.0),
+        "search": BotInfo("Search: envites by sampled showdowns (about as strong as simple)", 4, 30.0),
+        "careful": BotInfo("Careful: hand strength per lance and the score (fast)", 3, 0.01),
+        "counting": BotInfo("Counting: counts reyes, ases, pares and juego (baseline, fast)", 2, 0.01),
         "simple": BotInfo("Simple: thresholds on hand strength (fast)", 4, 0.01),
-        "counting": BotInfo("Counting: counts reyes, ases, pares and juego (baseline)", 5, 0.01),
+        "counting_v1": BotInfo("Counting v1: the first count-based baseline (weak)", 5, 0.01),
     },
     "durak": {
         "search": _SEARCH, "search_quick": _QUICK,
@@ -70,7 +72,7 @@ BOT_INFO: dict[str, dict[str, BotInfo]] = {
 #: The computer player used when none is named: the strongest that decides within about a second.
 DEFAULT_BOT: dict[str, str] = {
     "wizard": "heuristic",
-    "mus": "careful",
+    "mus": "reader",
     "durak": "search_quick",
     "kaiser": "heuristic",
     "crazy_eights": "heuristic",

@@ -12,11 +12,16 @@ Encoders read the state directly (building observations is far slower) and are p
 ``tests/rl`` to encode nothing the observation does not show. The byte helpers below build
 the buffer as one ``bytes`` object and copy it in once: numpy calls per field would cost more
 than the game step itself.
+
+``encode`` is stateless and writes the whole buffer. A learning loop that encodes the same
+seat again and again uses an :class:`Encoder` instead (``ENCODING.encoder(options, seat)``):
+it owns its buffers and rewrites only the bytes whose values changed since its last call,
+which costs a fraction of a full write (see ``docs/rl.md``, "Cost").
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from numbers import Integral
 from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 
@@ -115,7 +120,7 @@ class Encoding(Generic[S, A, Opt]):
 
     def legal_ids(self, state: S, seat: Seat) -> list[ActionId]:
         """The legal action ids of ``seat`` now, ascending."""
-        return list(ids_of(self.legal_bits(state, seat)))
+        return ids_of(self.legal_bits(state, seat))
 
     def action_mask(self, state: S, seat: Seat, out: npt.NDArray[Any] | None = None) -> npt.NDArray[np.int8]:
         """1 at every legal action id of ``seat``, 0 elsewhere (``out``: an ``int8`` buffer to fill)."""
@@ -153,6 +158,20 @@ class Encoding(Generic[S, A, Opt]):
             raise ValueError(f"the buffer holds {len(view)} values; this encoding writes {len(data)}")
         view[:] = data
 
+    def action_table(self, options: Opt) -> tuple[A | None, ...]:
+        """Per id, its action if the same in every state with these options (None: unused, or depends on the state)."""
+        table: list[A | None] = []
+        for i in range(self.num_actions(options)):
+            try:
+                table.append(self.action_from_id(i))
+            except ValueError:
+                table.append(None)
+        return tuple(table)
+
+    def encoder(self, options: Opt, seat: Seat) -> Encoder[S]:
+        """An :class:`Encoder` of ``seat`` for states with these options (the incremental ``encode``)."""
+        return Encoder(self, options, seat)
+
     def check_id(self, action_id: object, options: Opt) -> ActionId:
         """``action_id`` as an int in the space; ``ValueError`` naming it otherwise."""
         size = self.num_actions(options)
@@ -164,7 +183,140 @@ class Encoding(Generic[S, A, Opt]):
         return value
 
 
-def ids_of(mask: int) -> Sequence[int]:
+class Encoder(Generic[S]):
+    """One seat's information state and action mask in buffers it owns, rewritten only where they changed.
+
+    ``encode(state)`` leaves in ``obs`` exactly what ``Encoding.encode(state, seat, obs)`` writes,
+    and ``action_mask(state)`` in ``mask`` exactly what ``Encoding.action_mask`` returns, for any
+    state of a game with the encoder's options (or others of the same shape and action space):
+    the next state, an earlier one or another game's.
+    The encoder remembers the values it last wrote (a hand bitmask, a count, a tuple of the state
+    kept by identity: states never change and share their unchanged fields) and compares the new
+    state with them, never assuming that it follows the last one; the first call, and every call
+    after :meth:`reset`, writes everything.
+
+    The contract: ``obs`` and ``mask`` belong to the encoder. They change at the next call; copy
+    them to keep them, and never write into them (or call :meth:`reset` after doing so). One
+    encoder serves one thread. A state with another number of players is refused
+    (``ValueError``).
+
+    This base class rewrites the whole buffer from ``Encoding.features`` on every call (the
+    fallback for a game with no encoder of its own); each game's ``encoding`` module subclasses
+    it, overriding ``encode`` to write only what changed and ``_forget`` to drop what it
+    remembers.
+    """
+
+    __slots__ = ("encoding", "options", "seat", "obs", "mask", "_view", "_mask_view", "_size",
+                 "_legal", "_legal_state", "_mask_bits", "_actions", "_masks")
+
+    def __init__(self, encoding: Encoding[S, Any, Any], options: Any, seat: Seat) -> None:
+        import numpy as np
+
+        self.encoding = encoding
+        self.options = options
+        self.seat = seat
+        self._size = encoding.num_actions(options)
+        #: The seat's information state (``uint8``, the encoding's shape): read it, copy it, never write it.
+        self.obs: npt.NDArray[np.uint8] = np.zeros(encoding.shape(options), np.uint8)
+        #: The seat's action mask (``int8``): read it, copy it, never write it.
+        self.mask: npt.NDArray[np.int8] = np.zeros(self._size, np.int8)
+        self._actions = encoding.action_table(options)
+        #: Mask bytes by legal bits: the same few sets of legal ids come back again and again.
+        self._masks: dict[int, bytes] = {}
+        self._view = self.obs.data.cast("B")
+        self._mask_view = self.mask.data.cast("B")
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget what was written: the next calls rewrite both buffers from scratch."""
+        self._legal_state: object = None
+        self._legal = 0
+        self._mask_bits = 0
+        self._view[:] = bytes(len(self._view))
+        self._mask_view[:] = bytes(self._size)
+        self._forget()
+
+    def _forget(self) -> None:
+        """Hook: drop the remembered values (the buffer is all zero now)."""
+
+    def encode(self, state: S) -> npt.NDArray[np.uint8]:
+        """The information state of the encoder's seat in ``state``, written into ``obs``; returns ``obs``."""
+        self._update(state)
+        return self.obs
+
+    def _update(self, state: S) -> None:
+        """Hook: bring ``obs`` up to date with ``state`` (here: a full rewrite)."""
+        data = self.encoding.features(state, self.seat)
+        if len(data) != len(self._view):
+            raise ValueError(f"the buffer holds {len(self._view)} values; this encoding writes {len(data)}")
+        self._view[:] = data
+
+    def legal_bits(self, state: S) -> int:
+        """``Encoding.legal_bits`` of the seat, computed once per state."""
+        if state is not self._legal_state:
+            self._legal = self.encoding.legal_bits(state, self.seat)
+            self._legal_state = state
+        return self._legal
+
+    def action_mask(self, state: S) -> npt.NDArray[np.int8]:
+        """1 at every legal action id of the seat in ``state``, written into ``mask``; returns ``mask``."""
+        if state is not self._legal_state:
+            self._legal = self.encoding.legal_bits(state, self.seat)
+            self._legal_state = state
+        new = self._legal
+        diff = new ^ self._mask_bits
+        if diff:
+            self._mask_bits = new
+            if diff & (diff - 1):
+                data = self._masks.get(new)
+                if data is None:
+                    data = bits(new, self._size)
+                    if len(self._masks) >= 1 << 12:
+                        self._masks.clear()
+                    self._masks[new] = data
+                self._mask_view[:] = data
+            else:
+                i = diff.bit_length() - 1
+                self._mask_view[i] = new >> i & 1
+        return self.mask
+
+    def legal_ids(self, state: S) -> list[ActionId]:
+        """The legal action ids of the seat in ``state``, ascending."""
+        return ids_of(self.legal_bits(state))
+
+    def action(self, action_id: ActionId, state: S) -> Any:
+        """``Encoding.action_from_id``, from a table where the action does not depend on the state."""
+        if type(action_id) is int and 0 <= action_id < self._size:
+            found = self._actions[action_id]
+            if found is not None:
+                return found
+        return self.encoding.action_from_id(action_id, state)
+
+
+def rotation(players: int, seat: Seat, *, bit_counts: bool = False, sizes: bool = False
+             ) -> Callable[[Sequence[Any]], tuple[int, ...]]:
+    """A function of a per-seat tuple giving its values from ``seat`` on (``seat``, the next seat, …).
+
+    With ``bit_counts``, the bit counts of the values (the sizes of bitmask hands); with
+    ``sizes``, their lengths (tuple hands). The function is written out for these numbers: no
+    loop, no comprehension (each costs more than the few values it reads).
+    """
+    key = (players, seat, bit_counts, sizes)
+    found = _ROTATIONS.get(key)
+    if found is None:
+        items = [f"v[{(seat + k) % players}]" + (".bit_count()" if bit_counts else "") for k in range(players)]
+        if sizes:
+            items = [f"len({item})" for item in items]
+        namespace: dict[str, Any] = {}
+        exec(f"def rotated(v):\n    return ({', '.join(items)},)", namespace)  # generated from two ints only
+        found = _ROTATIONS[key] = namespace["rotated"]
+    return found
+
+
+_ROTATIONS: dict[tuple[int, int, bool, bool], Callable[[Sequence[Any]], tuple[int, ...]]] = {}
+
+
+def ids_of(mask: int) -> list[int]:
     """The set bits of ``mask``, lowest first."""
     out: list[int] = []
     while mask:
@@ -173,4 +325,5 @@ def ids_of(mask: int) -> Sequence[int]:
         mask ^= low
     return out
 
-__all__ = ["ActionId", "Encoding", "bits", "ids_of", "write"]
+
+__all__ = ["ActionId", "Encoder", "Encoding", "bits", "ids_of", "rotation", "write"]

@@ -39,9 +39,11 @@ class CardtableEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         self._obs_space = observation_space(self.encoding, self.options)
         self._act_space = action_space(self.encoding, self.options)
         self._size = self.encoding.num_actions(self.options)
+        # One incremental encoder per seat: each rewrites only what changed since that seat's last observation.
+        self._encoders = [self.encoding.encoder(self.options, seat) for seat in range(self.players)]
         self.game_state: Any = None
         self.seed_used = 0
-        self._log: list[str] = []
+        self._last_events: list[Event] = []  # put in words only when rendered
 
     # Spaces.
 
@@ -65,20 +67,22 @@ class CardtableEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._log = self._describe(events)
+        self._last_events = events
         self._select()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """The agent's encoded information state and its action mask (all zero when not its turn)."""
-        seat = self.possible_agents.index(agent)
-        obs = np.empty(self.encoding.shape(self.options), np.uint8)
-        self.encoding.encode(self.game_state, seat, obs)
-        return {"observation": obs, "action_mask": self.encoding.action_mask(self.game_state, seat)}
+        """The agent's encoded information state and its action mask (all zero when not its turn).
+
+        Fresh arrays, the caller's to keep or change (copies of the seat's encoder buffers).
+        """
+        encoder = self._encoders[self.possible_agents.index(agent)]
+        return {"observation": encoder.encode(self.game_state).copy(),
+                "action_mask": encoder.action_mask(self.game_state).copy()}
 
     def legal_ids(self, agent: str | None = None) -> list[int]:
         """The legal action ids of ``agent`` (default: the agent to act)."""
         seat = self.possible_agents.index(agent or self.agent_selection)
-        return self.encoding.legal_ids(self.game_state, seat)
+        return self._encoders[seat].legal_ids(self.game_state)
 
     def step(self, action: int | None) -> None:
         """Play action id ``action`` for the agent to act; ``ValueError`` naming an id outside the space
@@ -89,12 +93,13 @@ class CardtableEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
             return
         seat = self.possible_agents.index(agent)
         i = self.encoding.check_id(action, self.options)
-        if not self.encoding.legal_bits(self.game_state, seat) >> i & 1:
+        encoder = self._encoders[seat]
+        if not encoder.legal_bits(self.game_state) >> i & 1:
             raise ValueError(f"action id {i} ({self._name_of(i)}) is not legal for {agent} now "
                              f"(legal: {self.legal_ids(agent)})")
         before = self.game_state
-        self.game_state, events = self.game.apply(before, seat, self.encoding.action_from_id(i, before))
-        self._log = self._describe(events)
+        self.game_state, events = self.game.apply(before, seat, encoder.action(i, before))
+        self._last_events = events
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if self.reward_mode == "round":
@@ -132,7 +137,7 @@ class CardtableEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         """``ansi``: the last step in words as a spectator saw it, and who acts now; hides every hand."""
         if self.render_mode is None:
             return None
-        lines = [f"{self.game.info.title}, seed {self.seed_used}", *self._log]
+        lines = [f"{self.game.info.title}, seed {self.seed_used}", *self._describe(self._last_events)]
         outcome = self.game.outcome(self.game_state)
         if outcome is not None:
             lines.append(f"Game over: {outcome.reason}")

@@ -44,8 +44,8 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
         self.observation_space = observation_space(self.encoding, self.options)
         self.action_space = action_space(self.encoding, self.options)
         self.game_state: Any = None
+        self.encoder = self.encoding.encoder(self.options, seat)  # incremental: rewrites only what changed
         self.bots: dict[int, Bot] = {}
-        self._log: list[str] = []
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
@@ -64,11 +64,10 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
         if self.game.outcome(self.game_state) is not None:
             raise ValueError("the game is over: call reset()")
         i = self.encoding.check_id(action, self.options)
-        if not self.encoding.legal_bits(self.game_state, self.seat) >> i & 1:
-            raise ValueError(f"action id {i} is not legal now (legal: "
-                             f"{self.encoding.legal_ids(self.game_state, self.seat)})")
+        if not self.encoder.legal_bits(self.game_state) >> i & 1:
+            raise ValueError(f"action id {i} is not legal now (legal: {self.encoder.legal_ids(self.game_state)})")
         before = self.game_state
-        self.game_state, _ = self.game.apply(before, self.seat, self.encoding.action_from_id(i, before))
+        self.game_state, _ = self.game.apply(before, self.seat, self.encoder.action(i, before))
         reward = self._reward(before) + self._play_bots()
         outcome = self.game.outcome(self.game_state)
         info: dict[str, Any] = {} if outcome is None else {"outcome": outcome}
@@ -95,9 +94,9 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
         return rw.final_rewards(tuple(outcome.winners), self.players)[self.seat]
 
     def _observe(self) -> dict[str, np.ndarray]:
-        obs = np.empty(self.encoding.shape(self.options), np.uint8)
-        self.encoding.encode(self.game_state, self.seat, obs)
-        return {"observation": obs, "action_mask": self.encoding.action_mask(self.game_state, self.seat)}
+        """Fresh arrays, the caller's to keep (copies of the encoder's buffers)."""
+        return {"observation": self.encoder.encode(self.game_state).copy(),
+                "action_mask": self.encoder.action_mask(self.game_state).copy()}
 
     def render(self) -> str | None:
         """``ansi``: the agent's own view in words (its observation), never another seat's cards."""

@@ -22,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from cardtable.server.limits import Limits, excerpt
 from cardtable.server.live import CLOSE_POLICY, AnyGame, Connection, TableError
 from cardtable.server.manager import TableManager
+from cardtable.server.messages import error_json, error_message
 from cardtable.server.schemas import CreateTable, JoinTable, TokenBody
 from cardtable.server.table_api import install as install_table_extras
 from cardtable.server.tournaments import router as tournaments_router
@@ -92,7 +93,7 @@ def _errors(app: FastAPI) -> None:
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:
-        return JSONResponse({"detail": exc.message}, status_code=exc.status)
+        return JSONResponse(error_json(exc), status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_body(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -227,7 +228,7 @@ def _websocket(app: FastAPI, manager: TableManager) -> None:
             table = await manager.find(table_id)
             connection = manager.connect(table, token, _address(websocket), since, patches=patches == 1)
         except TableError as exc:
-            await websocket.send_text(encode({"type": "error", "message": exc.message}))
+            await websocket.send_text(encode(error_message(exc.message, exc.code)))
             await websocket.close(code=4404 if exc.status == 404 else CLOSE_POLICY, reason=exc.message[:120])
             return
         writer = asyncio.create_task(_write(websocket, connection))

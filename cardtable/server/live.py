@@ -25,10 +25,12 @@ RESTART_REASON = "server restarting; reconnect"
 class TableError(Exception):
     """A refused request: an HTTP status for REST, the message for both REST and WebSocket."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, code: str | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        #: The refusal's code for translated pages, when the English line alone does not tell it (``messages``).
+        self.code = code
 
 
 @dataclass(eq=False)

@@ -37,6 +37,7 @@ from cardtable.runner import RunnerStatus
 from cardtable.server.ahead import Move
 from cardtable.server.limits import AddressBuckets, Limits, TokenBucket, excerpt
 from cardtable.server.live import CLOSE_POLICY, AnyGame, Connection, LiveTable, TableError
+from cardtable.server.messages import error_message
 from cardtable.server.schemas import CreateTable
 from cardtable.server.views import default_bot, outcome_json, stored_summary, summary
 from cardtable.server.writer import StoreWriter
@@ -56,7 +57,8 @@ STORE_DOWN = "the database is unavailable right now; nothing changed, try again"
 RETRY_FIRST, RETRY_MAX = 0.2, 5.0
 #: A bot whose decisions average less than this (seconds) thinks on the event loop, not in a thread.
 INLINE_THINKING = 0.0005
-#: At most this many computer moves of one table wait for their commit (decided ahead of it).
+#: At most this many computer moves of one table are decided ahead of their commits before the driver waits
+#: for them to be stored and runs the ``before_computer_move`` hooks again (a promised takeover, say).
 MAX_AHEAD = 64
 #: Lobby pages are reused for this long unless this process changed a table meanwhile.
 LOBBY_TTL = 1.0
@@ -103,6 +105,10 @@ class TableManager:
         self.forward: Callable[[str, dict[str, Any]], Any] | None = None
         #: Tells the owner of a table shown here which of its seats are connected here (set by the notifier).
         self.on_presence: Callable[[LiveTable], None] | None = None
+        #: Sends a table's extras (chat, summary holds) to the other processes (set by the notifier).
+        self.relay: Callable[[str, dict[str, Any]], None] | None = None
+        #: Called with what another process relayed about a table (table id, payload).
+        self.on_relay: list[Callable[[str, dict[str, Any]], None]] = []
 
     # Start and stop.
 
@@ -543,7 +549,7 @@ class TableManager:
             now = time.monotonic()
             if now - connection.throttled_at > 1.0:
                 connection.throttled_at = now
-                connection.send({"type": "error", "message": "too many messages: slow down (they were dropped)"})
+                connection.send(error_message("too many messages: slow down (they were dropped)"))
             return
         try:
             message = _parse_message(text, self.limits.message_bytes)
@@ -558,11 +564,10 @@ class TableManager:
             else:
                 await self._host_message(table, connection, kind)
         except TableError as exc:
-            connection.send({"type": "error", "message": excerpt(exc.message, 300)})
+            connection.send(error_message(excerpt(exc.message, 300), exc.code))
         except Exception:  # a bug: log it, tell the client, keep the socket
             log.exception("message at table %s failed", table.id)
-            connection.send({"type": "error", "message": "the server failed to handle that message; "
-                                                         "nothing changed"})
+            connection.send(error_message("the server failed to handle that message; nothing changed"))
 
     async def _host_message(self, table: LiveTable, connection: Connection, kind: str) -> None:
         if not connection.is_host:
@@ -593,6 +598,10 @@ class TableManager:
         """The stored seat number ``seat`` of a table; 400 if the table has no such seat."""
         return self._seat(table, seat)
 
+    def seat_of(self, table: LiveTable, token: str) -> Seat:
+        """The seat a token holds at this table; 403 if none."""
+        return self._seat_by_token(table, token)
+
     def new_table_id(self) -> str:
         """A fresh random table id."""
         return self._new_id()
@@ -618,12 +627,13 @@ class TableManager:
         """Start the timer after which the computer plays for a person who is away."""
         self._start_timer(table, seat)
 
-    def bot_for(self, table: LiveTable, seat: Seat) -> Bot:
-        """The computer player that plays (or would play) a seat."""
-        return self._bot(table, seat)
-
-    async def computer_move(self, table: LiveTable, seat: Seat, action: Any, version: int) -> None:
-        """Accept an action the computer chose for a seat at ``version`` (stored before anyone sees it)."""
+    async def play_for(self, table: LiveTable, seat: Seat, version: int) -> None:
+        """The computer plays ``seat``'s move at ``version`` now (the turn timer); 409 if the table moved on."""
+        if table.version != version or table.to_act != seat or table.status != PLAYING or not table.owned:
+            raise TableError(409, f"stale version {version}: the table is at version {table.version}")
+        legal = table.game.legal_actions(table.state, seat)
+        observation = table.game.observe(table.state, seat)
+        action = await asyncio.to_thread(_choose, self._bot(table, seat), observation, legal)
         await self._accept(table, seat, action, version=version, computer=True)
 
     async def add_table(self, stored: StoredTable, game: AnyGame, options: Any) -> LiveTable:
@@ -663,12 +673,16 @@ class TableManager:
         await self._accept(table, seat, action, version=version)
 
     async def _accept(self, table: LiveTable, seat: Seat, action: Any, *, version: int,
-                      computer: bool = False) -> None:
-        """Check, apply, store, then tell everyone; an illegal action or a store failure changes nothing."""
+                      computer: bool = False, driving: bool = False) -> None:
+        """Check, apply, store, then tell everyone; an illegal action or a store failure changes nothing.
+
+        ``driving``: a computer player's move, refused if a person took the seat over while it thought."""
         async with table.lock:
             await self._settle(table)
             if table.status != PLAYING:
                 raise TableError(409, f"the table is {table.status}")
+            if driving and table.computer_to_act() != seat:
+                raise TableError(409, f"seat {seat} is no longer the computer's to play")
             if version != table.version:
                 raise TableError(409, f"stale version {version}: the table is at version {table.version}")
             if seat != table.to_act:
@@ -680,7 +694,7 @@ class TableManager:
                 outcome = table.game.outcome(state)
                 to_act = table.game.to_act(state)
             except IllegalAction as exc:
-                raise TableError(409, excerpt(exc, 200)) from None
+                raise TableError(409, excerpt(exc, 200), code="illegal") from None
             except Exception as exc:
                 await self._fail(table, f"the rules engine failed on seat {seat}'s action: {excerpt(exc, 160)}")
                 raise TableError(500, f"the table stopped: {table.error}") from None
@@ -719,7 +733,7 @@ class TableManager:
         except TableError:  # the store is down too: the table is stopped in memory; a restart replays it
             log.error("could not store the error of table %s", table.id)
         for connection in table.connections:
-            connection.send({"type": "error", "message": f"The table stopped: {reason}"})
+            connection.send(error_message(f"The table stopped: {reason}"))
         self._changed(table)
 
     # Computer players.
@@ -744,6 +758,7 @@ class TableManager:
         """
         ahead = table.ahead
         retry, stuck_at = RETRY_FIRST, -1
+        since_hooks = 0  # moves decided since the hooks last ran (they run with nothing pending)
         while True:
             if ahead.failed:  # the store refused the last moves: they were dropped; decide again a little later
                 ahead.failed = False
@@ -751,7 +766,7 @@ class TableManager:
                 stuck_at = table.version
                 await asyncio.sleep(retry)
                 continue
-            if ahead.moves and (len(ahead.moves) >= MAX_AHEAD or not self._may_run_ahead(table)):
+            if ahead.moves and (since_hooks >= MAX_AHEAD or not self._may_run_ahead(table)):
                 await ahead.settled.wait()
                 continue
             state, version = ahead.head(table.state, table.version)
@@ -761,7 +776,8 @@ class TableManager:
                     await ahead.settled.wait()
                     continue
                 return
-            if not ahead.moves:
+            if not ahead.moves:  # what is stored is what everyone sees: the hooks may act on it
+                since_hooks = 0
                 for wait in self.before_computer_move:
                     await wait(table)
             await asyncio.sleep(self.bot_delay)
@@ -791,6 +807,7 @@ class TableManager:
             ahead.add(Move(version, seat, action, dict(to_json(action)), after, list(events),
                            FINISHED if outcome is not None else PLAYING, to_act, outcome_data, ahead.generation))
             self._queue_flush(table)
+            since_hooks += 1
 
     def _computer_seat(self, table: LiveTable, state: Any) -> Seat | None:
         """The seat the computer must play in ``state`` (a bot seat or a covered person), if the table is on."""

@@ -77,6 +77,7 @@ class Notifier:
         self.manager.on_change.append(self._changed)
         self.manager.forward = self.forward
         self.manager.on_presence = self._presence
+        self.manager.relay = self.relay
 
     async def stop(self) -> None:
         """Stop listening and publishing; close the connections."""
@@ -84,6 +85,7 @@ class Notifier:
             self.manager.on_change.remove(self._changed)
         self.manager.forward = None
         self.manager.on_presence = None
+        self.manager.relay = None
         tasks = [*self._tasks, *self._spawned]
         for task in tasks:
             task.cancel()
@@ -150,6 +152,8 @@ class Notifier:
             table = self.manager.tables.get(str(message.get("table")))
             if table is not None and not table.owned:
                 self._spawn(self._catch_up(table))
+        elif kind == "relay":
+            self._relayed(str(message.get("table")), dict(message.get("payload") or {}))
         elif message.get("to") != self.me:
             return
         elif kind == "operation":
@@ -162,6 +166,25 @@ class Notifier:
             table = self.manager.tables.get(str(message.get("table")))
             if table is not None and table.owned:
                 self.manager.remote_presence(table, str(message["from"]), [int(s) for s in message["seats"]])
+
+    # Relaying a table's extras (chat, reactions, summary holds: cardtable.server.social) to every process.
+
+    def relay(self, table_id: str, payload: dict[str, Any]) -> None:
+        """Send ``payload`` about a table to the other processes (fire and forget; a failure is logged)."""
+        self._spawn(self._relay(table_id, payload))
+
+    async def _relay(self, table_id: str, payload: dict[str, Any]) -> None:
+        try:
+            await self._notify({"kind": "relay", "from": self.me, "table": table_id, "payload": payload})
+        except Exception as exc:
+            log.warning("cannot relay to the other processes (table %s): %s", table_id, excerpt(exc, 200))
+
+    def _relayed(self, table_id: str, payload: dict[str, Any]) -> None:
+        for handler in self.manager.on_relay:
+            try:
+                handler(table_id, payload)
+            except Exception:
+                log.exception("a relayed message about table %s failed", table_id)
 
     async def _catch_up(self, table: LiveTable) -> None:
         try:

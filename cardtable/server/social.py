@@ -4,13 +4,15 @@ Chat lines are table talk, not game state: they go to every connection of the ta
 spectators) as ``{"type": "chat", ...}`` messages. Game information still reaches a seat only through
 its view (``observe``). Names and texts are sent as data; the page shows them as text, never as HTML.
 Table settings are stored with the table (one transaction, like every change: on a store failure they stay
-as they were and the host gets a 503), so a restart keeps them; chat, reactions and summary holds live in
-memory only.
+as they were and the host gets a 503), so a restart keeps them. Chat, reactions, summary holds and pending
+takeovers live in memory; with several server processes on one PostgreSQL they are relayed to the other
+processes over LISTEN/NOTIFY (``manager.relay``), so a line sent to one process reaches the sockets of all.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import time
 from collections import deque
@@ -21,6 +23,8 @@ from cardtable.core.types import Seat
 from cardtable.server.live import LiveTable, TableError
 from cardtable.server.manager import TableManager
 from cardtable.store import StoredSeat, StoredTable, hash_token
+
+log = logging.getLogger("cardtable.server")
 
 #: The quick reactions a player may send (the page shows each as a symbol with its name).
 REACTIONS = ("thumbs_up", "well_played", "oops", "laugh", "thinking", "hurry")
@@ -50,6 +54,15 @@ class SummaryHold:
         self.released.set()
         if self.timeout is not None:
             self.timeout.cancel()
+
+
+@dataclass
+class PendingTakeover:
+    """A person who asked for a computer seat during play: it becomes theirs when its next turn begins."""
+
+    seat: Seat
+    name: str
+    token_hash: str
 
 
 @dataclass
@@ -88,6 +101,8 @@ class TableSocial:
     #: How many of the table's events were looked at for round ends (-1: none yet; a table rebuilt after
     #: a restart starts from its current events, so old rounds hold nothing).
     seen_events: int = -1
+    #: Computer seats promised to people, handed over at the seat's next turn.
+    pending: dict[Seat, PendingTakeover] = field(default_factory=dict)
 
 
 class Social:
@@ -110,7 +125,9 @@ class Social:
         """What a page loads on opening: settings, recent chat, the rematch table if there is one."""
         social = self.of(table.id)
         return {"settings": asdict(social.settings), "chat": list(social.chat), "rematch": social.rematch,
-                "reactions": list(REACTIONS), "max_chat_chars": MAX_CHAT_CHARS}
+                "reactions": list(REACTIONS), "max_chat_chars": MAX_CHAT_CHARS,
+                "pending": [{"seat": p.seat, "name": p.name} for p in social.pending.values()],
+                "readers": sorted(social.readers)}
 
     # Settings.
 
@@ -141,7 +158,7 @@ class Social:
         await self.manager.write(lambda c: store.set_status(table.id, None, c, settings=values), fence)
         table.stored.settings = values
         self.of(table.id).settings = chosen
-        self._send_all(table, {"type": "settings", "settings": values})
+        self.broadcast(table, {"type": "settings", "settings": values})
         self.manager.refresh(table)  # a new timer applies from the move in play
         return chosen
 
@@ -150,6 +167,8 @@ class Social:
     def on_change(self, table: LiveTable) -> None:
         """After a change: a round or hand that just ended holds the computer players for its summary."""
         social = self.of(table.id)
+        if social.pending and table.status not in ("playing", "paused"):
+            self._cancel_promises(table, social)
         fresh = table.events[social.seen_events:] if social.seen_events >= 0 else []
         social.seen_events = len(table.events)
         if table.status != "playing" or not any(type(e).TYPE in SUMMARY_EVENTS for e in fresh):
@@ -166,7 +185,9 @@ class Social:
 
     def reads_summaries(self, table: LiveTable, token: str) -> None:
         """A seat's page shows round summaries: the computer will wait for its Continue."""
-        self.of(table.id).readers.add(self.manager._seat_by_token(table, token))
+        seat = self.manager.seat_of(table, token)
+        self.of(table.id).readers.add(seat)
+        self._publish(table.id, {"what": "reader", "seat": seat})
 
     async def wait_for_readers(self, table: LiveTable) -> None:
         """Wait until everyone has pressed Continue on the summary on screen (or its time is up)."""
@@ -176,8 +197,12 @@ class Social:
 
     def read(self, table: LiveTable, token: str) -> None:
         """A person pressed Continue; the last one lets the computer players go on."""
-        seat = self.manager._seat_by_token(table, token)
-        hold = self.of(table.id).hold
+        seat = self.manager.seat_of(table, token)
+        self._publish(table.id, {"what": "read", "seat": seat})
+        self._read(table.id, seat)
+
+    def _read(self, table_id: str, seat: Seat) -> None:
+        hold = self.of(table_id).hold
         if hold is None:
             return
         hold.waiting.discard(seat)
@@ -188,7 +213,7 @@ class Social:
 
     def say(self, table: LiveTable, token: str, text: str) -> dict[str, Any]:
         """A chat line from a seated person, length- and rate-limited, sent to the table and spectators."""
-        seat = self.manager._seat_by_token(table, token)
+        seat = self.manager.seat_of(table, token)
         clean = " ".join(text.split())
         if not clean:
             raise TableError(400, "an empty message is not sent")
@@ -198,65 +223,112 @@ class Social:
 
     def react(self, table: LiveTable, token: str, reaction: str) -> dict[str, Any]:
         """A quick reaction from a seated person (one of ``REACTIONS``)."""
-        seat = self.manager._seat_by_token(table, token)
+        seat = self.manager.seat_of(table, token)
         if reaction not in REACTIONS:
             raise TableError(400, f"unknown reaction {reaction[:40]!r} (known: {', '.join(REACTIONS)})")
         return self._post(table, seat, {"kind": "reaction", "reaction": reaction})
 
-    def announce(self, table: LiveTable, note: str, seat: Seat) -> None:
-        """A line from the table itself (``note``: a message key such as ``timeout``) about a seat."""
-        line = {"kind": "note", "note": note, "seat": seat, "name": table.stored.seats[seat].name,
-                "at": time.time()}
+    def announce(self, table: LiveTable, note: str, seat: Seat, who: str | None = None) -> None:
+        """A line from the table itself (``note``: a message key such as ``timeout``) about a seat.
+
+        ``who``: the person concerned when it is not the seat's holder (someone taking the seat over)."""
+        line: dict[str, Any] = {"kind": "note", "note": note, "seat": seat, "name": table.stored.seats[seat].name,
+                                "at": time.time()}
+        if who is not None:
+            line["who"] = who
         self.of(table.id).chat.append(line)
-        self._send_all(table, {"type": "chat", "line": line})
+        self.broadcast(table, {"type": "chat", "line": line})
 
     def _post(self, table: LiveTable, seat: Seat, line: dict[str, Any]) -> dict[str, Any]:
         social = self.of(table.id)
-        now = time.monotonic()
+        now = time.time()  # wall clock: lines relayed from other processes count too
         clock = social.sent.setdefault(seat, deque())
         while clock and now - clock[0] > RATE_WINDOW:
             clock.popleft()
         if len(clock) >= RATE_LINES:
             raise TableError(429, f"slow down: at most {RATE_LINES} messages in {RATE_WINDOW:g} seconds")
         clock.append(now)
-        line = {**line, "seat": seat, "name": table.stored.seats[seat].name, "at": time.time()}
+        line = {**line, "seat": seat, "name": table.stored.seats[seat].name, "at": now}
         social.chat.append(line)
-        self._send_all(table, {"type": "chat", "line": line})
+        self.broadcast(table, {"type": "chat", "line": line})
         return line
 
     # Taking over a computer seat (seed 004: people who join take over computer players).
 
-    async def take_seat(self, table: LiveTable, seat: int, name: str) -> str:
+    async def take_seat(self, table: LiveTable, seat: int, name: str) -> tuple[str, bool]:
         """A person takes a computer seat (or a free one); during play only if the host allows it.
 
-        One transaction: if the store fails, the seat stays the computer's and the caller gets a 503.
+        Before the start, and during play when it is that seat's turn, the seat is the person's at once.
+        Otherwise the computer keeps playing it and hands it over when its next turn begins (the table is
+        told both times); the token returned holds the seat from then on. Returns the token and whether the
+        seat is only promised so far. One transaction: if the store fails, the seat stays the computer's and
+        the caller gets a 503.
         """
         target = self.manager.seat_at(table, seat)
         if target.kind == "human":
-            return await self.manager.join(table, seat, name)
+            return await self.manager.join(table, seat, name), False
         if not table.owned:
             raise TableError(409, f"table {table.id} is driven by another server process; reload to reach it")
         token = secrets.token_urlsafe(24)
         async with table.lock:
             target = self.manager.seat_at(table, seat)
+            social = self.of(table.id)
             if target.kind == "human":
                 raise TableError(409, f"seat {seat} was just taken")
-            if table.status == "playing" and not self.of(table.id).settings.allow_takeover:
+            if seat in social.pending:
+                raise TableError(409, f"seat {seat} is promised to {social.pending[seat].name} at its next turn")
+            if table.status == "playing" and not social.settings.allow_takeover:
                 raise TableError(409, "the host does not let people take over computer seats during the game")
             if table.status not in ("waiting", "playing"):
                 raise TableError(409, f"table {table.id} is {table.status}")
-            taken = target.copy()
-            taken.kind, taken.bot, taken.name = "human", None, name
-            taken.taken, taken.token_hash = True, hash_token(token)
-            store = self.manager.store
-            await self.manager.write(lambda c: store.save_seats(table.id, [taken], None, c), table)
-            table.stored.seats[seat] = taken
-            table.bots.pop(seat, None)
-            if table.status == "playing":
-                # Until the person's page connects, the absence timer covers the seat as for anyone away.
-                self.manager.start_absence_timer(table, seat)
-            self.manager.changed(table)
-        return token
+            promise = PendingTakeover(seat, name, hash_token(token))
+            if table.status == "playing" and table.to_act != seat:
+                social.pending[seat] = promise
+                self.announce(table, "takeover_pending", seat, who=name)
+                self.broadcast(table, {"type": "takeover", "seat": seat, "name": name, "done": False})
+                return token, True
+            await self._hand_over(table, promise)
+        return token, False
+
+    async def hand_over_due(self, table: LiveTable) -> None:
+        """Before a computer move: a seat promised to a person becomes theirs now that its turn has come."""
+        seat = table.computer_to_act()
+        if seat is None or seat not in self.of(table.id).pending:
+            return
+        async with table.lock:
+            promise = self.of(table.id).pending.get(seat)
+            if promise is None or table.to_act != seat or table.stored.seats[seat].kind != "bot" or not table.owned:
+                return
+            try:
+                await self._hand_over(table, promise)
+            except TableError as exc:  # the store is down: the computer plays this turn; next turn, again
+                log.warning("takeover of seat %s at table %s waits: %s", seat, table.id, exc.message)
+
+    def _cancel_promises(self, table: LiveTable, social: TableSocial) -> None:
+        """The game ended (or stopped) before a promised seat's turn: the promise lapses and its page is told."""
+        for seat, promise in list(social.pending.items()):
+            del social.pending[seat]
+            self.broadcast(table, {"type": "takeover", "seat": seat, "name": promise.name, "done": False,
+                                   "cancelled": True})
+
+    async def _hand_over(self, table: LiveTable, promise: PendingTakeover) -> None:
+        """The seat becomes the person's (the caller holds the table's lock): stored, then shown."""
+        seat = promise.seat
+        taken = table.stored.seats[seat].copy()
+        computer = taken.name
+        taken.kind, taken.bot, taken.name = "human", None, promise.name
+        taken.taken, taken.token_hash = True, promise.token_hash
+        store = self.manager.store
+        await self.manager.write(lambda c: store.save_seats(table.id, [taken], None, c), table)
+        table.stored.seats[seat] = taken
+        table.bots.pop(seat, None)
+        self.of(table.id).pending.pop(seat, None)
+        if table.status == "playing":
+            # Until the person's page connects, the absence timer covers the seat as for anyone away.
+            self.manager.start_absence_timer(table, seat)
+            self.announce(table, "takeover_done", seat, who=computer)
+            self.broadcast(table, {"type": "takeover", "seat": seat, "name": promise.name, "done": True})
+        self.manager.changed(table)
 
     # Rematch.
 
@@ -268,7 +340,7 @@ class Social:
         store failure stopped it before the deal). The new table is one transaction: if the store fails,
         nothing is created and the caller gets a 503.
         """
-        seat = self.manager._seat_by_token(table, token)
+        seat = self.manager.seat_of(table, token)
         if table.status != "finished":
             raise TableError(409, "a rematch can start once the game is finished")
         social = self.of(table.id)
@@ -289,7 +361,7 @@ class Social:
         new = await self.manager.add_table(stored, table.game, table.options)
         social.rematch = new.id
         await self.manager.start(new, token)
-        self._send_all(table, {"type": "rematch", "table_id": new.id})
+        self.broadcast(table, {"type": "rematch", "table_id": new.id})
         return new, token
 
     # Helpers.
@@ -301,3 +373,48 @@ class Social:
     def _send_all(self, table: LiveTable, message: dict[str, Any]) -> None:
         for connection in list(table.connections):
             connection.send(message)
+
+    # Several processes: what one process sends, the others' sockets get too.
+
+    def broadcast(self, table: LiveTable, message: dict[str, Any]) -> None:
+        """Send a message to every socket of the table, here and in the other server processes."""
+        self._send_all(table, message)
+        self._publish(table.id, {"what": "send", "message": message})
+
+    def _publish(self, table_id: str, payload: dict[str, Any]) -> None:
+        if self.manager.relay is not None:
+            self.manager.relay(table_id, payload)
+
+    def on_relay(self, table_id: str, payload: dict[str, Any]) -> None:
+        """What another process relayed about a table shown here: kept like our own, sent to our sockets."""
+        table = self.manager.tables.get(table_id) or self.manager.finished.get(table_id)
+        if table is None:
+            return  # not shown here: a page that opens it later gets the stored part from the store
+        social = self.of(table_id)
+        what = payload.get("what")
+        if what == "reader":
+            social.readers.add(int(payload["seat"]))
+        elif what == "read":
+            self._read(table_id, int(payload["seat"]))
+        elif what == "send":
+            message = dict(payload["message"])
+            self._remember(table, social, message)
+            self._send_all(table, message)
+
+    def _remember(self, table: LiveTable, social: TableSocial, message: dict[str, Any]) -> None:
+        """Keep what a relayed message changes: chat history and rate clocks, settings, the rematch."""
+        kind = message.get("type")
+        if kind == "chat":
+            line = dict(message["line"])
+            social.chat.append(line)
+            if line.get("kind") != "note":
+                social.sent.setdefault(int(line["seat"]), deque()).append(float(line["at"]))
+        elif kind == "settings":
+            table.stored.settings = dict(message["settings"])
+            social.settings = settings_from(table.stored.settings)
+        elif kind == "rematch":
+            social.rematch = str(message["table_id"])
+        elif kind == "takeover":
+            seat = int(message["seat"])
+            if message.get("done") or message.get("cancelled"):
+                social.pending.pop(seat, None)

@@ -70,6 +70,8 @@ def install(app: FastAPI, manager: TableManager) -> Social:
     manager.on_change.append(social.on_change)
     manager.on_change.append(timers.on_change)
     manager.before_computer_move.append(social.wait_for_readers)
+    manager.before_computer_move.append(social.hand_over_due)
+    manager.on_relay.append(social.on_relay)
     app.state.social = social
     app.include_router(_router(manager, social))
     _stop_timers_on_shutdown(app, timers)
@@ -125,8 +127,8 @@ def _router(manager: TableManager, social: Social) -> APIRouter:
 
     @router.post("/api/tables/{table_id}/take")
     async def take(table_id: str, body: TakeBody) -> dict[str, Any]:
-        token = await social.take_seat(await manager.find(table_id), body.seat, body.name)
-        return {"table_id": table_id, "seat": body.seat, "token": token}
+        token, pending = await social.take_seat(await manager.find(table_id), body.seat, body.name)
+        return {"table_id": table_id, "seat": body.seat, "token": token, "pending": pending}
 
     @router.post("/api/tables/{table_id}/rematch")
     async def rematch(table_id: str, body: RematchBody) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from cardtable.core.types import Seat
 from cardtable.server.live import LiveTable, TableError
-from cardtable.server.manager import TableManager, _choose
+from cardtable.server.manager import TableManager
 from cardtable.server.social import Social
 
 log = logging.getLogger("cardtable.server")
@@ -49,8 +49,8 @@ class TurnTimers:
             return
         task = asyncio.get_running_loop().create_task(self._expire(table, table.version, seat, seconds))
         self.running[table.id] = _Running(table.version, seat, task)
-        for connection in list(table.connections):
-            connection.send({"type": "turn_timer", "seat": seat, "version": table.version, "seconds": seconds})
+        self.social.broadcast(table, {"type": "turn_timer", "seat": seat, "version": table.version,
+                                      "seconds": seconds})
 
     async def _expire(self, table: LiveTable, version: int, seat: Seat, seconds: float) -> None:
         """When the time is up and the turn is unchanged, the computer plays this one move."""
@@ -60,13 +60,8 @@ class TurnTimers:
             return
         if table.computer_to_act() is not None:
             return  # the computer already plays this seat (the person is away)
-        observation = table.game.observe(table.state, seat)
-        legal = table.game.legal_actions(table.state, seat)
-        action = await asyncio.to_thread(_choose, self.manager.bot_for(table, seat), observation, legal)
-        if table.version != version or table.to_act != seat or not table.owned:
-            return  # the person moved while the computer was choosing (or another process drives the table)
         try:
-            await self.manager.computer_move(table, seat, action, version)
+            await self.manager.play_for(table, seat, version)
         except TableError as exc:  # moved on meanwhile (409), or the store is down (503): the person still can
             log.warning("turn timer at table %s seat %s: %s", table.id, seat, exc.message)
             return

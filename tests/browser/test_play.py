@@ -109,7 +109,8 @@ def check_result(page: Page, server: LiveServer, table_id: str) -> None:
     assert isinstance(summary, dict) and summary["status"] == "finished"
     result = page.locator("#result")
     expect(result.get_by_role("heading", name="Game over")).to_be_visible()
-    names = [summary["seats"][s]["name"] for s in summary["outcome"]["winners"]]
+    # A computer player is named by number and its kind in words ("Computer 2 (quick search)").
+    names = [re.sub(r" \(\w+\)$", "", summary["seats"][s]["name"]) for s in summary["outcome"]["winners"]]
     headline = result.locator(".winners").inner_text()
     for winner in names:
         assert winner in headline, (winner, headline)
@@ -125,7 +126,7 @@ def test_lobby_and_create_form(page: Page, live_server: LiveServer) -> None:
         expect(page.locator(".game-card h3", has_text=g["title"])).to_be_visible()
     page.get_by_label("Game", exact=True).select_option(label="Wizard")
     expect(page.get_by_label("Bids may not equal tricks")).not_to_be_checked()
-    page.get_by_label("Preset").select_option(label="House")
+    page.get_by_label("Preset").select_option(label="House rules")
     expect(page.get_by_label("Bids may not equal tricks")).to_be_checked()
     expect(page.get_by_label("Wizard trump")).to_have_value(json.dumps("no_trump"))
     page.get_by_label("Number of players").select_option("5")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import urllib.request
 from typing import Any
 
@@ -209,26 +210,39 @@ def test_a_second_browser_takes_over_a_computer_seat_from_the_link(browser: Brow
         guest_ctx.close()
 
 
-def test_during_the_game_a_friend_takes_over_when_the_host_allows(browser: Browser, live_server: LiveServer) -> None:
-    """With takeovers allowed, a spectator takes a computer seat mid-game and gets its hand at once;
-    leaving hands it back to the computer."""
+def test_during_the_game_a_friend_takes_over_at_the_seats_next_turn(browser: Browser, live_server: LiveServer) -> None:
+    """With takeovers allowed, a spectator asks for a computer seat mid-game: everyone is told, the computer
+    keeps the seat until its next turn, then the friend has its hand and plays it; leaving hands it back."""
     host_ctx, host = new_page(browser)
     guest_ctx, guest = new_page(browser)
     try:
         table_id = create_table(host, live_server.url, game="Kaiser", name="Rick", options={"Target": "32"},
                                 allow_takeover=True)
         start_game(host)
+        wait_ready(host)  # the host's turn: seat 2 is not to play, so the takeover waits for its turn
         guest.goto(f"{live_server.url}/table/{table_id}")
         expect(guest.locator("#board")).to_be_visible()
         guest.get_by_label("Your name").fill("Morty")
         guest.get_by_role("button", name="Take seat 2").click()
+        expect(guest.locator("#notice")).to_contain_text("at its next turn")
+        expect(guest.locator("#table")).to_have_attribute("data-seat", "")
+        expect(guest.locator("#hand .card")).to_have_count(0)
+        expect(host.locator("#chat-lines")).to_contain_text("Morty will take over Computer 2")
+        plate = host.locator('.seat[data-seat="1"]')
+        expect(plate).to_contain_text("Morty takes over at its next turn")
+        expect(plate).to_contain_text("computer")
+        take_turn(host)
         expect(guest.locator("#table")).to_have_attribute("data-seat", "1")
         expect(guest.locator("#hand .card").first).to_be_visible()
         expect(host.locator('.seat[data-seat="1"]')).to_contain_text("Morty")
+        wait_ready(guest)  # the turn it took over is the guest's to play: the computer did not play it
+        expect(guest.locator("#table")).to_have_attribute("data-my-turn", "true")
         guest.once("dialog", lambda dialog: dialog.accept())
         guest.get_by_role("button", name="Leave table").click()
         guest.wait_for_url(f"{live_server.url}/")
         expect(host.locator('.seat[data-seat="1"]')).to_contain_text("computer")
+        no_page_errors(host)
+        no_page_errors(guest)
     finally:
         host_ctx.close()
         guest_ctx.close()
@@ -403,11 +417,16 @@ def test_the_mus_table_in_spanish(browser: Browser, live_server: LiveServer) -> 
         expect(page.get_by_role("heading", name="Lo que ha pasado")).to_be_visible()
         expect(page.locator(".seat-lines", has_text="Pareja A").first).to_be_visible()
         assert "Pair " not in page.locator("#board").inner_text()
+        # The mano (a player) and the jugada (the deal's number) are named apart.
+        facts = page.locator("#facts dt").all_inner_texts()
+        assert facts.count("Mano") == 1 and "Jugada" in facts, facts
+        expect(page.locator(".seat.me")).not_to_contain_text("Computer")
+        assert "Computer" not in page.locator("#board").inner_text()
+        wait_ready(page)
+        screenshot(page, SCREENSHOTS / "table-mus-es.png")
         page.get_by_role("button", name="Reglas").click()
         expect(page.get_by_role("heading", name="El mus en un minuto")).to_be_visible()
         expect(page.locator(".rules-text")).to_have_attribute("lang", "es")
-        wait_ready(page)
-        screenshot(page, SCREENSHOTS / "table-mus-es.png")
         no_page_errors(page)
     finally:
         ctx.close()
@@ -428,11 +447,55 @@ def test_the_durak_table_in_russian(browser: Browser, live_server: LiveServer) -
         wait_ready(page)
         expect(page.locator("#actions .prompt")).to_contain_text(re.compile("[а-я]"))
         screenshot(page, SCREENSHOTS / "table-durak-ru.png")
+        # A refusal from the server (the chat's rate limit) in Russian.
+        for i in range(6):
+            page.locator("#chat-text").fill(f"привет {i}")
+            page.locator("#chat-text").press("Enter")
+            if i < 5:
+                expect(page.locator("#chat-lines li")).to_have_count(i + 1)
+        expect(page.locator("#notice")).to_contain_text("Не так быстро")
         page.get_by_role("button", name="Правила").click()
         expect(page.get_by_role("heading", name="Дурак за минуту")).to_be_visible()
         page.get_by_label("Язык").select_option("en")
         expect(page.locator("html")).to_have_attribute("lang", "en")
         expect(page.locator("#facts dt", has_text="Trump")).to_be_visible()
+        no_page_errors(page)
+    finally:
+        ctx.close()
+
+
+def computer_game(server: LiveServer, game: str, options: dict[str, Any], players: int) -> str:
+    """A table of computer players only, started through the API and played to its end; its id."""
+    created = post(server, "/api/tables", {"game": game, "options": options, "seed": 5,
+                                           "seats": [{"kind": "bot"}] * players})
+    table_id = str(created["table_id"])
+    post(server, f"/api/tables/{table_id}/start", {"token": created["token"]})
+    for _ in range(600):
+        with urllib.request.urlopen(f"{server.url}/api/tables/{table_id}", timeout=10) as response:
+            if json.load(response)["status"] == "finished":
+                return table_id
+        time.sleep(0.1)
+    raise AssertionError(f"the computer game of {game} did not finish")
+
+
+@pytest.mark.parametrize(("game", "options", "players", "locale", "words"), [
+    ("durak", {}, 2, "ru-RU", re.compile(r"дурак|Ничья")),
+    ("mus", {"scoring.target": 10}, 4, "es-ES", re.compile(r"Pareja [AB] llegó a 10")),
+    ("kaiser", {"target": 32}, 4, "es-ES", re.compile(r"llegaron|bajaron|Límite")),
+])
+def test_the_end_of_a_game_and_its_players_in_the_pages_language(browser: Browser, live_server: LiveServer,
+                                                                   game: str, options: dict[str, Any], players: int,
+                                                                   locale: str, words: re.Pattern[str]) -> None:
+    """The result screen's reason and the computer players' names are in the page's language."""
+    table_id = computer_game(live_server, game, options, players)
+    ctx, page = new_page(browser, locale=locale)
+    try:
+        page.goto(f"{live_server.url}/replay.html?src=/api/tables/{table_id}/replay")
+        page.locator("#replay-end").click()
+        expect(page.locator("#result .reason")).to_contain_text(words)
+        assert page.locator("#result .reason").get_attribute("lang") is None
+        board = page.locator("#board").inner_text()
+        assert "Computer" not in board and ("Компьютер 1" in board or "Ordenador 1" in board), board[:300]
         no_page_errors(page)
     finally:
         ctx.close()
@@ -487,3 +550,17 @@ def test_the_create_form_lists_the_right_seats_for_each_game(page: Page, live_se
     for developer_words in ("Random(number)", "for tests", "Safety stop"):
         assert developer_words not in form
     no_page_errors(page)
+
+
+def test_the_tournament_page_in_spanish(browser: Browser, live_server: LiveServer) -> None:
+    """The arena's tournament page follows the language too (here: no tournament stored yet)."""
+    ctx, page = new_page(browser, locale="es-ES")
+    try:
+        page.goto(f"{live_server.url}/tournaments")
+        expect(page.locator("html")).to_have_attribute("lang", "es")
+        expect(page.locator("#main")).to_contain_text("Aún no hay torneos")
+        expect(page.get_by_role("link", name="Todos los torneos")).to_be_visible()
+        expect(page.locator("#language")).to_have_value("es")
+        no_page_errors(page)
+    finally:
+        ctx.close()

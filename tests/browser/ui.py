@@ -127,6 +127,7 @@ def play_to_end(page: Page, *, max_clicks: int = 1500, on_click: object = None) 
 def screenshot(page: Page, path: Path, *, full_page: bool = False) -> None:
     """Save a PNG (under docs/screenshots/ when CARDTABLE_SCREENSHOTS=docs) and check it was written."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    page.wait_for_timeout(400)  # cards flying in (0.3 s) have landed
     if not full_page:
         page.evaluate("window.scrollTo(0, 0)")  # the picture shows the page as it opens, top bar included
     page.screenshot(path=str(path), full_page=full_page)

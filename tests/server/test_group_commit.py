@@ -35,7 +35,7 @@ def test_views_show_stored_moves_only_and_a_restart_resumes_from_the_last_stored
     from the last stored action and the game finishes."""
     path = tmp_path / "cardtable.db"
     stall, give_up = threading.Event(), threading.Event()
-    # Short leases: after the crash, the copy's table is free again within a second (as after --lease-ttl).
+    # Short leases: after the crash, the table is free again within a second (as after --lease-ttl).
     with TestClient(create_app(f"sqlite:///{path}", bot_delay=0, lease_ttl=1.0)) as client:
         manager = client.app.state.manager  # type: ignore[attr-defined]
         created = create(client, "wizard", ["bot"] * 4, seed=5, options={"players": 4, "rounds": 5})
@@ -50,6 +50,8 @@ def test_views_show_stored_moves_only_and_a_restart_resumes_from_the_last_stored
                 raise OSError(5, "Input/output error")
             result = original(work)
             durable.append(_stored_version(path, table_id))
+            if durable[-1] >= 8:  # from the next commit on, the writer hangs
+                stall.set()
             return result
 
         manager.store.transaction = transaction
@@ -60,7 +62,7 @@ def test_views_show_stored_moves_only_and_a_restart_resumes_from_the_last_stored
             while view["version"] < 8:
                 assert view["version"] <= max(durable, default=0), "a view showed a move not stored yet"
                 view = receive(ws)
-            stall.set()
+            assert stall.is_set()
             # Decided ahead, waiting for the stalled writer; the commit under way when it stalled is shown.
             _wait_for(lambda: len(table.ahead.moves) >= 3 and table.version == _stored_version(path, table_id))
             stored = table.version

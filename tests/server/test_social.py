@@ -97,19 +97,6 @@ def test_anyone_with_the_link_takes_a_computer_seat_before_the_start(client: Tes
     _refused(client.post(f"/api/tables/{table_id}/take", json={"seat": 9, "name": "Beth"}), 400, "no seat 9")
 
 
-def test_taking_over_during_play_needs_the_hosts_permission(client: TestClient) -> None:
-    """Refused by default; allowed by the host, the person then plays that seat."""
-    created = create(client, "durak", ["human", "bot"])
-    table_id = created["table_id"]
-    start(client, table_id, created["token"])
-    _refused(client.post(f"/api/tables/{table_id}/take", json={"seat": 1, "name": "Summer"}), 409, "does not let")
-    client.post(f"/api/tables/{table_id}/settings", json={"token": created["token"], "allow_takeover": True})
-    taken = client.post(f"/api/tables/{table_id}/take", json={"seat": 1, "name": "Summer"}).json()
-    with client.websocket_connect(f"/ws/tables/{table_id}?token={taken['token']}") as ws:
-        view = receive(ws)
-        assert view["seat"] == 1 and view["seats"][1]["kind"] == "human"
-
-
 # Rematch.
 
 

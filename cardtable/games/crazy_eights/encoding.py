@@ -13,15 +13,20 @@ clipped at 255).
 
 from __future__ import annotations
 
-from typing import Final
+import struct
+from typing import TYPE_CHECKING, Final
 
-from cardtable.core.encoding import ActionId, Encoding, bits
+from cardtable.core.encoding import ActionId, Encoder, Encoding, bits, rotation
 from cardtable.core.types import Seat
 from cardtable.games.crazy_eights.actions import DRAW, PASS, Action, Draw, Pass, Play, PlayEight
 from cardtable.games.crazy_eights.game import MATCH
 from cardtable.games.crazy_eights.options import CrazyEightsOptions
 from cardtable.games.crazy_eights.rules import DECK_SIZE, EIGHTS, SUIT_INDEX, SUIT_NAMES, SUIT_OF, is_eight
 from cardtable.games.crazy_eights.state import CrazyEightsState
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 EIGHT_BASE: Final = 52
 DRAW_ID: Final = 68
@@ -51,6 +56,10 @@ class CrazyEightsEncoding(Encoding[CrazyEightsState, Action, CrazyEightsOptions]
     def shape(self, options: CrazyEightsOptions) -> tuple[int, ...]:
         """``(166 + 4 * players,)``."""
         return (166 + 4 * options.players,)
+
+    def encoder(self, options: CrazyEightsOptions, seat: Seat) -> CrazyEightsEncoder:
+        """The incremental encoder of ``seat`` (see :class:`cardtable.core.encoding.Encoder`)."""
+        return CrazyEightsEncoder(self, options, seat)
 
     def action_id(self, action: Action, state: CrazyEightsState | None = None) -> ActionId:
         """See the module docstring; ``ValueError`` for anything that is not a Crazy Eights action."""
@@ -112,5 +121,101 @@ class CrazyEightsEncoding(Encoding[CrazyEightsState, Action, CrazyEightsOptions]
             cached = (state.totals, [t >> 1 if t < 511 else 255 for t in totals])
             self._totals[seat] = cached
         return bits(flags, 160 + 2 * n) + bytes(counts + cached[1])
+
+class CrazyEightsEncoder(Encoder[CrazyEightsState]):
+    """``CrazyEightsEncoding.features`` for one seat, rewriting only the bytes that changed."""
+
+    __slots__ = ("_n", "_rel", "_counts", "_held", "_rotated", "_pack_held", "_pack_counts", "_hand", "_top", "_suit",
+                 "_drawn", "_turn", "_dealer", "_hands", "_totals")
+
+    def __init__(self, encoding: CrazyEightsEncoding, options: CrazyEightsOptions, seat: Seat) -> None:
+        n = options.players
+        self._n = n
+        self._rel = tuple((x - seat) % n for x in range(n))
+        self._counts = 160 + 2 * n
+        self._held = rotation(n, seat, bit_counts=True)
+        self._rotated = rotation(n, seat)
+        self._pack_held = struct.Struct(f"{n}B").pack_into
+        self._pack_counts = struct.Struct("6B").pack_into
+        super().__init__(encoding, options, seat)
+
+    def _forget(self) -> None:
+        self._hand = 0
+        self._top = self._suit = self._drawn = self._turn = self._dealer = -1
+        self._hands: tuple[int, ...] | None = None
+        self._totals: tuple[int, ...] | None = None
+
+    def encode(self, state: CrazyEightsState) -> npt.NDArray[np.uint8]:
+        """The seat's information state in ``state``, written into ``obs``; returns ``obs``."""
+        s, view, seat = state, self._view, self.seat
+        if s.players != self._n:
+            raise ValueError(f"this encoder is for {self._n} players, the state has {s.players}")
+        hand = s.hands[seat]
+        diff = hand ^ self._hand
+        if diff:
+            self._hand = hand
+            if diff & (diff - 1):
+                while diff:
+                    low = diff & -diff
+                    i = low.bit_length() - 1
+                    view[i] = hand >> i & 1
+                    diff ^= low
+            else:
+                i = diff.bit_length() - 1
+                view[i] = hand >> i & 1
+        top = s.top
+        if top != self._top:
+            if self._top >= 0:
+                view[52 + self._top] = 0
+            view[52 + top] = 1
+            self._top = top
+        suit = s.suit
+        if suit != self._suit:
+            if self._suit >= 0:
+                view[104 + self._suit] = 0
+            view[104 + suit] = 1
+            self._suit = suit
+        over, turn = s.over, s.turn
+        drawn = -1 if over or seat != turn or s.last_drawn is None else s.last_drawn
+        if drawn != self._drawn:
+            if self._drawn >= 0:
+                view[108 + self._drawn] = 0
+            if drawn >= 0:
+                view[108 + drawn] = 1
+            self._drawn = drawn
+        if over:
+            turn = -1
+        if turn != self._turn:
+            if self._turn >= 0:
+                view[160 + self._rel[self._turn]] = 0
+            if turn >= 0:
+                view[160 + self._rel[turn]] = 1
+            self._turn = turn
+        if s.dealer != self._dealer:
+            self._write_dealer(s.dealer)
+        counts = self._counts
+        if s.hands is not self._hands:
+            self._hands = s.hands
+            self._pack_held(view, counts, *self._held(s.hands))
+        n = self._n
+        # Each count is at most 52 (a deck), so none needs clipping.
+        self._pack_counts(view, counts + n, len(s.stock), s.discards.bit_count() + 1, s.drawn, s.passes, s.round,
+                          s.options.rounds)
+        if s.totals is not self._totals:
+            self._write_totals(s.totals)
+        return self.obs
+
+    def _write_dealer(self, dealer: Seat) -> None:
+        at = 160 + self._n
+        if self._dealer >= 0:
+            self._view[at + self._rel[self._dealer]] = 0
+        self._view[at + self._rel[dealer]] = 1
+        self._dealer = dealer
+
+    def _write_totals(self, totals: tuple[int, ...]) -> None:
+        self._totals = totals
+        self._pack_held(self._view, self._counts + self._n + 6,
+                        *[t >> 1 if t < 511 else 255 for t in self._rotated(totals)])
+
 
 ENCODING: Final = CrazyEightsEncoding()

@@ -13,15 +13,20 @@ discarded (beaten off), cards held per seat (n).
 
 from __future__ import annotations
 
-from typing import Final
+import struct
+from typing import TYPE_CHECKING, Final
 
 from cardtable.cards import mask_of
-from cardtable.core.encoding import ActionId, Encoding, bits
+from cardtable.core.encoding import ActionId, Encoder, Encoding, bits, rotation
 from cardtable.core.types import Seat
 from cardtable.games.durak.actions import ATTACKS, BEATS, STOP, TAKE, Attack, Beat, DurakAction, Stop, Take
 from cardtable.games.durak.game import DurakState
 from cardtable.games.durak.options import DurakOptions
-from cardtable.games.durak.rules import DECK_SIZE, RANK, beats
+from cardtable.games.durak.rules import BEATERS, DECK_SIZE, RANK, RANK_BIT
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 BEAT_BASE: Final = 36
 STOP_ID: Final = 72
@@ -47,6 +52,10 @@ class DurakEncoding(Encoding[DurakState, DurakAction, DurakOptions]):
         """Only ``players`` matters to the space and shape; the state keeps no options object."""
         return DurakOptions(players=state.players)
 
+    def encoder(self, options: DurakOptions, seat: Seat) -> DurakEncoder:
+        """The incremental encoder of ``seat`` (see :class:`cardtable.core.encoding.Encoder`)."""
+        return DurakEncoder(self, options, seat)
+
     def action_id(self, action: DurakAction, state: DurakState | None = None) -> ActionId:
         """See the module docstring; ``ValueError`` for anything outside the space."""
         if type(action) is Attack and 0 <= action.card < DECK_SIZE:
@@ -69,31 +78,24 @@ class DurakEncoding(Encoding[DurakState, DurakAction, DurakOptions]):
         return STOP if i == STOP_ID else TAKE
 
     def legal_bits(self, state: DurakState, seat: Seat) -> int:
-        """The same rules as ``legal_actions``, as id bits."""
+        """The same rules as ``legal_actions``, as id bits (from the rules' tables of beating cards and ranks)."""
         if state.over:
             return 0
         bout = state.bout
         if len(bout) & 1:
             if seat != state.defender:
                 return 0
-            last, trump = bout[-1], state.trump
-            out = 1 << TAKE_ID
-            for c in state.hands[seat]:
-                if beats(last, c, trump):
-                    out |= 1 << (BEAT_BASE + c)
-            return out
+            return 1 << TAKE_ID | (mask_of(state.hands[seat]) & BEATERS[state.trump][bout[-1]]) << BEAT_BASE
         if seat != state.attacker:
             return 0
         if not bout:
             return mask_of(state.hands[seat])
         if state.capped and not state.hands[state.defender]:
             return 1 << STOP_ID
-        ranks = {RANK[c] for c in bout}
-        out = 1 << STOP_ID
-        for c in state.hands[seat]:
-            if RANK[c] in ranks:
-                out |= 1 << c
-        return out
+        ranks = 0
+        for card in bout:
+            ranks |= RANK_BIT[card]
+        return 1 << STOP_ID | (mask_of(state.hands[seat]) & _OF_RANKS[ranks])
 
     def features(self, state: DurakState, seat: Seat) -> bytes:
         """The bytes described in the module docstring."""
@@ -120,6 +122,120 @@ class DurakEncoding(Encoding[DurakState, DurakAction, DurakOptions]):
         counts = [len(state.deck), min(state.bout_number, 255), state.discards]
         counts += [len(h) for h in state.hands[seat:] + state.hands[:seat]]
         return bits(flags, base + 4 * n + 2) + bytes(counts)
+
+
+#: Per set of ranks (one bit per rank, as ``RANK_BIT``), every card of those ranks.
+_OF_RANKS: Final = tuple(sum(1 << c for c in range(DECK_SIZE) if ranks >> RANK[c] & 1) for ranks in range(512))
+_PACK3: Final = struct.Struct("3B").pack_into
+_ZEROS: Final = bytes(108)
+
+
+class DurakEncoder(Encoder[DurakState]):
+    """``DurakEncoding.features`` for one seat, rewriting only the bytes that changed."""
+
+    __slots__ = ("_n", "_rel", "_sizes", "_pack_held", "_hand", "_hand_mask", "_bout", "_setup", "_left",
+                 "_roles", "_roles_on", "_hands")
+
+    def __init__(self, encoding: DurakEncoding, options: DurakOptions, seat: Seat) -> None:
+        n = options.players
+        self._n = n
+        self._rel = tuple((x - seat) % n for x in range(n))
+        self._sizes = rotation(n, seat, sizes=True)
+        self._pack_held = struct.Struct(f"{n}B").pack_into
+        super().__init__(encoding, options, seat)
+
+    def _forget(self) -> None:
+        self._hand: tuple[int, ...] | None = None
+        self._hand_mask = 0
+        self._bout: tuple[int, ...] = ()
+        self._setup: tuple[object, ...] | None = None
+        self._left: tuple[int, ...] | None = None
+        self._roles: tuple[bool, Seat, Seat, int] | None = None
+        self._roles_on: tuple[int, ...] = ()
+        self._hands: tuple[tuple[int, ...], ...] | None = None
+
+    def encode(self, state: DurakState) -> npt.NDArray[np.uint8]:
+        """The seat's information state in ``state``, written into ``obs``; returns ``obs``."""
+        s, view = state, self._view
+        if s.players != self._n:
+            raise ValueError(f"this encoder is for {self._n} players, the state has {s.players}")
+        hand = s.hands[self.seat]
+        if hand is not self._hand:
+            self._hand = hand
+            new = mask_of(hand)
+            diff = new ^ self._hand_mask
+            self._hand_mask = new
+            while diff:
+                low = diff & -diff
+                i = low.bit_length() - 1
+                view[i] = new >> i & 1
+                diff ^= low
+        bout = s.bout
+        if bout is not self._bout:
+            self._write_bout(bout)
+        if (s.trump_card, s.trump, s.capped) != self._setup:
+            self._write_setup(s)
+        if s.left is not self._left:
+            self._write_left(s.left)
+        roles = (s.over, s.attacker, s.defender, len(bout) & 1)
+        if roles != self._roles:
+            self._write_roles(roles)
+        at = 186 + 4 * self._n
+        _PACK3(view, at, len(s.deck), min(s.bout_number, 255), s.discards)
+        if s.hands is not self._hands:
+            self._hands = s.hands
+            self._pack_held(view, at + 3, *self._sizes(s.hands))
+        return self.obs
+
+    def _write_bout(self, bout: tuple[int, ...]) -> None:
+        """The attack and beating cards on the table, and the card to beat."""
+        view, old = self._view, self._bout
+        k = len(old)
+        if old and len(bout) > k and bout[:k] == old:
+            if k & 1:
+                view[108 + old[-1]] = 0
+            for i in range(k, len(bout)):
+                view[(72 if i & 1 else 36) + bout[i]] = 1
+        else:
+            if old:
+                view[36:144] = _ZEROS
+            for i, card in enumerate(bout):
+                view[(72 if i & 1 else 36) + card] = 1
+        if len(bout) & 1:
+            view[108 + bout[-1]] = 1
+        self._bout = bout
+
+    def _write_setup(self, s: DurakState) -> None:
+        """Trump card and suit, and the attack cap."""
+        view, base = self._view, 184 + 4 * self._n
+        view[144:184] = _ZEROS[:40]
+        view[144 + s.trump_card] = 1
+        view[180 + s.trump] = 1
+        view[base + 1] = 1 if s.capped else 0
+        self._setup = (s.trump_card, s.trump, s.capped)
+
+    def _write_left(self, left: tuple[int, ...]) -> None:
+        """Which seats are still in the game."""
+        for x, bout in enumerate(left):
+            self._view[184 + self._rel[x]] = 0 if bout else 1
+        self._left = left
+
+    def _write_roles(self, roles: tuple[bool, Seat, Seat, int]) -> None:
+        """Attacker, defender and the seat to act, or the game-over flag."""
+        view, n, rel = self._view, self._n, self._rel
+        for i in self._roles_on:
+            view[i] = 0
+        over, attacker, defender, odd = roles
+        base = 184
+        if over:
+            on: tuple[int, ...] = (base + 4 * n,)
+        else:
+            a, d = rel[attacker], rel[defender]
+            on = (base + n + a, base + 2 * n + d, base + 3 * n + (d if odd else a))
+        for i in on:
+            view[i] = 1
+        self._roles_on = on
+        self._roles = roles
 
 
 ENCODING: Final = DurakEncoding()

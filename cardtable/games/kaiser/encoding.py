@@ -17,14 +17,19 @@ allowed (3).
 
 from __future__ import annotations
 
-from typing import Final
+import struct
+from typing import TYPE_CHECKING, Final
 
-from cardtable.core.encoding import ActionId, Encoding, bits
+from cardtable.core.encoding import ActionId, Encoder, Encoding, bits, rotation
 from cardtable.core.types import Seat
 from cardtable.games.kaiser import rules
 from cardtable.games.kaiser.actions import NAME_TRUMPS, PASS, Bid, KaiserAction, NameTrump, Pass, Play
 from cardtable.games.kaiser.options import KaiserOptions
 from cardtable.games.kaiser.state import BIDDING, OVER, PLAY, TRUMP, KaiserState
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 PASS_ID: Final = 32
 BID_BASE: Final = 33
@@ -50,6 +55,10 @@ class KaiserEncoding(Encoding[KaiserState, KaiserAction, KaiserOptions]):
     def shape(self, options: KaiserOptions) -> tuple[int, ...]:
         """``(348,)``."""
         return SHAPE
+
+    def encoder(self, options: KaiserOptions, seat: Seat) -> KaiserEncoder:
+        """The incremental encoder of ``seat`` (see :class:`cardtable.core.encoding.Encoder`)."""
+        return KaiserEncoder(self, options, seat)
 
     def action_id(self, action: KaiserAction, state: KaiserState | None = None) -> ActionId:
         """See the module docstring; ``ValueError`` for anything outside the space."""
@@ -134,6 +143,144 @@ class KaiserEncoding(Encoding[KaiserState, KaiserAction, KaiserOptions]):
         opts = state.options
         counts += (min(state.hand_no, 255), opts.floor, opts.target, opts.no_trump)
         return bits(flags, 329) + bytes(counts)
+
+
+_PACK4: Final = struct.Struct("4B").pack_into
+_PACK7: Final = struct.Struct("7B").pack_into
+_ZEROS: Final = bytes(128)
+
+
+class KaiserEncoder(Encoder[KaiserState]):
+    """``KaiserEncoding.features`` for one seat, rewriting only the bytes that changed."""
+
+    __slots__ = ("_rel", "_held", "_hand", "_trick", "_last", "_setup", "_setup_on", "_turn", "_leader",
+                 "_winner", "_bids", "_scores", "_hands")
+
+    def __init__(self, encoding: KaiserEncoding, options: KaiserOptions, seat: Seat) -> None:
+        self._rel = tuple((x - seat) & 3 for x in range(4))
+        self._held = rotation(4, seat, bit_counts=True)
+        super().__init__(encoding, options, seat)
+
+    def _forget(self) -> None:
+        self._hand = 0
+        self._trick: tuple[tuple[int, int], ...] = ()
+        self._last: tuple[tuple[int, int], ...] = ()
+        self._setup: tuple[object, ...] | None = None
+        self._setup_on: tuple[int, ...] = ()
+        self._turn = self._leader = self._winner = -1
+        self._bids: tuple[tuple[int, int, bool], ...] | None = None
+        self._scores: tuple[object, ...] | None = None
+        self._hands: tuple[int, ...] | None = None
+
+    def encode(self, state: KaiserState) -> npt.NDArray[np.uint8]:
+        """The seat's information state in ``state``, written into ``obs``; returns ``obs``."""
+        s, view, rel = state, self._view, self._rel
+        hand = s.hands[self.seat]
+        diff = hand ^ self._hand
+        if diff:
+            self._hand = hand
+            if diff & (diff - 1):
+                while diff:
+                    low = diff & -diff
+                    i = low.bit_length() - 1
+                    view[i] = hand >> i & 1
+                    diff ^= low
+            else:
+                i = diff.bit_length() - 1
+                view[i] = hand >> i & 1
+        trick = s.trick
+        if trick is not self._trick:
+            if self._trick:
+                view[32:160] = _ZEROS
+            for x, card in trick:
+                view[32 + 32 * rel[x] + card] = 1
+            self._trick = trick
+        last = s.last_trick
+        if last is not self._last:
+            self._write_last(last, s.last_winner)
+        phase = s.phase
+        if (phase, s.dealer, s.high_bidder, s.trump, s.hand_no, s.options) != self._setup:
+            self._write_setup(s)
+        turn = -1 if phase == OVER else s.turn
+        if turn != self._turn:
+            if self._turn >= 0:
+                view[296 + rel[self._turn]] = 0
+            if turn >= 0:
+                view[296 + rel[turn]] = 1
+            self._turn = turn
+        leader = s.leader if phase == PLAY else -1
+        if leader != self._leader:
+            if self._leader >= 0:
+                view[300 + rel[self._leader]] = 0
+            if leader >= 0:
+                view[300 + rel[leader]] = 1
+            self._leader = leader
+        if s.bids is not self._bids:
+            self._write_bids(s)
+        scores = (s.tricks, s.points, s.totals, s.high)
+        if scores != self._scores:
+            self._write_scores(s)
+            self._scores = scores
+        if s.hands is not self._hands:
+            self._hands = s.hands
+            _PACK4(view, 340, *self._held(s.hands))
+        return self.obs
+
+    def _write_last(self, last: tuple[tuple[int, int], ...], winner: Seat) -> None:
+        """The last trick by seat and its winner."""
+        view, rel = self._view, self._rel
+        if self._last:
+            view[160:288] = _ZEROS
+        for x, card in last:
+            view[160 + 32 * rel[x] + card] = 1
+        if self._winner >= 0:
+            view[325 + rel[self._winner]] = 0
+        self._winner = winner if last else -1
+        if last:
+            view[325 + rel[winner]] = 1
+        self._last = last
+
+    def _write_setup(self, s: KaiserState) -> None:
+        """Phase, dealer, the contract's bidder, trump, hand number and the options."""
+        view, rel = self._view, self._rel
+        for i in self._setup_on:
+            view[i] = 0
+        phase = s.phase
+        on = [288 + phase, 292 + rel[s.dealer]]
+        if phase != BIDDING and s.high_bidder >= 0:
+            on.append(304 + rel[s.high_bidder])
+        if s.trump >= 0:
+            on.append(308 + s.trump)
+        for i in on:
+            view[i] = 1
+        opts = s.options
+        _PACK4(view, 344, min(s.hand_no, 255), opts.floor, opts.target, opts.no_trump)
+        self._setup_on = tuple(on)
+        self._setup = (phase, s.dealer, s.high_bidder, s.trump, s.hand_no, s.options)
+
+    def _write_bids(self, s: KaiserState) -> None:
+        """Who called, passed or bid no trump, and each seat's bid points."""
+        view, rel = self._view, self._rel
+        view[313:325] = _ZEROS[:12]
+        points = [0, 0, 0, 0]
+        for x, pts, nt in s.bids:
+            r = rel[x]
+            view[313 + r] = 1
+            if pts:
+                points[r] = pts
+                if nt:
+                    view[321 + r] = 1
+            else:
+                view[317 + r] = 1
+        _PACK4(view, 329, *points)
+        self._bids = s.bids
+
+    def _write_scores(self, s: KaiserState) -> None:
+        """The highest bid, tricks and points per side, totals per side."""
+        side = self.seat & 1
+        tricks, taken, totals = s.tricks, s.points, s.totals
+        _PACK7(self._view, 333, s.high + 1, tricks[side], tricks[1 - side], taken[side] + 16, taken[1 - side] + 16,
+               min(255, max(0, totals[side] + 128)), min(255, max(0, totals[1 - side] + 128)))
 
 
 ENCODING: Final = KaiserEncoding()

@@ -99,8 +99,8 @@ def _accept(legal: list[Any]) -> Any:
     return next((a for a in legal if isinstance(a, (A.Accept, A.AcceptNoLose))), A.Reject())
 
 
-class CountingBot:
-    """A count-based baseline: counts reyes, ases, pares and the juego total, never the score.
+class CountingV1Bot:
+    """The first count-based baseline (kept for comparisons): a strawman that refuses too much.
 
     Grande by the number of reyes, chica by the number of ases, pares by their kind, juego by the
     total (31 best), punto by the total. Cuts the mus with two good lances, envida 2 with a strong
@@ -108,7 +108,7 @@ class CountingBot:
     near-certain lance.
     """
 
-    name = "counting"
+    name = "counting_v1"
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
@@ -149,6 +149,37 @@ class CountingBot:
             choice = _accept(legal) if s >= 0.95 else A.Reject()
         else:
             choice = _accept(legal) if s >= 0.5 else A.Reject()
+        return choice if choice in legal else legal[0]
+
+
+class CountingBot(CountingV1Bot):
+    """A count-based baseline: the same counts as ``counting_v1``, played the way a club player would.
+
+    Cuts the mus with two good lances, envida 2 and accepts with a strong lance (0.7 on the count
+    scale: two reyes, two ases, medias, 31/32/40), raises with a very strong one (0.9), goes
+    órdago with a near-certain one (0.95: three reyes or ases and more, duples, 31) and accepts an
+    órdago only with four reyes or four ases.
+    """
+
+    name = "counting"
+    bet_at, accept_at, raise_at, ordago_at, accept_ordago_at = 0.7, 0.7, 0.9, 0.95, 1.0
+
+    def act(self, observation: Observation, legal_actions: Sequence[Any]) -> Any:
+        """One of ``legal_actions``."""
+        assert isinstance(observation, MusObservation)
+        betting = observation.betting
+        if observation.phase in ("mus_decision", "discard") or betting is None:
+            return super().act(observation, legal_actions)
+        legal = list(legal_actions)
+        s = self.strength(evaluate(observation.hand, observation.modalidad), betting.lance)
+        if betting.status == "open":
+            choice: Any = A.Ordago() if s >= self.ordago_at else A.Bet(2) if s >= self.bet_at else A.Pass()
+        elif betting.ordago:
+            choice = _accept(legal) if s >= self.accept_ordago_at else A.Reject()
+        else:
+            raises = [a for a in legal if isinstance(a, A.Raise)]
+            choice = raises[0] if raises and s >= self.raise_at else _accept(legal) if s >= self.accept_at \
+                else A.Reject()
         return choice if choice in legal else legal[0]
 
 

@@ -24,16 +24,22 @@ number, accepted total per lance (5), the largest amount each seat named in each
 
 from __future__ import annotations
 
-from typing import Final
+import functools
+from itertools import combinations
+from typing import TYPE_CHECKING, Any, Final
 
-from cardtable.core.encoding import ActionId, Encoding, bits
+from cardtable.core.encoding import ActionId, Encoder, Encoding, bits
 from cardtable.core.types import Seat
 from cardtable.games.mus import actions as A
-from cardtable.games.mus.fsm import BetStatus, Phase
+from cardtable.games.mus.fsm import ACTING_PHASES, BetStatus, Phase
 from cardtable.games.mus.game import MusGame
 from cardtable.games.mus.options import MusGameOptions
 from cardtable.games.mus.rules import LANCES
 from cardtable.games.mus.state import MusState
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 DISCARD_BASE: Final = 1
 PASS_ID, ACCEPT_ID, ACCEPT_NO_LOSE_ID, REJECT_ID, ORDAGO_ID = 17, 18, 19, 20, 21
@@ -128,69 +134,166 @@ class MusEncoding(Encoding[MusState, A.MusAction, MusGameOptions]):
         return A.Bet(amount) if amount <= cap else A.Raise(amount - cap)
 
     def legal_bits(self, state: MusState, seat: Seat) -> int:
-        """The legal actions' ids (Mus decisions are few and slow enough to map them one by one)."""
+        """The legal actions' ids: discards from the hand's size, other actions through a cache of their ids."""
+        if seat != state.turn or state.phase not in ACTING_PHASES:
+            return 0
+        options = state.options
+        if state.phase is Phase.DISCARD:
+            out = _discard_ids(len(state.hands[seat]), options.mus.min_discard)
+            if options.mus.cut_anytime_a_falta and _GAME.is_a_falta(state):
+                out |= 1 << 1
+            if options.signals.enabled:
+                for action in _GAME._signal_actions(state, seat):
+                    out |= 1 << (SIGNAL_BASE + _SIGNAL[action.signal])  # type: ignore[union-attr]
+            return out
         out = 0
+        cache = _BITS
         for action in _GAME.legal_actions(state, seat):
-            out |= 1 << self.action_id(action, state)
+            entry = cache.get(id(action))
+            if entry is not None and entry[0] is action and entry[1] is options:
+                out |= entry[2]
+                continue
+            bit = 1 << self.action_id(action, state)
+            if len(cache) > 4096:
+                cache.clear()
+            cache[id(action)] = (action, options, bit)
+            out |= bit
         return out
 
     def features(self, state: MusState, seat: Seat) -> bytes:
         """The bytes described in the module docstring."""
         s = state
-        flags = _mask(s.hands[seat]) | _mask(s.pending[seat] or ()) << 40
-        if s.shown:
-            for k in range(4):
-                flags |= _mask(s.hands[(seat + k) & 3]) << (80 + 40 * k)
-        flags |= 1 << (240 + _PHASE[s.phase]) | 1 << (255 + ((s.dealer - seat) & 3))
-        if _GAME.to_act(s) is not None and s.turn is not None:
-            flags |= 1 << (259 + ((s.turn - seat) & 3))
-        b = s.betting
-        if b is not None:
-            flags |= 1 << (263 + _LANCE[b.lance]) | 1 << (268 + _STATUS[b.status])
-            if b.ordago:
-                flags |= 1 << 274
-            if b.bettor is not None:
-                flags |= 1 << (275 + ((b.bettor - seat) & 3))
-            for x in b.responders:
-                flags |= 1 << (279 + ((x - seat) & 3))
-            for x in b.speakers:
-                flags |= 1 << (283 + ((x - seat) & 3))
-        for k in range(4):
-            pares, juego = s.declared_pares[(seat + k) & 3], s.declared_juego[(seat + k) & 3]
-            if pares is not None:
-                flags |= 1 << ((287 if pares else 291) + k)
-            if juego is not None:
-                flags |= 1 << ((295 if juego else 299) + k)
-        named = [0] * 20
-        for e in s.envites:
-            lance, rel = _LANCE[e.lance], (e.seat - seat) & 3
-            flags |= 1 << (303 + 28 * lance + 7 * rel + _KIND[e.kind])
-            named[4 * lance + rel] = max(named[4 * lance + rel], e.amount)
-        totals = [0] * 5
-        for r in s.results:
-            lance = _LANCE[r.lance]
-            flags |= 1 << (443 + 6 * lance + _RESULT[r.status])
-            if r.pair is not None:
-                flags |= 1 << (473 + 2 * lance + ((r.pair - seat) & 1))
-            totals[lance] = r.total
-        side = seat & 1
-        if s.team_in[side]:
-            flags |= 1 << 483
-        if s.team_in[1 - side]:
-            flags |= 1 << 484
-        for note in s.signals_seen[seat]:
-            flags |= 1 << (485 + 4 * _SIGNAL[note.signal] + ((note.sender - seat) & 3))
-        if s.winner is not None:
-            flags |= 1 << (541 + ((s.winner - seat) & 1))
-        if s.options.modalidad == "4R":
-            flags |= 1 << 543
-        counts = [0, 0] if b is None else [b.before if b.status is BetStatus.PENDING else b.total, b.total]
-        counts += (s.tanteo[side], s.tanteo[1 - side], s.games[side], s.games[1 - side],
-                   s.options.scoring.target, s.options.match.games_to_win)
-        counts += s.discard_counts[seat:] + s.discard_counts[:seat]
-        counts += (s.mus_rounds, len(s.deck), s.hand_no, s.game_no)
-        counts += totals + named
+        flags = (_cards(s, seat) | _table(s, seat) | _declared(s, seat) | _envites(s, seat)[0]
+                 | _results(s, seat)[0] | _misc(s, seat))
+        counts = _counts(s, seat) + _results(s, seat)[1] + _envites(s, seat)[1]
         return bits(flags, 544) + bytes([c if c < 255 else 255 for c in counts])
+
+    def action_table(self, options: MusGameOptions) -> tuple[A.MusAction | None, ...]:
+        """Per id, its action under these options (bets and raises depend on the cap); None for discards."""
+        cap = amount_cap(options)
+        table: list[A.MusAction | None] = [None] * self.num_actions(options)
+        for i, action in _BY_ID.items():
+            table[i] = action
+        for k, name in enumerate(A.SIGNALS):
+            table[SIGNAL_BASE + k] = A.Signal(name)
+        for amount in range(1, cap + 1):
+            table[AMOUNT_BASE + amount] = A.Bet(amount)
+            table[AMOUNT_BASE + cap + amount] = A.Raise(amount)
+        return tuple(table)
+
+    def encoder(self, options: MusGameOptions, seat: Seat) -> MusEncoder:
+        """The incremental encoder of ``seat`` (see :class:`cardtable.core.encoding.Encoder`)."""
+        return MusEncoder(self, options, seat)
+
+
+#: Action ids by ``id(action)`` (the engine hands out cached action objects), with the action
+#: itself (so the id of a dead object is never trusted) and the options the id depends on.
+_BITS: dict[int, tuple[A.MusAction, MusGameOptions, int]] = {}
+
+
+@functools.cache
+def _discard_ids(size: int, least: int) -> int:
+    """The ids of every discard of ``least`` to four of a hand of ``size`` cards."""
+    out = 0
+    for n in range(least, 5):
+        for positions in combinations(range(size), n):
+            out |= 1 << (DISCARD_BASE + sum(1 << k for k in positions))
+    return out
+
+
+# Sections of the information state, each its flags in absolute bit positions (and counts).
+
+def _cards(s: MusState, seat: Seat) -> int:
+    """Hand, pending discard and the hands shown (bits 0–239)."""
+    flags = _mask(s.hands[seat]) | _mask(s.pending[seat] or ()) << 40
+    if s.shown:
+        for k in range(4):
+            flags |= _mask(s.hands[(seat + k) & 3]) << (80 + 40 * k)
+    return flags
+
+
+def _table(s: MusState, seat: Seat) -> int:
+    """Phase, dealer, seat to act and the betting of the lance in play (bits 240–286)."""
+    flags = 1 << (240 + _PHASE[s.phase]) | 1 << (255 + ((s.dealer - seat) & 3))
+    if s.phase in ACTING_PHASES and s.turn is not None:
+        flags |= 1 << (259 + ((s.turn - seat) & 3))
+    b = s.betting
+    if b is not None:
+        flags |= 1 << (263 + _LANCE[b.lance]) | 1 << (268 + _STATUS[b.status])
+        if b.ordago:
+            flags |= 1 << 274
+        if b.bettor is not None:
+            flags |= 1 << (275 + ((b.bettor - seat) & 3))
+        for x in b.responders:
+            flags |= 1 << (279 + ((x - seat) & 3))
+        for x in b.speakers:
+            flags |= 1 << (283 + ((x - seat) & 3))
+    return flags
+
+
+def _declared(s: MusState, seat: Seat) -> int:
+    """Pares and juego declared yes or no per seat (bits 287–302)."""
+    flags = 0
+    for k in range(4):
+        pares, juego = s.declared_pares[(seat + k) & 3], s.declared_juego[(seat + k) & 3]
+        if pares is not None:
+            flags |= 1 << ((287 if pares else 291) + k)
+        if juego is not None:
+            flags |= 1 << ((295 if juego else 299) + k)
+    return flags
+
+
+def _envites(s: MusState, seat: Seat) -> tuple[int, list[int]]:
+    """What each seat said in each lance (bits 303–442) and the largest amount it named (20 counts)."""
+    flags = 0
+    named = [0] * 20
+    for e in s.envites:
+        lance, rel = _LANCE[e.lance], (e.seat - seat) & 3
+        flags |= 1 << (303 + 28 * lance + 7 * rel + _KIND[e.kind])
+        named[4 * lance + rel] = max(named[4 * lance + rel], e.amount)
+    return flags, named
+
+
+def _results(s: MusState, seat: Seat) -> tuple[int, list[int]]:
+    """How each lance closed and to which pair (bits 443–482), and its accepted total (5 counts)."""
+    flags = 0
+    totals = [0] * 5
+    for r in s.results:
+        lance = _LANCE[r.lance]
+        flags |= 1 << (443 + 6 * lance + _RESULT[r.status])
+        if r.pair is not None:
+            flags |= 1 << (473 + 2 * lance + ((r.pair - seat) & 1))
+        totals[lance] = r.total
+    return flags, totals
+
+
+def _misc(s: MusState, seat: Seat) -> int:
+    """Pairs in, señas seen, the winner and the modalidad (bits 483–543)."""
+    flags = 0
+    side = seat & 1
+    if s.team_in[side]:
+        flags |= 1 << 483
+    if s.team_in[1 - side]:
+        flags |= 1 << 484
+    for note in s.signals_seen[seat]:
+        flags |= 1 << (485 + 4 * _SIGNAL[note.signal] + ((note.sender - seat) & 3))
+    if s.winner is not None:
+        flags |= 1 << (541 + ((s.winner - seat) & 1))
+    if s.options.modalidad == "4R":
+        flags |= 1 << 543
+    return flags
+
+
+def _counts(s: MusState, seat: Seat) -> list[int]:
+    """The first 16 counts: envites, tanteo, games, target, discards, rounds, deck, hand and game numbers."""
+    b = s.betting
+    side = seat & 1
+    counts = [0, 0] if b is None else [b.before if b.status is BetStatus.PENDING else b.total, b.total]
+    counts += (s.tanteo[side], s.tanteo[1 - side], s.games[side], s.games[1 - side],
+               s.options.scoring.target, s.options.match.games_to_win)
+    counts += s.discard_counts[seat:] + s.discard_counts[:seat]
+    counts += (s.mus_rounds, len(s.deck), s.hand_no, s.game_no)
+    return counts
 
 
 def _mask(cards: tuple[int, ...]) -> int:
@@ -198,6 +301,77 @@ def _mask(cards: tuple[int, ...]) -> int:
     for c in cards:
         out |= 1 << c
     return out
+
+
+def _clip(counts: list[int]) -> bytes:
+    return bytes([c if c < 255 else 255 for c in counts])
+
+
+class MusEncoder(Encoder[MusState]):
+    """``MusEncoding.features`` for one seat: each section rewritten only when the fields it reads changed."""
+
+    __slots__ = ("_cards", "_table", "_declared", "_envites", "_named", "_results", "_misc", "_counts")
+
+    def _forget(self) -> None:
+        self._cards: tuple[object, ...] | None = None
+        self._table: tuple[object, ...] | None = None
+        self._declared: tuple[object, ...] | None = None
+        self._envites: tuple[Any, ...] = ()
+        self._named = [0] * 20
+        self._results: object = None
+        self._misc: tuple[object, ...] | None = None
+        self._counts: tuple[object, ...] | None = None
+
+    def encode(self, state: MusState) -> npt.NDArray[np.uint8]:
+        """The seat's information state in ``state``, written into ``obs``; returns ``obs``."""
+        s, view, seat = state, self._view, self.seat
+        key: tuple[object, ...] = (s.hands, s.pending, s.shown)
+        if key != self._cards:
+            view[0:240] = bits(_cards(s, seat), 240)
+            self._cards = key
+        key = (s.phase, s.dealer, s.turn, s.betting)
+        if key != self._table:
+            view[240:287] = bits(_table(s, seat) >> 240, 47)
+            self._table = key
+        key = (s.declared_pares, s.declared_juego)
+        if key != self._declared:
+            view[287:303] = bits(_declared(s, seat) >> 287, 16)
+            self._declared = key
+        if s.envites is not self._envites:
+            self._write_envites(s.envites)
+        if s.results is not self._results:
+            flags, totals = _results(s, seat)
+            view[443:483] = bits(flags >> 443, 40)
+            view[560:565] = _clip(totals)
+            self._results = s.results
+        key = (s.team_in, s.signals_seen[seat], s.winner, s.options)
+        if key != self._misc:
+            view[483:544] = bits(_misc(s, seat) >> 483, 61)
+            self._misc = key
+        key = (s.betting, s.tanteo, s.games, s.discard_counts, s.mus_rounds, s.deck, s.hand_no, s.game_no,
+               s.options)
+        if key != self._counts:
+            view[544:560] = _clip(_counts(s, seat))
+            self._counts = key
+        return self.obs
+
+    def _write_envites(self, envites: tuple[Any, ...]) -> None:
+        """What each seat said: usually one more envite than last time, so only it is written."""
+        view, seat, old = self._view, self.seat, self._envites
+        k = len(old)
+        if not (old and len(envites) > k and envites[:k] == old):
+            k = 0
+            view[303:443] = bytes(140)
+            view[565:585] = bytes(20)
+            self._named = [0] * 20
+        named = self._named
+        for e in envites[k:]:
+            lance, rel = _LANCE[e.lance], (e.seat - seat) & 3
+            view[303 + 28 * lance + 7 * rel + _KIND[e.kind]] = 1
+            if e.amount > named[4 * lance + rel]:
+                named[4 * lance + rel] = e.amount
+                view[565 + 4 * lance + rel] = min(e.amount, 255)
+        self._envites = envites
 
 
 ENCODING: Final = MusEncoding()

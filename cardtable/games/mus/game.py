@@ -816,10 +816,12 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
         return A.describe(action)
 
     def bots(self) -> Mapping[str, BotFactory]:
-        """``simple`` (thresholds), ``careful`` (strength, score), ``counting`` (baseline), ``search`` (showdowns)."""
-        from cardtable.games.mus.bots import CarefulBot, CountingBot, ShowdownSearchBot, SimpleBot
+        """``simple``, ``careful``, ``counting`` (baseline, and ``counting_v1``), ``search``, ``reader``."""
+        from cardtable.games.mus.bots import CarefulBot, CountingBot, CountingV1Bot, ShowdownSearchBot, SimpleBot
+        from cardtable.games.mus.reader import ReaderBot
 
-        return {"simple": SimpleBot, "careful": CarefulBot, "counting": CountingBot, "search": ShowdownSearchBot}
+        return {"simple": SimpleBot, "careful": CarefulBot, "counting": CountingBot, "counting_v1": CountingV1Bot,
+                "search": ShowdownSearchBot, "reader": ReaderBot}
 
     def seat_stats(self, state: MusState) -> Sequence[Mapping[str, float]]:
         """Per seat: hands played and games won by its pair."""

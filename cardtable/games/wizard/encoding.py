@@ -15,15 +15,20 @@ bid + 1 (0: none or not shown), totals (n, ``total // 10 + 100`` clipped to 0–
 
 from __future__ import annotations
 
-from typing import Final
+import struct
+from typing import TYPE_CHECKING, Final
 
-from cardtable.core.encoding import ActionId, Encoding, bits
+from cardtable.core.encoding import ActionId, Encoder, Encoding, bits, rotation
 from cardtable.core.types import Seat
 from cardtable.games.wizard import rules
 from cardtable.games.wizard.actions import Bid, ChooseTrump, Play, WizardAction
 from cardtable.games.wizard.game import INFO, WizardGame
 from cardtable.games.wizard.options import WizardOptions
 from cardtable.games.wizard.state import BIDDING, CHOOSING_TRUMP, PLAYING, WizardState
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 CARDS: Final = rules.DECK_SIZE
 BID_BASE: Final = 60
@@ -57,6 +62,10 @@ class WizardEncoding(Encoding[WizardState, WizardAction, WizardOptions]):
     def shape(self, options: WizardOptions) -> tuple[int, ...]:
         """``(196 + 68 * players,)``."""
         return (196 + 68 * options.players,)
+
+    def encoder(self, options: WizardOptions, seat: Seat) -> WizardEncoder:
+        """The incremental encoder of ``seat`` (see :class:`cardtable.core.encoding.Encoder`)."""
+        return WizardEncoder(self, options, seat)
 
     def action_id(self, action: WizardAction, state: WizardState | None = None) -> ActionId:
         """See the module docstring; ``ValueError`` for anything outside the space."""
@@ -138,6 +147,184 @@ class WizardEncoding(Encoding[WizardState, WizardAction, WizardOptions]):
             cached = (s.totals, [min(255, max(0, t // 10 + 100)) for t in s.totals[seat:] + s.totals[:seat]])
             self._totals[seat] = cached
         return bits(flags, base + 4 * n) + bytes(counts + cached[1])
+
+
+class WizardEncoder(Encoder[WizardState]):
+    """``WizardEncoding.features`` for one seat, rewriting only the bytes that changed.
+
+    While cards are played, the round's setup (dealer, trump, bids, totals) cannot change: the
+    bids tuple, made once by the last bid of the round, stands for it. The tuples of finished
+    and current tricks stand for the lead, the leader, the tricks won and the cards held.
+    """
+
+    __slots__ = ("_n", "_rel", "_base", "_counts", "_rotated", "_held", "_pack", "_zeros", "_trick_at", "_hand",
+                 "_played", "_trick", "_trick_on", "_setup", "_setup_on", "_lead", "_to_act", "_leader", "_bids",
+                 "_bid_phase", "_forbidden", "_tricks", "_totals")
+
+    def __init__(self, encoding: WizardEncoding, options: WizardOptions, seat: Seat) -> None:
+        n = options.players
+        self._n = n
+        self._rel = tuple((x - seat) % n for x in range(n))
+        self._rotated = rotation(n, seat)
+        self._held = rotation(n, seat, bit_counts=True)
+        self._base = 120 + 60 * n
+        self._counts = self._base + 73 + 4 * n
+        self._pack = struct.Struct(f"{n}B").pack_into
+        self._zeros = bytes(60 * n)
+        #: Per leader, the offset of each position of the trick in the seat's layout.
+        self._trick_at = tuple(tuple(120 + 60 * ((leader + i - seat) % n) for i in range(n)) for leader in range(n))
+        super().__init__(encoding, options, seat)
+
+    def _forget(self) -> None:
+        self._hand = 0
+        self._played: tuple[int, ...] = ()
+        self._trick: tuple[int, ...] | None = None
+        self._trick_on = False
+        self._setup: tuple[object, ...] | None = None
+        self._setup_on: tuple[int, ...] = ()
+        self._lead = -1
+        self._to_act: Seat | None = -1
+        self._leader = -1
+        self._bids: tuple[int, ...] | None = None
+        self._bid_phase = ""
+        self._forbidden = 0
+        self._tricks: tuple[int, ...] | None = None
+        self._totals: tuple[int, ...] | None = None
+
+    def encode(self, state: WizardState) -> npt.NDArray[np.uint8]:
+        """The seat's information state in ``state``, written into ``obs``; returns ``obs``."""
+        s, view = state, self._view
+        hand = s.hands[self.seat]
+        diff = hand ^ self._hand
+        if diff:
+            self._hand = hand
+            if diff & (diff - 1):
+                while diff:
+                    low = diff & -diff
+                    i = low.bit_length() - 1
+                    view[i] = hand >> i & 1
+                    diff ^= low
+            else:
+                i = diff.bit_length() - 1
+                view[i] = hand >> i & 1
+        if s.phase is not PLAYING or s.bids is not self._bids or self._bid_phase is not PLAYING:
+            self._write_round(s)
+        if s.trick is not self._trick or s.played is not self._played or s.phase is not PLAYING:
+            self._write_trick(s)
+        to_act = s.to_act
+        if to_act != self._to_act:
+            at = self._base + 73 + self._n
+            if self._to_act is not None and self._to_act >= 0:
+                view[at + self._rel[self._to_act]] = 0
+            if to_act is not None:
+                view[at + self._rel[to_act]] = 1
+            self._to_act = to_act
+        return self.obs
+
+    def _write_round(self, s: WizardState) -> None:
+        """Everything but the hand, the tricks and the seat to act (outside play: on every call)."""
+        if len(s.hands) != self._n:
+            raise ValueError(f"this encoder is for {self._n} players, the state has {len(s.hands)}")
+        phase = s.phase
+        if (phase, s.round, s.dealer, s.trump_card, s.trump, s.rounds) != self._setup:
+            self._write_setup(s)
+        if s.bids is not self._bids or phase is not self._bid_phase:
+            self._write_bids(s)
+        if phase == BIDDING or self._forbidden:
+            self._write_forbidden(s)
+        if s.totals is not self._totals:
+            totals = self._totals = s.totals
+            self._pack(self._view, self._counts + 3 * self._n + 3,
+                       *[255 if t >= 1550 else 0 if t < -1000 else t // 10 + 100 for t in self._rotated(totals)])
+        self._trick = None  # the leader's flag and the cards held follow the phase: rewrite them next
+
+    def _write_trick(self, s: WizardState) -> None:
+        """The trick in progress, the cards of finished tricks, lead, leader, tricks won and cards held."""
+        view, n, rel = self._view, self._n, self._rel
+        played, old = s.played, self._played
+        k = len(old)
+        if k <= len(played) and played[:k] == old:
+            for card in played[k:]:
+                view[60 + card] = 1
+        else:
+            for card in old:
+                view[60 + card] = 0
+            for card in played:
+                view[60 + card] = 1
+        self._played = played
+        trick, leader = s.trick, s.leader
+        if self._trick_on:
+            view[120:self._base] = self._zeros
+        self._trick_on = bool(trick)
+        for at, card in zip(self._trick_at[leader], trick):
+            view[at + card] = 1
+        self._trick = trick
+        base = self._base
+        lead = s.lead
+        if lead != self._lead:
+            if 0 <= self._lead < 4:
+                view[base + 65 + self._lead] = 0
+            if 0 <= lead < 4:
+                view[base + 65 + lead] = 1
+            self._lead = lead
+        if s.phase != PLAYING:
+            leader = -1
+        if leader != self._leader:
+            at = base + 73 + 2 * n
+            if self._leader >= 0:
+                view[at + rel[self._leader]] = 0
+            if leader >= 0:
+                view[at + rel[leader]] = 1
+            self._leader = leader
+        if s.tricks is not self._tricks:
+            tricks = self._tricks = s.tricks
+            self._pack(view, self._counts + n, *self._rotated(tricks))
+        self._write_held(s)
+
+    def _write_held(self, s: WizardState) -> None:
+        self._pack(self._view, self._counts + 2 * self._n, *self._held(s.hands))
+
+    def _write_setup(self, s: WizardState) -> None:
+        """Trump card and suit, the trump-choosing flag, phase, dealer, round and rounds."""
+        view, base = self._view, self._base
+        for i in self._setup_on:
+            view[i] = 0
+        phase = s.phase
+        on = [base + 69 + PHASES[phase], base + 73 + self._rel[s.dealer]]
+        if s.trump_card is not None:
+            on.append(base + s.trump_card)
+        if s.trump >= 0:
+            on.append(base + 60 + s.trump)
+        if phase == CHOOSING_TRUMP:
+            on.append(base + 64)
+        for i in on:
+            view[i] = 1
+        counts = self._counts + 3 * self._n
+        view[counts] = s.round
+        view[counts + 1] = s.rounds
+        self._setup_on = tuple(on)
+        self._setup = (phase, s.round, s.dealer, s.trump_card, s.trump, s.rounds)
+
+    def _write_bids(self, s: WizardState) -> None:
+        """Who has bid and the bids shown (hidden bids: only the seat's own while bidding)."""
+        seat, n, view = self.seat, self._n, self._view
+        bids = s.bids[seat:] + s.bids[:seat]
+        flags = self._base + 73 + 3 * n
+        view[flags:flags + n] = bytes([b >= 0 for b in bids])
+        if s.options.hidden_bids and s.phase in (BIDDING, CHOOSING_TRUMP):
+            shown = bytes((bids[0] + 1,)) + bytes(n - 1)
+        else:
+            shown = bytes([b + 1 for b in bids])
+        view[self._counts:self._counts + n] = shown
+        self._bids, self._bid_phase = s.bids, s.phase
+
+    def _write_forbidden(self, s: WizardState) -> None:
+        hidden = s.options.hidden_bids and s.phase in (BIDDING, CHOOSING_TRUMP)
+        forbidden = _GAME.forbidden_bid(s) if not hidden or self.seat == s.dealer else None
+        value = 0 if forbidden is None else forbidden + 1
+        if value != self._forbidden:
+            self._view[self._counts + 3 * self._n + 2] = value
+            self._forbidden = value
 
 
 ENCODING: Final = WizardEncoding()

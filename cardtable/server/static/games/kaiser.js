@@ -11,6 +11,7 @@ export function teamName(ctx, team) {
 /** A suit in words; the engine's own words ("not yet named", "no trump") when it is not a suit. */
 function suitWord(ctx, suit) {
   if (!suit || suit === "not yet named") return ctx.t("kaiser.not_named");
+  if (suit === "no trump") return ctx.t("choice.no_trump");
   const key = `suit.${suit}`;
   return ctx.t(key) === key ? suit : ctx.t(key);
 }
@@ -24,12 +25,12 @@ export function viewModel(ctx) {
     [t("fact.dealer"), ctx.name(o.dealer)],
     [t("fact.phase"), t(`kaiser.phase.${o.phase}`)],
     [t("fact.trump"), suitWord(ctx, o.trump)],
-    [t("kaiser.contract"), o.contract ? ctx.withNames(o.contract.words) : o.high_bid ? t("kaiser.high_bid", { bid: o.high_bid.words, name: ctx.plainName(o.high_bid.seat) }) : t("kaiser.none_yet")],
+    [t("kaiser.contract"), o.contract ? contractFact(ctx, o.contract) : o.high_bid ? t("kaiser.high_bid", { bid: bidWords(ctx, o.high_bid), name: ctx.plainName(o.high_bid.seat) }) : t("kaiser.none_yet")],
     [t("kaiser.game_to"), t("kaiser.points", { n: o.target })],
   ];
   const seatLines = {};
   const lastBid = {};
-  for (const b of o.bids) lastBid[b.seat] = b.points ? t("seat.bid", { bid: b.words }) : t("kaiser.passed");
+  for (const b of o.bids) lastBid[b.seat] = b.points ? t("seat.bid", { bid: bidWords(ctx, b) }) : t("kaiser.passed");
   addSeatLines(seatLines, o.hand_sizes, (_, s) => (lastBid[s] ? lastBid[s] : null));
   addSeatLines(seatLines, o.hand_sizes, (_, s) => (o.contract && o.contract.bidder === s ? t("kaiser.declarer") : s === o.dealer ? t("seat.dealer") : null));
   const teamOf = (s) => o.teams.findIndex((team) => team.includes(s));
@@ -39,11 +40,24 @@ export function viewModel(ctx) {
     title: t("kaiser.this_hand"),
     lines: o.teams.map((team, i) => t("kaiser.team_line", { n: i + 1, names: teamName(ctx, team), tricks: o.tricks_taken[i], points: o.points_taken[i], total: o.totals[i] })),
   }];
-  if (o.bids.length) panels.push({ title: t("kaiser.bidding"), lines: o.bids.map((b) => `${ctx.name(b.seat)}: ${b.points ? t("kaiser.bid_words", { bid: b.words }) : t("kaiser.pass")}`) });
+  if (o.bids.length) panels.push({ title: t("kaiser.bidding"), lines: o.bids.map((b) => `${ctx.name(b.seat)}: ${b.points ? t("kaiser.bid_words", { bid: bidWords(ctx, b) }) : t("kaiser.pass")}`) });
   if (o.last_trick.length) {
     panels.push({ title: t("panel.last_trick"), cards: playedPile(ctx, o.last_trick, o.last_trick_winner), caption: t("trick.won_by", { name: ctx.name(o.last_trick_winner) }) });
   }
   return { hand: o.hand, handCounts: o.hand_sizes, facts, seatLines, piles, panels, scoreSheet: sheet(ctx), prompt: prompt(ctx) };
+}
+
+/** A bid in the page's language: "7", "7 NT". */
+function bidWords(ctx, b) {
+  return `${b.points}${b.no_trump ? ` ${ctx.t("kaiser.nt")}` : ""}`;
+}
+
+/** The contract in force: who bid what, and the trump (named, not yet named, or no trump). */
+function contractFact(ctx, c) {
+  const name = ctx.plainName(c.bidder);
+  if (c.no_trump) return ctx.t("kaiser.contract_nt", { name, points: c.points });
+  return c.trump ? ctx.t("kaiser.contract_suit", { name, points: c.points, suit: suitWord(ctx, c.trump) })
+    : ctx.t("kaiser.contract_open", { name, points: c.points });
 }
 
 function contractWords(ctx, r) {
@@ -120,4 +134,15 @@ export function resultRows(ctx) {
   const o = ctx.obs;
   const out = ctx.view.outcome;
   return o.teams.map((team, i) => [`${ctx.t("kaiser.team", { n: i + 1 })}: ${teamName(ctx, team)}`, String(o.totals[i] ?? out.scores[team[0]])]);
+}
+
+/** Button names in the page's language (English: the server's own). */
+export function actionLabel(entry, ctx) {
+  if (ctx.lang === "en") return null;
+  const a = entry.action;
+  if (a.type === "pass") return ctx.t("kaiser.action.pass");
+  if (a.type === "bid") return ctx.t(a.no_trump ? "kaiser.action.bid_nt" : "kaiser.action.bid", { n: a.points });
+  if (a.type === "name_trump") return ctx.t("kaiser.action.trump", { suit: ctx.t(`suit.${a.suit}`) });
+  if (a.type === "play") return ctx.t("action.play", { card: ctx.catalogue.words(a.card) });
+  return null;
 }

@@ -72,6 +72,7 @@ function bettingWords(ctx, b) {
 function scorePanel(ctx) {
   const o = ctx.obs;
   return {
+    score: true,
     title: ctx.t("mus.score"),
     lines: [0, 1].map((p) => ctx.t("mus.score_line", {
       pair: pairLabel(ctx, p), names: pairName(ctx, p), tantos: tantos(ctx, o.tanteo[p]),

@@ -1,6 +1,16 @@
 // The REST side of the server protocol (docs/server-protocol.md) and the seat tokens kept in localStorage.
 
-/** Fetch JSON; on an HTTP error throw an Error carrying the server's one-line `detail`. */
+import { errorText } from "./words.js";
+
+let nameOfSeat = () => null;
+
+/** How refusals name seats (the table page passes its seat names; elsewhere seats are numbered). */
+export function nameSeatsWith(nameOf) {
+  nameOfSeat = nameOf;
+}
+
+/** Fetch JSON; on an HTTP error throw an Error with the server's one-line refusal in the page's language
+ * (`code`, `params` and the English `detail` kept on the error). */
 export async function request(method, url, body) {
   const init = { method, headers: { Accept: "application/json" } };
   if (body !== undefined) {
@@ -13,8 +23,10 @@ export async function request(method, url, body) {
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
   if (!response.ok) {
     const detail = data && data.detail;
-    const message = typeof detail === "string" ? detail : detail ? JSON.stringify(detail) : `${response.status} ${response.statusText}`;
-    throw new Error(message);
+    const english = typeof detail === "string" ? detail : detail ? JSON.stringify(detail) : `${response.status} ${response.statusText}`;
+    const error = new Error(errorText({ code: data && data.code, params: data && data.params, message: english }, (s) => nameOfSeat(s)));
+    Object.assign(error, { code: data && data.code, params: data && data.params, detail: english, status: response.status });
+    throw error;
   }
   return data;
 }
@@ -69,6 +81,24 @@ export function saveToken(id, token) {
 /** Forget this browser's seat at a table (after leaving it). */
 export function forgetToken(id) {
   localStorage.removeItem(key(id));
+}
+
+const pendingKey = (id) => `cardtable.pending.${id}`;
+
+/** Remember that this browser's token will hold `seat` once the computer hands it over. */
+export function savePendingTake(id, seat) {
+  localStorage.setItem(pendingKey(id), String(seat));
+}
+
+/** The seat this browser waits to take over at a table, or null. */
+export function loadPendingTake(id) {
+  const value = localStorage.getItem(pendingKey(id));
+  return value !== null && /^\d+$/.test(value) ? Number(value) : null;
+}
+
+/** The takeover happened (or was forgotten): stop waiting for it. */
+export function forgetPendingTake(id) {
+  localStorage.removeItem(pendingKey(id));
 }
 
 /** The name this browser used last, to fill name fields. */

@@ -6,6 +6,7 @@ import * as api from "./api.js";
 import * as i18n from "./i18n.js";
 import { t } from "./i18n.js";
 import { h, notify, replace } from "./dom.js";
+import * as words from "./words.js";
 
 const REACTION_MARKS = { thumbs_up: "✔", well_played: "★", oops: "!", laugh: "☺", thinking: "?", hurry: "»" };
 const SOUND_KEY = "cardtable.sound";
@@ -55,7 +56,7 @@ export function addChatLine(line) {
   let content;
   if (line.kind === "chat") content = [h("strong", {}, `${line.name}: `), line.text];
   else if (line.kind === "reaction") content = [h("strong", {}, `${line.name}: `), h("span", { class: "reaction-mark", "aria-hidden": "true" }, REACTION_MARKS[line.reaction] || ""), " ", t(`reaction.${line.reaction}`)];
-  else content = [h("em", {}, t(`note.${line.note}`, { name: table ? table.seatName(line.seat) : line.name }))];
+  else content = [h("em", {}, t(`note.${line.note}`, { name: words.displayName(line.name), who: words.displayName(line.who ?? "") }))];
   list.append(h("li", { class: `chat-${line.kind}` }, content));
   while (list.children.length > 60) list.firstChild.remove();
   list.scrollTop = list.scrollHeight;

@@ -5,6 +5,7 @@ import * as i18n from "./i18n.js";
 import { t } from "./i18n.js";
 import { h, humanize, notify, replace } from "./dom.js";
 import { translateStatic } from "./extras.js";
+import * as words from "./words.js";
 
 // Options people rarely change: folded away under "More rules" (scoring tables, shuffles, test helpers).
 const ADVANCED = /^(scoring\.(?!target$)|betting\.|signals\.)|^(shuffle|deal|first_attacker|attack_cap|player_limit|bout_limit|first_dealer|hand_size)$/;
@@ -196,7 +197,7 @@ function renderSeats(reset = false) {
   const previous = reset ? [] : [...document.querySelectorAll("[data-seat-choice]")].map((s) => s.value);
   const bots = g.bots || [];
   const choices = () => [h("option", { value: "human" }, t("lobby.seat_person")),
-    bots.map((b) => h("option", { value: `bot:${b}` }, t(b === g.default_bot ? "lobby.seat_bot_default" : "lobby.seat_bot", { bot: (g.bot_info || {})[b]?.label || b })))];
+    bots.map((b) => h("option", { value: `bot:${b}` }, t(b === g.default_bot ? "lobby.seat_bot_default" : "lobby.seat_bot", { bot: words.botLabel(g.name, b, (g.bot_info || {})[b]?.label) })))];
   const rows = [h("div", { class: "seat-row" }, h("span", { class: "seat-no" }, t("seat.numbered", { n: 1 })), h("span", {}, t("lobby.you")))];
   for (let seat = 1; seat < n; seat++) {
     const id = `seat-${seat}`;
@@ -287,10 +288,10 @@ function tableItem(table) {
   const open = table.status === "waiting";
   return h("li", { class: "table-item", dataset: { table: table.table_id } },
     h("h3", {}, `${t(`game.${table.game}.title`)} · `, h("span", { class: "table-status" }, t(`lobby.status.${table.status}`))),
-    table.status === "error" ? h("p", { class: "table-error" }, t("lobby.stopped", { reason: table.error || t("table.no_reason") })) : null,
+    table.status === "error" ? h("p", { class: "table-error" }, t("lobby.stopped", { reason: table.error ? words.stopText(table.error, (s) => (table.seats[s] ? words.displayName(table.seats[s].name) || t("seat.numbered", { n: s + 1 }) : null)) : t("table.no_reason") })) : null,
     h("ul", { class: "seat-list" }, table.seats.map((s) => h("li", {},
       h("span", { class: "seat-no" }, `${t("seat.numbered", { n: s.seat + 1 })}: `),
-      s.kind === "bot" ? t("seat.computer", { bot: s.bot }) : s.taken ? `${s.name}${s.host ? t("seat.host_mark") : ""}` : t("seat.free"),
+      s.kind === "bot" ? t("seat.computer", { bot: words.botWord(s.bot) }) : s.taken ? `${words.displayName(s.name)}${s.host ? t("seat.host_mark") : ""}` : t("seat.free"),
       open && !mine && (s.kind === "bot" || !s.taken) ? h("button", { type: "button", class: "small join", onclick: () => join(table, s.seat) }, t(s.kind === "bot" ? "table.take_seat" : "table.join_seat", { n: s.seat + 1 })) : null))),
     h("a", { class: "button small", href: `/table/${encodeURIComponent(table.table_id)}` }, mine ? t("lobby.back_to_seat") : t("lobby.watch")));
 }
@@ -310,7 +311,7 @@ async function refreshFinished() {
     const token = api.loadToken(table.table_id);
     const src = `/api/tables/${encodeURIComponent(table.table_id)}/replay${token ? `?token=${encodeURIComponent(token)}` : ""}`;
     return h("li", { class: "table-item", dataset: { finished: table.table_id } },
-      h("span", {}, `${t(`game.${table.game}.title`)}: ${table.seats.join(", ")} `),
+      h("span", {}, `${t(`game.${table.game}.title`)}: ${table.seats.map(words.displayName).join(", ")} `),
       h("a", { class: "button small", href: `/replay.html?src=${encodeURIComponent(src)}` }, t("lobby.replay")));
   }) : h("li", { class: "empty" }, t("lobby.no_finished")));
 }

@@ -58,6 +58,8 @@ const page = {
   settings: null,
   timer: null,         // {seat, version, until}
   replay: null,        // {frames, index} on the replay page
+  pendingTake: null,   // the computer seat this page takes over at its next turn
+  promised: new Map(), // seat -> name of the person who takes it over at its next turn
 };
 
 // Start-up.
@@ -75,6 +77,9 @@ async function main() {
     applySettings(state.settings);
     extras.setUp({ tableId, token: () => page.token, social: state, seatName: plainName, onRematch: followRematch });
     if (state.rematch && summary.status === "finished") page.rematchId = state.rematch;
+    api.nameSeatsWith((s) => (page.view ? plainName(s) : null));
+    for (const p of state.pending || []) page.promised.set(p.seat, p.name);
+    resumePendingTake(summary);
   } catch (err) {
     notify(t("table.cannot_open", { id: tableId, error: err.message }), "error");
     return;
@@ -82,6 +87,20 @@ async function main() {
   setUpSkipping();
   registerReader();
   connect();
+}
+
+/** A takeover this browser asked for before a reload: still promised, or done (the token holds the seat), or
+ * forgotten by a server restart (the page is a spectator again and may ask again). */
+function resumePendingTake(summary) {
+  const seat = api.loadPendingTake(tableId);
+  if (seat === null) return;
+  if (!page.promised.has(seat) || summary.status !== "playing") {
+    api.forgetPendingTake(tableId);
+    return;
+  }
+  page.pendingTake = seat;
+  page.stickyNotice = true;
+  notify(t("table.takeover_waiting", { name: words.displayName(summary.seats[seat].name) }), "warn");
 }
 
 /** Tell the server this page shows round summaries, so the computer waits for its Continue. */
@@ -184,7 +203,7 @@ function onMessage(text) {
   } else if (msg.type === "error") {
     page.pendingVersion = null;
     root.dataset.pending = "false";
-    notify(msg.message, "error");
+    notify(words.errorText(msg, (s) => plainName(s)), "error");
     if (page.view) render();
   } else if (msg.type === "chat") {
     extras.addChatLine(msg.line);
@@ -199,6 +218,8 @@ function onMessage(text) {
     if (page.view) renderTimer();
   } else if (msg.type === "rematch") {
     followRematch(msg.table_id);
+  } else if (msg.type === "takeover") {
+    onTakeover(msg);
   }
 }
 
@@ -420,7 +441,7 @@ function seatName(seat, view = page.view) {
 /** A seat's name, or "Seat 3" (numbered from 1) for a seat without one. */
 function plainName(seat, view = page.view) {
   const info = view && view.seats ? view.seats[seat] : null;
-  return info && info.name ? info.name : t("seat.numbered", { n: seat + 1 });
+  return info && info.name ? words.displayName(info.name) : t("seat.numbered", { n: seat + 1 });
 }
 
 /** One event as a log line: the page's own wording when the catalogue has one, else the engine's text. */
@@ -491,7 +512,7 @@ function draw() {
   renderSeats(view, vm);
   renderCenter(view, vm);
   renderHand(view, vm, ctx);
-  renderPanels(vm);
+  renderPanels(scorePanels(vm));
   renderLog();
   renderSummary();
   renderTimer();
@@ -530,7 +551,7 @@ function renderTableState(view) {
   box.hidden = REPLAY || !(stopped || view.status === "paused");
   box.classList.toggle("error", stopped);
   if (box.hidden) return;
-  replace(box, h("p", {}, stopped ? t("table.stopped", { reason: view.error || t("table.no_reason") })
+  replace(box, h("p", {}, stopped ? t("table.stopped", { reason: view.error ? words.stopText(view.error, (s) => plainName(s)) : t("table.no_reason") })
     : isHost(view) ? t("table.paused_host") : t("table.paused")));
 }
 
@@ -553,7 +574,7 @@ function renderWaiting(view) {
   const free = view.seats.filter((s) => (s.kind === "human" && !s.taken) || s.kind === "bot");
   const rows = view.seats.map((s) => h("li", { class: "waiting-seat" },
     h("span", { class: "seat-no" }, t("seat.numbered", { n: s.seat + 1 })), " ",
-    s.kind === "bot" ? t("seat.computer", { bot: s.bot }) : s.taken ? `${s.name}${s.seat === view.seat ? t("seat.you_mark") : ""}${s.host ? t("seat.host_mark") : ""}${s.connected ? "" : t("seat.away_mark")}` : t("seat.free"),
+    s.kind === "bot" ? t("seat.computer", { bot: words.botWord(s.bot) }) : s.taken ? `${s.name}${s.seat === view.seat ? t("seat.you_mark") : ""}${s.host ? t("seat.host_mark") : ""}${s.connected ? "" : t("seat.away_mark")}` : t("seat.free"),
     view.seat === null && (s.kind === "bot" || !s.taken) ? joinButton(s) : null));
   const controls = [];
   if (view.seat === null && free.length) {
@@ -575,6 +596,28 @@ function joinButton(s) {
   return h("button", { type: "button", class: "join", onclick: () => onJoin(s.seat) }, label);
 }
 
+/** A takeover asked during play: the seat is this page's once its next turn begins (then it reconnects). */
+function onTakeover(msg) {
+  if (msg.done || msg.cancelled) page.promised.delete(msg.seat);
+  else page.promised.set(msg.seat, msg.name);
+  const mine = page.pendingTake === msg.seat;
+  if (msg.cancelled && mine) {
+    // The game ended (or stopped) before the seat's turn came: this page watches, as before.
+    page.pendingTake = null;
+    page.stickyNotice = false;
+    api.forgetPendingTake(tableId);
+    notify(t("table.takeover_lapsed", { name: plainName(msg.seat) }), "warn");
+  }
+  if (!msg.done || !mine) {
+    if (page.view) render();
+    return;
+  }
+  page.pendingTake = null;
+  api.forgetPendingTake(tableId);
+  notify(t("table.takeover_now", { name: plainName(msg.seat) }));
+  reconnect();
+}
+
 async function onJoin(seat) {
   const input = document.getElementById("join-name");
   const name = (input && input.value.trim()) || "";
@@ -589,6 +632,16 @@ async function onJoin(seat) {
     page.token = res.token;
     api.saveToken(tableId, res.token);
     registerReader();
+    const playing = page.view && page.view.status === "playing";
+    if (playing && res.pending) {
+      // The computer plays the seat until its next turn: this page watches until then.
+      page.pendingTake = seat;
+      api.savePendingTake(tableId, seat);
+      notify(t("table.takeover_waiting", { name: plainName(seat) }), "warn");
+      page.stickyNotice = true;
+      render();
+      return;
+    }
     reconnect();
   } catch (err) {
     notify(err.message, "error");
@@ -648,12 +701,13 @@ function seatOrder(view) {
 
 function seatPlate(view, vm, seat) {
   const info = view.seats[seat];
-  const turn = view.to_act === seat && view.status === "playing";
+  const turn = view.to_act === seat && view.status === "playing" && !summaryShown();
   const tags = [];
-  if (info.kind === "bot") tags.push(t("seat.computer_tag", { bot: info.bot }));
+  if (info.kind === "bot") tags.push(t("seat.computer_tag", { bot: words.botWord(info.bot) }));
   if (info.host) tags.push(t("seat.host"));
   if (info.kind === "human" && !info.connected) tags.push(t("seat.away"));
   if ((view.computer_playing_for || []).includes(seat)) tags.push(t("seat.computer_playing"));
+  if (page.promised.has(seat) && info.kind === "bot") tags.push(t("seat.promised", { name: page.promised.get(seat) }));
   const count = vm.handCounts ? vm.handCounts[seat] : undefined;
   const lines = (vm.seatLines && vm.seatLines[seat]) || [];
   const label = turn ? t("seat.to_play_label", { name: seatName(seat) }) : seatName(seat);
@@ -751,7 +805,10 @@ function nameInput() {
 
 /** A spectator's corner: during play, the computer seats they may take over if the host allows it. */
 function spectatorBox(view) {
-  const bots = view.seats.filter((s) => s.kind === "bot");
+  const bots = view.seats.filter((s) => s.kind === "bot" && !page.promised.has(s.seat));
+  if (page.pendingTake !== null && view.status === "playing") {
+    return h("p", { class: "take-over pending", role: "status" }, t("table.takeover_waiting", { name: plainName(page.pendingTake) }));
+  }
   if (REPLAY || view.status !== "playing" || !page.settings || !page.settings.allow_takeover || !bots.length) {
     return h("p", { class: "empty" }, t("hand.spectator_playing"));
   }
@@ -836,7 +893,7 @@ function actionButton(entry, busy, kind, ctx) {
 }
 
 function defaultPrompt(view, byCard, selections, buttons) {
-  if (view.status !== "playing") return "";
+  if (view.status !== "playing" || summaryShown()) return "";
   if (view.legal_actions.length === 0) {
     if (view.seat === null) return t("prompt.to_play", { name: seatName(view.to_act) });
     if ((view.computer_playing_for || []).includes(view.seat)) return t("prompt.computer_for_you");
@@ -849,6 +906,22 @@ function defaultPrompt(view, byCard, selections, buttons) {
 }
 
 // Side panels: last trick, score sheet, anything a game adds; the event log.
+
+/** Whether a round's summary is on screen (the board then shows the round as it ended: nobody is to play). */
+function summaryShown() {
+  return !!(page.interlude && page.interlude.kind === "summary");
+}
+
+/** While a summary is on screen, the score sheet and score panels already count the round it sums up (from
+ * the view after it), so the totals agree with the summary; the rest of the board stays as the round ended. */
+function scorePanels(vm) {
+  const after = summaryShown() && page.afterSteps && page.afterSteps.observation ? page.afterSteps : null;
+  if (!after) return vm;
+  const ctx = context(after);
+  const counted = { ...generic.viewModel(ctx), ...(page.module.viewModel ? page.module.viewModel(ctx) : {}) };
+  const panels = (vm.panels || []).map((p) => (p.score ? (counted.panels || []).find((q) => q.score && q.title === p.title) || p : p));
+  return { ...vm, panels, scoreSheet: counted.scoreSheet || vm.scoreSheet };
+}
 
 function renderPanels(vm) {
   const box = document.getElementById("panels");
@@ -944,10 +1017,18 @@ function renderResult(view, ctx) {
     h("h2", { id: "result-title" }, t("result.title")),
     h("p", { class: "winners" }, headline),
     view.seat !== null ? h("p", {}, mine ? t("result.well_played") : t("result.better_luck")) : null,
-    outcome.reason ? h("p", { class: "reason", lang: words.engineLanguage(page.game.name) !== i18n.lang() ? words.engineLanguage(page.game.name) : undefined }, capitalize(ctx.withNames(outcome.reason))) : null,
+    outcome.reason ? reasonLine(outcome.reason, ctx) : null,
     h("table", { class: "result-scores" }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("result.player")), h("th", { scope: "col" }, t("result.score")))),
       h("tbody", {}, rows.map((r) => h("tr", {}, r.map((c) => h("td", {}, c)))))),
     h("div", { class: "result-buttons" }, buttons)));
+}
+
+/** Why the game ended: in the page's language when the line is known, else the engine's (marked with its lang). */
+function reasonLine(reason, ctx) {
+  const own = words.reasonText(page.game.name, reason, (s) => ctx.plainName(s));
+  const engine = words.engineLanguage(page.game.name);
+  return h("p", { class: "reason", lang: own === null && engine !== i18n.lang() ? engine : undefined },
+    capitalize(own ?? ctx.withNames(reason)));
 }
 
 function replayLink() {

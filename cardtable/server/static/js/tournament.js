@@ -2,7 +2,10 @@
 // ratings over games and its games (each replayable). Data from /api/tournaments (docs/arena.md).
 
 import { request } from "./api.js";
+import * as i18n from "./i18n.js";
+import { t } from "./i18n.js";
 import { h, notify, replace } from "./dom.js";
+import { translateStatic } from "./extras.js";
 
 const main = document.getElementById("main");
 const SVG = "http://www.w3.org/2000/svg";
@@ -12,57 +15,61 @@ const fixed = (x, digits = 3) => (x === null || x === undefined ? "–" : Number
 const interval = (ci, digits = 3) => (ci ? ` [${fixed(ci[0], digits)}, ${fixed(ci[1], digits)}]` : "");
 
 async function start() {
+  await i18n.load();
+  translateStatic();
   const match = location.pathname.match(/^\/tournaments\/([0-9a-f]{64})$/);
   try {
     if (match) await showTournament(match[1]);
     else await showList();
   } catch (err) {
-    notify(`Cannot load: ${err.message}`, "error");
+    notify(t("tournament.cannot_load", { error: err.message }), "error");
   }
 }
+
+const gameTitle = (name) => (i18n.has(`game.${name}.title`) ? t(`game.${name}.title`) : name);
 
 // The list.
 
 async function showList() {
   const list = await request("GET", "/api/tournaments");
   if (!list.length) {
-    replace(main, h("p", {}, "No tournaments yet. Run one with ", h("code", {}, "cardtable arena GAME --bot A --bot B"), "."));
+    replace(main, h("p", {}, t("tournament.none"), " ", h("code", {}, "cardtable arena GAME --bot A --bot B")));
     return;
   }
-  const rows = list.map((t) => h("tr", {},
-    h("td", { class: "name" }, h("a", { href: `/tournaments/${t.id}` }, `${t.game} ${t.format}`)),
-    h("td", { class: "name" }, t.entries.map((e) => e.name).join(", ")),
-    h("td", {}, `${t.stored_games} / ${t.games}`),
-    h("td", { class: "name" }, t.status),
-    h("td", { class: "name" }, new Date(t.updated_at).toLocaleString()),
-    h("td", { class: "name" }, h("code", {}, t.id.slice(0, 12)))));
-  replace(main, h("h2", {}, "Tournaments"), h("table", { "aria-label": "tournaments" },
-    h("thead", {}, h("tr", {}, ["tournament", "entries", "games stored", "status", "updated", "id"].map((c) => h("th", { scope: "col" }, c)))),
+  const rows = list.map((tour) => h("tr", {},
+    h("td", { class: "name" }, h("a", { href: `/tournaments/${tour.id}` }, `${gameTitle(tour.game)} ${tour.format}`)),
+    h("td", { class: "name" }, tour.entries.map((e) => e.name).join(", ")),
+    h("td", {}, `${tour.stored_games} / ${tour.games}`),
+    h("td", { class: "name" }, tour.status),
+    h("td", { class: "name" }, new Date(tour.updated_at).toLocaleString()),
+    h("td", { class: "name" }, h("code", {}, tour.id.slice(0, 12)))));
+  replace(main, h("h2", {}, t("tournament.list_title")), h("table", { "aria-label": t("tournament.list_title") },
+    h("thead", {}, h("tr", {}, ["tournament", "entries", "stored", "status", "updated", "id"].map((c) => h("th", { scope: "col" }, t(`tournament.col.${c}`))))),
     h("tbody", {}, rows)));
 }
 
 // One tournament.
 
 async function showTournament(id) {
-  const t = await request("GET", `/api/tournaments/${id}`);
-  const r = t.results;
-  document.getElementById("title").textContent = `${t.game} ${t.format} tournament`;
-  document.title = `cardtable — ${t.game} tournament`;
+  const tour = await request("GET", `/api/tournaments/${id}`);
+  const r = tour.results;
+  document.getElementById("title").textContent = t("tournament.title", { game: gameTitle(tour.game), format: tour.format });
+  document.title = `cardtable — ${t("tournament.title", { game: gameTitle(tour.game), format: tour.format })}`;
   replace(main,
-    h("p", {}, `${r.played} of ${t.games} games played (${t.stored_games} stored, ${t.status}), seed ${t.seed}. `,
-      `Win share intervals: ${r.intervals.win_share}; mean score: ${r.intervals.mean_score}; ratings: ${r.rating_model}. `,
-      h("code", {}, t.id)),
-    h("h2", {}, "Standings"), standings(r),
-    h("h2", {}, "Head-to-head"),
-    h("p", {}, "Share of the games two entries met in which the row placed ahead of the column (a tie counts ½)."),
+    h("p", {}, t("tournament.played", { played: r.played, games: tour.games, stored: tour.stored_games, status: tour.status, seed: tour.seed }), " ",
+      t("tournament.methods", { win_share: r.intervals.win_share, mean_score: r.intervals.mean_score, ratings: r.rating_model }), " ",
+      h("code", {}, tour.id)),
+    h("h2", {}, t("tournament.standings")), standings(r),
+    h("h2", {}, t("tournament.head_to_head")),
+    h("p", {}, t("tournament.head_to_head_note")),
     headToHead(r),
-    h("h2", {}, "Ratings over games"), ratingsPlot(t.rating_history, t.entries.map((e) => e.name)),
-    h("h2", {}, "Games"), games(t));
-  if (t.status !== "finished") setTimeout(() => showTournament(id).catch((err) => notify(err.message, "error")), 5000);
+    h("h2", {}, t("tournament.ratings")), ratingsPlot(tour.rating_history, tour.entries.map((e) => e.name)),
+    h("h2", {}, t("tournament.games")), games(tour));
+  if (tour.status !== "finished") setTimeout(() => showTournament(id).catch((err) => notify(err.message, "error")), 5000);
 }
 
 function standings(r) {
-  const head = ["entry", "spec", "games", "wins", "win share [95 %]", "mean score [95 %]", "mu", "sigma", "ordinal", "failures"];
+  const head = ["entry", "spec", "games", "wins", "win_share", "mean_score", "mu", "sigma", "ordinal", "failures"].map((c) => t(`tournament.col.${c}`));
   const rows = r.ranking.map((name) => {
     const s = r.standings[name];
     const failures = Object.entries(s.failures).map(([k, v]) => `${k} ${v}`).join(", ") || "–";
@@ -73,7 +80,7 @@ function standings(r) {
       h("td", {}, fixed(s.rating.mu, 2)), h("td", {}, fixed(s.rating.sigma, 2)), h("td", {}, fixed(s.rating.ordinal, 2)),
       h("td", { class: "name" }, failures));
   });
-  return h("table", { "aria-label": "standings" },
+  return h("table", { "aria-label": t("tournament.standings") },
     h("thead", {}, h("tr", {}, head.map((c) => h("th", { scope: "col" }, c)))), h("tbody", {}, rows));
 }
 
@@ -83,13 +90,13 @@ function headToHead(r) {
     const cell = r.head_to_head[a][b];
     return h("td", {}, cell && cell.share !== null ? `${fixed(cell.share)} (${cell.games})` : "");
   })));
-  return h("table", { "aria-label": "head-to-head" },
+  return h("table", { "aria-label": t("tournament.head_to_head") },
     h("thead", {}, h("tr", {}, h("td", {}), names.map((n) => h("th", { scope: "col" }, n)))), h("tbody", {}, rows));
 }
 
 /** Each entry's ordinal after each game, as an inline SVG line chart. */
 function ratingsPlot(history, names) {
-  if (!history.length) return h("p", {}, "No finished game yet.");
+  if (!history.length) return h("p", {}, t("tournament.no_game_yet"));
   const width = 720, height = 280, pad = 40;
   const values = history.flatMap((step) => names.map((n) => step.ordinal[n]));
   const lo = Math.min(...values), hi = Math.max(...values), span = hi - lo || 1;
@@ -99,7 +106,7 @@ function ratingsPlot(history, names) {
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.setAttribute("class", "ratings-plot");
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", `rating (ordinal) of ${names.join(", ")} after each of ${history.length} games`);
+  svg.setAttribute("aria-label", t("tournament.plot_label", { names: names.join(", "), n: history.length }));
   const add = (tag, attrs, text) => {
     const el = document.createElementNS(SVG, tag);
     for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
@@ -107,7 +114,7 @@ function ratingsPlot(history, names) {
     svg.append(el);
   };
   add("line", { x1: pad, y1: height - pad, x2: width - pad, y2: height - pad, stroke: "#999" });
-  add("text", { x: pad, y: height - 10, "font-size": 12 }, "games →");
+  add("text", { x: pad, y: height - 10, "font-size": 12 }, t("tournament.games_axis"));
   add("text", { x: 4, y: y(hi) + 4, "font-size": 11 }, fixed(hi, 1));
   add("text", { x: 4, y: y(lo) + 4, "font-size": 11 }, fixed(lo, 1));
   names.forEach((name, k) => {
@@ -119,23 +126,23 @@ function ratingsPlot(history, names) {
   return svg;
 }
 
-function games(t) {
-  const rows = t.stored.map((g) => {
+function games(tour) {
+  const rows = tour.stored.map((g) => {
     const failures = Object.entries(g.failures).map(([seat, kinds]) =>
-      `seat ${seat}: ${Object.entries(kinds).map(([k, v]) => `${k} ${v}`).join(", ")}`).join("; ");
+      `${t("seat.numbered", { n: Number(seat) + 1 })}: ${Object.entries(kinds).map(([k, v]) => `${k} ${v}`).join(", ")}`).join("; ");
     const result = g.status === "finished"
-      ? `${g.scores.join(" / ")} — won by ${g.winners.map((s) => `${g.seating[s]} (seat ${s})`).join(", ") || "nobody"}`
-      : `error: ${(g.error || "").split("\n")[0]}`;
-    const base = `/api/tournaments/${t.id}/games/${g.index}`;
+      ? t("tournament.won_by", { scores: g.scores.join(" / "), names: g.winners.map((s) => `${g.seating[s]} (${t("seat.numbered", { n: s + 1 })})`).join(", ") || t("seat.nobody") })
+      : t("tournament.game_error", { error: (g.error || "").split("\n")[0] });
+    const base = `/api/tournaments/${tour.id}/games/${g.index}`;
     return h("tr", { class: g.status === "finished" ? "" : "error-row" },
       h("td", {}, g.index), h("td", {}, g.deal), h("td", { class: "name" }, g.seating.join(", ")),
       h("td", { class: "name" }, result), h("td", { class: "name" }, failures || "–"),
       h("td", { class: "name" },
-        h("a", { href: `/replay.html?src=${base}/replay` }, `Replay game ${g.index}`), " · ",
-        h("a", { href: `${base}/record` }, "record")));
+        h("a", { href: `/replay.html?src=${base}/replay` }, t("tournament.replay_game", { n: g.index })), " · ",
+        h("a", { href: `${base}/record` }, t("tournament.record"))));
   });
-  return h("table", { "aria-label": "games" },
-    h("thead", {}, h("tr", {}, ["game", "deal", "seats", "result", "failures", ""].map((c) => h("th", { scope: "col" }, c)))),
+  return h("table", { "aria-label": t("tournament.games") },
+    h("thead", {}, h("tr", {}, ["game", "deal", "seats", "result", "failures"].map((c) => h("th", { scope: "col" }, t(`tournament.col.${c}`))).concat(h("th", { scope: "col" }, "")))),
     h("tbody", {}, rows));
 }
 
