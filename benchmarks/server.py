@@ -6,10 +6,12 @@
    each decision through ``observe`` + ``legal_actions`` + ``bot.act`` + ``apply``: actions per second.
 2. Served: a real ``cardtable serve --bot-delay 0`` (SQLite in a temp dir) and a spectator on a real
    WebSocket; a table of four computer players is started and timed until the spectator sees it finish:
-   actions per second (the spectator receives a view of every change it can keep up with).
+   actions per second (the spectator receives the latest view when it can take one; with no seated person
+   at the table the computer players' moves are committed in groups, see ``cardtable/server/ahead.py``).
    The ratio served / in process, per run, with a 95 % interval over the runs (t distribution).
 3. A Wizard view (mid-game, one seat): microseconds to encode the view (msgspec) and to build it
-   (observation + legal actions + events) per distinct audience.
+   (observation + legal actions + events, for a new engine state) per distinct audience, and the size of
+   the patch after one more move against the full view.
 
 The machine matters: print the figures with ``date`` and ``nproc``; on a shared, busy machine they move.
 """
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -82,7 +85,7 @@ def served(server: Any, game: str, options: dict[str, Any], seed: int) -> tuple[
 def view_costs(repeats: int = 2000) -> dict[str, float]:
     """Microseconds to build and to encode one Wizard view (a seat mid-game)."""
     from cardtable.server.live import Connection, LiveTable
-    from cardtable.server.views import ViewBuilder, encode
+    from cardtable.server.views import ViewBuilder, encode, view_message
     from cardtable.store import StoredSeat, StoredTable
 
     game = cardtable.load_game("wizard")
@@ -103,10 +106,22 @@ def view_costs(repeats: int = 2000) -> dict[str, float]:
         encode(view)
     encode_us = (time.perf_counter() - started) / repeats * 1e6
     started = time.perf_counter()
-    for _ in range(repeats // 10):
+    for _ in range(repeats // 10):  # a new engine state: observation, legal actions and events built afresh
+        table.parts.clear()
+        table.events_json.clear()
         ViewBuilder(table).view(Connection(seat))
     build_us = (time.perf_counter() - started) / (repeats // 10) * 1e6
-    return {"encode_us": encode_us, "build_us": build_us, "bytes": len(encode(view))}
+    # One more move seen by a connection that applies patches: the patch against the full view.
+    watcher = Connection(seat, table, patches=True)
+    table.connections = {watcher}
+    first = view_message(table, watcher)
+    mover = game.to_act(state)
+    table.state, more = game.apply(state, mover, rng.choice(game.legal_actions(state, mover)))
+    table.events.extend(more)
+    table.touch()
+    patch = view_message(table, watcher)
+    return {"encode_us": encode_us, "build_us": build_us, "bytes": len(encode(view)),
+            "full_bytes": len(first), "patch_bytes": len(patch)}
 
 
 def main() -> None:
@@ -157,7 +172,11 @@ def main() -> None:
           " actions/s (real server, --bot-delay 0, a spectator watching)")
     print(f"  ratio      : {ratio:9.1%} ± {ratio_hw:.1%}   (goal ≥ 25 %)")
     print(f"  wizard view: encode {costs['encode_us']:.1f} µs (goal ≤ 30), build {costs['build_us']:.0f} µs, "
-          f"{costs['bytes']} bytes")
+          f"{costs['bytes']} bytes; after one move a patch of {costs['patch_bytes']} bytes "
+          f"(full view {costs['full_bytes']} bytes)")
+    load = os.getloadavg()
+    print(f"  load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} (1, 5, 15 min) on {os.cpu_count()} cores "
+          f"at the end; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
 
 
 if __name__ == "__main__":

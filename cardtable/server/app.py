@@ -15,7 +15,7 @@ from typing import Any
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -26,7 +26,7 @@ from cardtable.server.messages import error_json, error_message
 from cardtable.server.schemas import CreateTable, JoinTable, TokenBody
 from cardtable.server.table_api import install as install_table_extras
 from cardtable.server.tournaments import router as tournaments_router
-from cardtable.server.views import encode, game_entry, summary, view_text
+from cardtable.server.views import encode, game_entry, summary, view_message
 from cardtable.store import Store
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -148,8 +148,9 @@ def _api(app: FastAPI, manager: TableManager) -> None:
 
     @app.get("/api/tables")
     async def list_tables(limit: int | None = Query(None, ge=1, le=1000),
-                          offset: int = Query(0, ge=0, le=10**6)) -> list[dict[str, Any]]:
-        return await manager.lobby(limit, offset)
+                          offset: int = Query(0, ge=0, le=10**6)) -> Response:
+        # Encoded by msgspec, not by FastAPI's reflective encoder: the page is polled by every lobby.
+        return Response(encode(await manager.lobby(limit, offset)), media_type="application/json")
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str) -> dict[str, Any]:
@@ -221,11 +222,11 @@ def _websocket(app: FastAPI, manager: TableManager) -> None:
 
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str, token: str | None = None,
-                           since: int | None = None) -> None:
+                           since: int | None = None, patches: int = 0) -> None:
         await websocket.accept()
         try:
             table = await manager.find(table_id)
-            connection = manager.connect(table, token, _address(websocket), since)
+            connection = manager.connect(table, token, _address(websocket), since, patches=patches == 1)
         except TableError as exc:
             await websocket.send_text(encode(error_message(exc.message, exc.code)))
             await websocket.close(code=4404 if exc.status == 404 else CLOSE_POLICY, reason=exc.message[:120])
@@ -269,7 +270,7 @@ async def _write(websocket: WebSocket, connection: Connection) -> None:
             await websocket.send_text(encode(connection.messages.popleft()))
         if connection.dirty:
             connection.dirty = False
-            await websocket.send_text(view_text(connection.table, connection))
+            await websocket.send_text(view_message(connection.table, connection))
             if connection.view_interval and connection.closing is None:
                 await asyncio.sleep(connection.view_interval)  # changes meanwhile go into the next view
         if connection.closing is not None:

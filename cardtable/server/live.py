@@ -10,6 +10,7 @@ from typing import Any
 
 from cardtable.core import Event, Game, GameRecord, Seat
 from cardtable.core.bot import Bot
+from cardtable.server.ahead import Ahead
 from cardtable.server.limits import TokenBucket
 from cardtable.store import StoredTable
 
@@ -57,6 +58,10 @@ class Connection:
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     #: When this connection was last told it sends too fast (refusals are not repeated every message).
     throttled_at: float = 0.0
+    #: Whether the client applies patches (``?patches=1``): then views after the first go as differences.
+    patches: bool = False
+    #: The last view sent on this connection (``views.BuiltView``); ``None``: the next one goes in full.
+    last_view: Any = None
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue a small message; a reader this far behind is closed instead."""
@@ -109,11 +114,22 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: Counts changes of anything a view shows; views are cached per change.
     change: int = 0
-    views: dict[tuple[Seat | None, int], str] = field(default_factory=dict)
+    #: Views built since the last change, per audience (seat, events already sent): ``views.BuiltView``.
+    views: dict[tuple[Seat | None, int], Any] = field(default_factory=dict)
+    #: Patches (or full views where a patch would not be smaller) since the last change, per audience and base.
+    patches: dict[tuple[Seat | None, int, int], str] = field(default_factory=dict)
+    #: Parts of views that depend on the engine state only (observations, legal actions), for ``parts_of``.
+    parts: dict[tuple[str, Seat | None], Any] = field(default_factory=dict)
+    parts_of: Any = None
+    #: Event JSON by index into ``events`` (for the list ``events_json_of``).
+    events_json: dict[int, dict[str, Any]] = field(default_factory=dict)
+    events_json_of: Any = None
     #: Whether this process drives the table (holds its lease); others only show it.
     owned: bool = True
     #: Seats connected to other processes: process → (seats, until when, ``time.monotonic``).
     remote: dict[str, tuple[set[Seat], float]] = field(default_factory=dict)
+    #: Computer moves decided but not committed yet (never shown to anyone; see ``server/ahead.py``).
+    ahead: Ahead = field(default_factory=Ahead)
 
     @property
     def id(self) -> str:
@@ -146,6 +162,7 @@ class LiveTable:
         """Something every view shows changed: drop cached views and mark every connection stale."""
         self.change += 1
         self.views.clear()
+        self.patches.clear()
         for connection in self.connections:
             connection.mark_dirty()
 

@@ -34,13 +34,14 @@ from cardtable.core.bot import Bot
 from cardtable.core.codec import parse_json
 from cardtable.core.types import Seat
 from cardtable.runner import RunnerStatus
+from cardtable.server.ahead import Move
 from cardtable.server.limits import AddressBuckets, Limits, TokenBucket, excerpt
 from cardtable.server.live import CLOSE_POLICY, AnyGame, Connection, LiveTable, TableError
 from cardtable.server.messages import error_message
 from cardtable.server.schemas import CreateTable
 from cardtable.server.views import default_bot, outcome_json, stored_summary, summary
 from cardtable.server.writer import StoreWriter
-from cardtable.store import LISTED_STATUSES, Store, StoredSeat, StoredTable, hash_token
+from cardtable.store import LISTED_STATUSES, LeaseLost, StaleVersion, Store, StoredSeat, StoredTable, hash_token
 from cardtable.store.models import utcnow
 
 log = logging.getLogger("cardtable.server")
@@ -56,6 +57,9 @@ STORE_DOWN = "the database is unavailable right now; nothing changed, try again"
 RETRY_FIRST, RETRY_MAX = 0.2, 5.0
 #: A bot whose decisions average less than this (seconds) thinks on the event loop, not in a thread.
 INLINE_THINKING = 0.0005
+#: At most this many computer moves of one table are decided ahead of their commits before the driver waits
+#: for them to be stored and runs the ``before_computer_move`` hooks again (a promised takeover, say).
+MAX_AHEAD = 64
 #: Lobby pages are reused for this long unless this process changed a table meanwhile.
 LOBBY_TTL = 1.0
 #: Error tables stay in the lobby list this long.
@@ -90,6 +94,7 @@ class TableManager:
         self._lobby_cache: dict[tuple[int, int], tuple[float, int, list[dict[str, Any]]]] = {}
         self._changes = 0
         self._background: list[asyncio.Task[None]] = []
+        self._stopping = False
         self._adopting = asyncio.Lock()
         #: Called after every change of a table in memory (the notifier publishes it to other processes;
         #: the table's social features and timers hook in here too).
@@ -141,6 +146,7 @@ class TableManager:
 
     async def shutdown(self) -> None:
         """Close every connection (1012: the page reconnects), stop background tasks, flush the writer."""
+        self._stopping = True
         for task in self._background:
             task.cancel()
         tasks: list[asyncio.Task[None]] = list(self._background)
@@ -155,9 +161,18 @@ class TableManager:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        await self._store_decided_moves()
         await asyncio.to_thread(self.writer.stop)
         with contextlib.suppress(Exception):
             self.store.release(self.owner)
+
+    async def _store_decided_moves(self, wait: float = 10.0) -> None:
+        """Commit the computer moves already decided (their flushes run on the writer, still running)."""
+        deadline = time.monotonic() + wait
+        for table in list(self.tables.values()):
+            while table.ahead.flushing and table.ahead.task is not None and time.monotonic() < deadline:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await asyncio.wait_for(asyncio.shield(table.ahead.task), max(0.01, deadline - time.monotonic()))
 
     async def close_connections(self, wait: float = 2.0) -> None:
         """Tell every socket the server restarts (1012 and a reason; the page reconnects), wait for them."""
@@ -391,6 +406,7 @@ class TableManager:
 
     async def _leave(self, table: LiveTable, token_hash: str) -> None:
         async with table.lock:
+            await self._settle(table)
             seat = self._seat_by_hash(table, token_hash)
             target = table.stored.seats[seat].copy()
             status = None
@@ -452,6 +468,7 @@ class TableManager:
     async def set_paused(self, table: LiveTable, paused: bool) -> None:
         """Pause a playing table or resume a paused one (the caller checked that it is the host)."""
         async with table.lock:
+            await self._settle(table)
             before, after = (PLAYING, PAUSED) if paused else (PAUSED, PLAYING)
             if table.status != before:
                 raise TableError(409, f"table {table.id} is {table.status}, not {before}")
@@ -474,8 +491,11 @@ class TableManager:
 
     # Connections.
 
-    def connect(self, table: LiveTable, token: str | None, address: str = "", since: int | None = None) -> Connection:
+    def connect(self, table: LiveTable, token: str | None, address: str = "", since: int | None = None, *,
+                patches: bool = False) -> Connection:
         """A new connection holding the token's seat (or spectating); it gets its first view.
+
+        ``patches``: the client applies patches; views after its first come as differences (``views.make_patch``).
 
         ``since``: the version the client already has the events of; its first view then carries only the
         events after it (a page that reconnects keeps its log). Out of range: every event, as without it.
@@ -487,6 +507,7 @@ class TableManager:
         is_host = token_hash is not None and secrets.compare_digest(token_hash, table.stored.host_token_hash)
         connection = Connection(seat, table, address, is_host, self.limits.outbox, self.limits.view_interval,
                                 TokenBucket(self.limits.messages_per_second, self.limits.messages_burst))
+        connection.patches = patches
         if since is not None and 0 <= since < len(table.marks):
             connection.event_index = table.marks[since]
         self.address_connections[address] = self.address_connections.get(address, 0) + 1
@@ -535,6 +556,9 @@ class TableManager:
             kind = message["type"]
             if kind == "ping":
                 connection.send({"type": "pong"})
+            elif kind == "view":  # the client lost track of its view: the next one goes in full
+                connection.last_view = None
+                connection.mark_dirty()
             elif kind == "action":
                 await self._act(table, connection, message)
             else:
@@ -654,6 +678,7 @@ class TableManager:
 
         ``driving``: a computer player's move, refused if a person took the seat over while it thought."""
         async with table.lock:
+            await self._settle(table)
             if table.status != PLAYING:
                 raise TableError(409, f"the table is {table.status}")
             if driving and table.computer_to_act() != seat:
@@ -679,10 +704,10 @@ class TableManager:
             # Committed before any view goes out: nothing accepted is ever lost.
             def work(c: DbConnection) -> None:
                 self.store.append_action(table.id, version, seat, data, status, c, to_act=to_act,
-                                         outcome=outcome_data)
+                                         outcome=outcome_data, owner=self.owner)
                 if status == FINISHED:  # nothing left to drive: the lease goes with the last move
                     self.store.release(self.owner, [table.id], c)
-            await self._write(work, table)
+            await self._write(work, table, fenced=True)
             assert table.record is not None
             table.state, table.record = state, table.record.with_action(seat, action)
             table.events.extend(events)
@@ -692,8 +717,8 @@ class TableManager:
             if status == FINISHED:
                 self._cancel_timers(table)
                 table.covering.clear()
-            self._changed(table)
-            self._kick(table)
+            self._changed(table, moved=True)
+            self._start_driver(table)
 
     async def _fail(self, table: LiveTable, reason: str) -> None:
         """The engine or a computer player failed: ERROR, record and reason kept, everyone told."""
@@ -716,37 +741,150 @@ class TableManager:
     def _kick(self, table: LiveTable) -> None:
         """Make sure a driver task runs while the computer must act at this table; run the change hooks."""
         self._run_hooks(table)
-        if table.computer_to_act() is None or (table.driver is not None and not table.driver.done()):
+        self._start_driver(table)
+
+    def _start_driver(self, table: LiveTable) -> None:
+        """Start the driver task if the computer must act at this table and none runs."""
+        if self._stopping or table.computer_to_act() is None or (table.driver is not None and not table.driver.done()):
             return
         table.driver = asyncio.get_running_loop().create_task(self._drive(table))
 
     async def _drive(self, table: LiveTable) -> None:
-        """Play the computer's turns, one at a time, after the configured delay; retry moves not stored."""
-        retry = RETRY_FIRST
-        while (seat := table.computer_to_act()) is not None:
-            version = table.version
-            for wait in self.before_computer_move:
-                await wait(table)
+        """Play the computer's turns after the configured delay; a move that could not be stored is decided again.
+
+        While no seated person is connected, moves are decided ahead of their commit and committed in groups
+        (``server/ahead.py``); otherwise each move waits for its commit before the next is decided, so people
+        see every move and a round's summary holds the computer players.
+        """
+        ahead = table.ahead
+        retry, stuck_at = RETRY_FIRST, -1
+        since_hooks = 0  # moves decided since the hooks last ran (they run with nothing pending)
+        while True:
+            if ahead.failed:  # the store refused the last moves: they were dropped; decide again a little later
+                ahead.failed = False
+                retry = RETRY_FIRST if table.version != stuck_at else min(retry * 2, RETRY_MAX)
+                stuck_at = table.version
+                await asyncio.sleep(retry)
+                continue
+            if ahead.moves and (since_hooks >= MAX_AHEAD or not self._may_run_ahead(table)):
+                await ahead.settled.wait()
+                continue
+            state, version = ahead.head(table.state, table.version)
+            seat = self._computer_seat(table, state)
+            if seat is None:
+                if ahead.moves:  # e.g. the game ends in a move not stored yet: see it stored first
+                    await ahead.settled.wait()
+                    continue
+                return
+            if not ahead.moves:  # what is stored is what everyone sees: the hooks may act on it
+                since_hooks = 0
+                for wait in self.before_computer_move:
+                    await wait(table)
             await asyncio.sleep(self.bot_delay)
-            if table.version != version or table.computer_to_act() != seat:
-                continue  # someone else acted, or the person came back
+            generation = ahead.generation
+            if ahead.head(table.state, table.version)[1] != version or self._computer_seat(table, state) != seat:
+                continue  # someone else acted, the person came back, or the table stopped
             try:
-                state = table.state
                 observation = table.game.observe(state, seat)
                 legal = table.game.legal_actions(state, seat)
                 action = await self._think(table, seat, observation, legal)
             except Exception as exc:
+                await ahead.settled.wait()
                 await self._fail(table, f"the computer player at seat {seat} failed: {excerpt(exc, 160)}")
                 return
+            if (generation != ahead.generation or ahead.head(table.state, table.version)[1] != version
+                    or self._computer_seat(table, state) != seat):
+                continue  # changed while the computer was thinking
             try:
-                await self._accept(table, seat, action, version=version, computer=True, driving=True)
-                retry = RETRY_FIRST
-            except TableError as exc:
-                if exc.status == 503:  # the store is down: try the same move again, later
-                    await asyncio.sleep(retry)
-                    retry = min(retry * 2, RETRY_MAX)
-                elif exc.status != 409:  # 409: the table moved on meanwhile; anything else stopped it
-                    return
+                after, events = table.game.apply(state, seat, action)
+                outcome = table.game.outcome(after)
+                to_act = table.game.to_act(after)
+            except Exception as exc:
+                await ahead.settled.wait()
+                await self._fail(table, f"the rules engine failed on seat {seat}'s action: {excerpt(exc, 160)}")
+                return
+            outcome_data = None if outcome is None else dict(to_json(outcome))
+            ahead.add(Move(version, seat, action, dict(to_json(action)), after, list(events),
+                           FINISHED if outcome is not None else PLAYING, to_act, outcome_data, ahead.generation))
+            self._queue_flush(table)
+            since_hooks += 1
+
+    def _computer_seat(self, table: LiveTable, state: Any) -> Seat | None:
+        """The seat the computer must play in ``state`` (a bot seat or a covered person), if the table is on."""
+        if table.status != PLAYING or not table.owned or self._stopping or state is None:
+            return None
+        seat = table.game.to_act(state)
+        if seat is None:
+            return None
+        return seat if table.stored.seats[seat].kind == "bot" or seat in table.covering else None
+
+    def _may_run_ahead(self, table: LiveTable) -> bool:
+        """Whether computer moves may be decided before the previous ones are stored: no seated person is
+        connected (people see every move and read round summaries; spectators get the latest view)."""
+        people = {s.index for s in table.stored.seats if s.kind == "human"} - table.covering
+        return not people & table.connected_seats()
+
+    def _queue_flush(self, table: LiveTable) -> None:
+        """Make sure a flush will commit the table's uncommitted moves."""
+        ahead = table.ahead
+        if not ahead.flushing and ahead.unsent:
+            ahead.flushing = True
+            ahead.task = asyncio.get_running_loop().create_task(self._flush(table))
+
+    async def _flush(self, table: LiveTable) -> None:
+        """Commit every move decided at the table and not yet taken (one transaction), then show them."""
+        ahead = table.ahead
+        taken: list[Move] = []
+
+        def work(c: DbConnection) -> None:
+            taken.extend(ahead.take())  # kept across a retry of this write alone
+            if not taken:
+                return
+            last = taken[-1]
+            self.store.append_actions(table.id, taken[0].index, [(m.seat, m.data) for m in taken], last.status,
+                                      c, to_act=last.to_act, outcome=last.outcome, owner=self.owner)
+            if last.status == FINISHED:  # nothing left to drive: the lease goes with the last move
+                self.store.release(self.owner, [table.id], c)
+        try:
+            await self._write(work, table, fenced=True)
+        except TableError as exc:
+            ahead.flushing = False
+            log.warning("table %s: %d computer move(s) not stored (%s); deciding again", table.id,
+                        len(ahead.moves), exc.message)
+            ahead.drop()
+            return
+        except asyncio.CancelledError:
+            ahead.flushing = False
+            raise
+        ahead.flushing = False
+        moves = ahead.committed(taken)
+        if moves:
+            self._show_committed(table, moves)
+        self._queue_flush(table)
+
+    def _show_committed(self, table: LiveTable, moves: list[Move]) -> None:
+        """Stored moves go into the table in memory (state, record, events); views go out once for all."""
+        record = table.record
+        assert record is not None
+        table.record = GameRecord(record.game, record.options, record.seed,
+                                  record.actions + tuple((m.seat, m.action) for m in moves), record.notes)
+        for move in moves:
+            table.events.extend(move.events)
+            table.marks.append(len(table.events))
+        last = moves[-1]
+        table.state = last.state
+        table.stored.status, table.stored.updated_at = last.status, utcnow()
+        table.stored.version, table.stored.to_act, table.stored.outcome = last.index + 1, last.to_act, last.outcome
+        if last.status == FINISHED:
+            self._cancel_timers(table)
+            table.covering.clear()
+        self._changed(table, moved=True)
+        self._start_driver(table)
+
+    async def _settle(self, table: LiveTable) -> None:
+        """Wait until no computer move of the table is waiting for its commit (call holding ``table.lock``)."""
+        while table.ahead.moves:
+            await table.ahead.settled.wait()
 
     async def _think(self, table: LiveTable, seat: Seat, observation: Any, legal: Sequence[Any]) -> Any:
         """The bot's choice: in a worker thread, unless this bot's decisions take well under a millisecond
@@ -803,13 +941,15 @@ class TableManager:
 
     # Storage.
 
-    async def _write(self, work: Callable[[DbConnection], T], table: LiveTable | None = None) -> T:
+    async def _write(self, work: Callable[[DbConnection], T], table: LiveTable | None = None, *,
+                     fenced: bool = False) -> T:
         """Run one transaction on the writer thread; a store failure is a 503 (nothing changed).
 
         With ``table``, the transaction first checks (and extends) this process's lease of it: a process that
-        lost a table to another never writes to it; it stops driving it and forwards from then on.
+        lost a table to another never writes to it; it stops driving it and forwards from then on. ``fenced``:
+        the work checks the lease itself (``Store.append_actions`` with ``owner``; housekeeping extends it).
         """
-        if table is not None:
+        if table is not None and not fenced:
             table_id, inner = table.id, work
 
             def work(c: DbConnection) -> T:
@@ -820,11 +960,13 @@ class TableManager:
             return await self.writer.write(work)
         except TableError:
             raise
-        except _LeaseLost:
+        except (_LeaseLost, LeaseLost):
             assert table is not None
             log.warning("table %s is driven by another process now; this one stops driving it", table.id)
             self._disown(table)
             raise TableError(409, f"table {table.id} moved to another server process; try again") from None
+        except StaleVersion:
+            raise TableError(409, f"table {table.id if table else ''} moved on meanwhile; try again") from None
         except KeyError:
             raise TableError(404, "the table is no longer in the store") from None
         except Exception as exc:
@@ -839,9 +981,11 @@ class TableManager:
             log.warning("the store failed: %s", excerpt(exc, 200))
             raise TableError(503, STORE_DOWN) from None
 
-    def _changed(self, table: LiveTable) -> None:
-        """A change is in memory: views, lobby cache, other processes."""
-        self._changes += 1
+    def _changed(self, table: LiveTable, *, moved: bool = False) -> None:
+        """A change is in memory: views, lobby cache, other processes. A move (``moved``) of a table still
+        playing leaves the lobby cache alone: lobby pages may show a version up to ``LOBBY_TTL`` old."""
+        if not moved or table.status != PLAYING:
+            self._changes += 1
         table.touch()
         self._run_hooks(table)
 
@@ -999,7 +1143,7 @@ def _parse_options(game: AnyGame, values: dict[str, Any], preset: str | None) ->
 
 
 #: Message types a client may send.
-MESSAGE_TYPES = ("action", "ping", "pause", "resume")
+MESSAGE_TYPES = ("action", "ping", "pause", "resume", "view")
 
 
 def _parse_message(text: str | bytes | None, limit: int) -> dict[str, Any]:
@@ -1021,10 +1165,11 @@ def _parse_message(text: str | bytes | None, limit: int) -> dict[str, Any]:
 
 
 def _timed_choose(bot: Bot, observation: Any, legal: Sequence[Any]) -> tuple[Any, float]:
-    """The bot's choice and the seconds it took (measured where it runs, not counting a thread handoff)."""
-    started = time.perf_counter()
+    """The bot's choice and the CPU seconds it took (measured where it runs, not counting a thread handoff;
+    CPU time, so that a busy machine pausing the process does not make a quick bot look slow)."""
+    started = time.thread_time()
     action = _choose(bot, observation, legal)
-    return action, time.perf_counter() - started
+    return action, time.thread_time() - started
 
 
 def _choose(bot: Bot, observation: Any, legal: Sequence[Any]) -> Any:

@@ -6,6 +6,8 @@ the seat list and status are table metadata that every visitor may see.
 
 from __future__ import annotations
 
+import itertools
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -13,7 +15,7 @@ import msgspec
 
 from cardtable.bots import bot_names
 from cardtable.bots.catalog import DEFAULT_BOT, bot_info
-from cardtable.core import events_for, to_json
+from cardtable.core import to_json
 from cardtable.core.types import Seat
 from cardtable.server.live import AnyGame, Connection, LiveTable
 from cardtable.store import StoredTable
@@ -111,57 +113,174 @@ def stored_summary(stored: StoredTable, title: str) -> dict[str, Any]:
     }
 
 
-def view_text(table: LiveTable, connection: Connection) -> str:
-    """The connection's view as JSON text, built once per audience (seat, events already sent) and change."""
+@dataclass(frozen=True, slots=True)
+class BuiltView:
+    """A view as built for one audience after one change: a serial number, the JSON value and its text."""
+
+    serial: int
+    view: dict[str, Any]
+    text: str
+
+
+_serials = itertools.count(1)
+#: Keys of a view that a patch never carries as changed values.
+_NOT_DIFFED = frozenset({"type", "version", "events", "observation"})
+
+
+def view_message(table: LiveTable, connection: Connection) -> str:
+    """The next message for a connection as JSON text: its view, or (if it applies patches and has a view) the
+    patch from the last view it got, unless the patch would not be smaller. Built once per audience and change."""
     key = (connection.seat, connection.event_index)
-    text = table.views.get(key)
+    built = table.views.get(key)
+    if built is None:
+        view = ViewBuilder(table).build(connection.seat, connection.event_index)
+        built = table.views[key] = BuiltView(next(_serials), view, encode(view))
+    connection.event_index = len(table.events)
+    connection.has_view = True
+    last: BuiltView | None = connection.last_view
+    connection.last_view = built
+    if not connection.patches or last is None:
+        return built.text
+    patch_key = (key[0], key[1], last.serial)
+    text = table.patches.get(patch_key)
     if text is None:
-        builder = ViewBuilder(table)
-        text = table.views[key] = encode(builder.view(connection))
-    else:
-        connection.event_index = len(table.events)
-        connection.has_view = True
+        patch = encode(make_patch(last.view, built.view))
+        text = table.patches[patch_key] = patch if len(patch) < len(built.text) else built.text
     return text
 
 
+def view_text(table: LiveTable, connection: Connection) -> str:
+    """The connection's full view as JSON text (see ``view_message``)."""
+    connection.last_view = None
+    return view_message(table, connection)
+
+
+def make_patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """The patch that turns view ``old`` into view ``new``: the changed and removed top-level keys, the changed
+    and removed keys of the observation, and the new view's events (``apply_patch`` is its inverse)."""
+    changed = {k: v for k, v in new.items() if k not in _NOT_DIFFED and (k not in old or old[k] != v)}
+    removed = [k for k in old if k not in new and k not in _NOT_DIFFED]
+    patch: dict[str, Any] = {"type": "patch", "base": old.get("version"), "version": new.get("version")}
+    before, after = old.get("observation"), new.get("observation")
+    if isinstance(before, dict) and isinstance(after, dict):
+        observation_set = {k: v for k, v in after.items() if k not in before or before[k] != v}
+        observation_unset = [k for k in before if k not in after]
+        if observation_set:
+            patch["observation_set"] = observation_set
+        if observation_unset:
+            patch["observation_unset"] = observation_unset
+    elif before != after or "observation" not in old:
+        changed["observation"] = after
+    if changed:
+        patch["set"] = changed
+    if removed:
+        patch["unset"] = removed
+    patch["events"] = new.get("events", [])
+    return patch
+
+
+def apply_patch(view: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+    """The view a patch makes of ``view`` (a new dict; ``view`` is unchanged): what a client does with a patch."""
+    if patch.get("base") != view.get("version"):
+        raise ValueError(f"patch for version {patch.get('base')} applied to version {view.get('version')}")
+    out = dict(view)
+    out.update(patch.get("set", {}))
+    for key in patch.get("unset", []):
+        out.pop(key, None)
+    if "observation_set" in patch or "observation_unset" in patch:
+        observation = dict(out.get("observation") or {})
+        observation.update(patch.get("observation_set", {}))
+        for key in patch.get("observation_unset", []):
+            observation.pop(key, None)
+        out["observation"] = observation
+    out["type"], out["version"], out["events"] = "view", patch.get("version"), patch.get("events", [])
+    return out
+
+
 class ViewBuilder:
-    """Builds each connection's view after one change, observing each seat once."""
+    """Builds views after one change; observations and legal actions are built once per engine state and seat."""
 
     def __init__(self, table: LiveTable) -> None:
         self.table = table
         self.seats = seats_json(table)
-        self._observations: dict[Seat | None, Any] = {}
         self.outcome = outcome_json(table)
+        if table.parts_of is not table.state:
+            table.parts.clear()
+            table.parts_of = table.state
+        if table.events_json_of is not table.events:
+            table.events_json.clear()
+            table.events_json_of = table.events
 
     def view(self, connection: Connection) -> dict[str, Any]:
         """The view for this connection; marks the events it carries as sent."""
-        table, seat = self.table, connection.seat
-        events = events_for(table.events[connection.event_index:], seat)
-        connection.event_index = len(table.events)
+        view = self.build(connection.seat, connection.event_index)
+        connection.event_index = len(self.table.events)
         connection.has_view = True
+        return view
+
+    def build(self, seat: Seat | None, since: int) -> dict[str, Any]:
+        """The view for ``seat`` carrying the events from number ``since`` on that it may see."""
+        table = self.table
         return {
             "type": "view", "table_id": table.id, "game": table.game.info.name, "version": table.version,
             "seat": seat, "status": table.status, "error": table.error, "to_act": table.to_act,
             "seats": self.seats,
             "observation": self._observation(seat), "legal_actions": self._legal(seat),
-            "events": [{"event": to_json(e), "text": e.text()} for e in events],
+            "events": self._events(seat, since),
             "outcome": self.outcome, "computer_playing_for": sorted(table.covering),
         }
 
+    def _events(self, seat: Seat | None, since: int) -> list[dict[str, Any]]:
+        table, cache = self.table, self.table.events_json
+        out = []
+        for index in range(since, len(table.events)):
+            event = table.events[index]
+            if not event.is_visible_to(seat):
+                continue
+            data = cache.get(index)
+            if data is None:
+                data = cache[index] = {"event": to_json(event), "text": event.text()}
+            out.append(data)
+        return out
+
     def _observation(self, seat: Seat | None) -> Any:
-        if self.table.state is None:
+        table = self.table
+        if table.state is None:
             return None
-        if seat not in self._observations:
-            self._observations[seat] = to_json(self.table.game.observe(self.table.state, seat))
-        return self._observations[seat]
+        key = ("observation", seat)
+        if key not in table.parts:
+            table.parts[key] = to_json(table.game.observe(table.state, seat))
+        return table.parts[key]
 
     def _legal(self, seat: Seat | None) -> list[dict[str, Any]]:
         table = self.table
         if seat is None or table.status != "playing" or seat != table.to_act or seat in table.covering:
             return []
-        game = table.game
-        return [{"action": to_json(a), "text": a.text(), "label": game.describe_action(a)}
-                for a in game.legal_actions(table.state, seat)]
+        key = ("legal", seat)
+        if key not in table.parts:
+            game = table.game
+            table.parts[key] = [action_json(game, a) for a in game.legal_actions(table.state, seat)]
+        return list(table.parts[key])
+
+
+#: Legal-action JSON by game and action (actions are small frozen values; a game has a bounded number).
+_action_cache: dict[tuple[AnyGame, Any], dict[str, Any]] = {}
+ACTION_CACHE_SIZE = 20000
+
+
+def action_json(game: AnyGame, action: Any) -> dict[str, Any]:
+    """``{"action", "text", "label"}`` of a legal action, built once per game and action."""
+    key = (game, action)
+    try:
+        data = _action_cache.get(key)
+    except TypeError:  # an action that cannot be hashed: built every time
+        return {"action": to_json(action), "text": action.text(), "label": game.describe_action(action)}
+    if data is None:
+        if len(_action_cache) >= ACTION_CACHE_SIZE:
+            _action_cache.clear()
+        data = _action_cache[key] = {"action": to_json(action), "text": action.text(),
+                                     "label": game.describe_action(action)}
+    return data
 
 
 def _iso(moment: datetime) -> str:

@@ -5,6 +5,8 @@ from cardtable.store.db import (
     DEFAULT_DATABASE_URL,
     LISTED_STATUSES,
     OPEN_STATUSES,
+    LeaseLost,
+    StaleVersion,
     Store,
     StoredSeat,
     StoredTable,
@@ -18,6 +20,6 @@ from cardtable.store.tournaments import TournamentStore
 
 __all__ = [
     "DATABASE_URL_ENV", "DEFAULT_DATABASE_URL", "LISTED_STATUSES", "OPEN_STATUSES", "RECORD_FORMAT", "ActionRow",
-    "Base", "LeaseRow", "SeatRow", "Store", "StoredSeat",
+    "Base", "LeaseLost", "LeaseRow", "SeatRow", "StaleVersion", "Store", "StoredSeat",
     "StoredTable", "TableRow", "TournamentStore", "hash_token", "resolve_database_url",
 ]

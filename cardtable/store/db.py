@@ -151,18 +151,37 @@ class Store:
 
     def append_action(self, table_id: str, index: int, seat: int, action: dict[str, Any], status: str,
                       connection: Connection | None = None, *, to_act: int | None = None,
-                      outcome: dict[str, Any] | None = None) -> None:
-        """Store accepted action number ``index`` (0-based) and the table's status after it."""
+                      outcome: dict[str, Any] | None = None, owner: str | None = None) -> None:
+        """Store accepted action number ``index`` (0-based) and the table's status after it (``append_actions``)."""
+        self.append_actions(table_id, index, [(seat, action)], status, connection, to_act=to_act, outcome=outcome,
+                            owner=owner)
+
+    def append_actions(self, table_id: str, first: int, actions: list[tuple[int, dict[str, Any]]], status: str,
+                       connection: Connection | None = None, *, to_act: int | None = None,
+                       outcome: dict[str, Any] | None = None, owner: str | None = None) -> None:
+        """Store accepted actions ``first``, ``first + 1``, ... (``(seat, action JSON)`` each) and the table's
+        status after the last; refused (``StaleVersion``) unless the stored table is at version ``first`` and,
+        with ``owner``, refused (``LeaseLost``) unless that process holds the table's lease."""
         now = utcnow()
 
         def work(c: Connection) -> None:
-            # Two statements built once (this runs for every move: no per-call statement building).
-            c.execute(_INSERT_ACTION, {"table_id": table_id, "index": index, "seat": seat, "action": action,
-                                       "created_at": now})
-            done = c.execute(_AFTER_ACTION, {"id_": table_id, "status": status, "updated_at": now,
-                                             "version": index + 1, "to_act": to_act, "outcome": outcome})
+            # Statements built once (this runs for every move); the update is the fence: it only matches a
+            # table at version ``first`` (and leased to ``owner``), so actions are never stored out of order,
+            # twice, or by a process that lost the table.
+            values = {"id_": table_id, "first": first, "status": status, "updated_at": now,
+                      "version": first + len(actions), "to_act": to_act, "outcome": outcome}
+            if owner is None:
+                done = c.execute(_AFTER_ACTIONS, values)
+            else:
+                done = c.execute(_AFTER_ACTIONS_LEASED, dict(values, owner_=owner))
             if done.rowcount != 1:
-                raise KeyError(f"no table {table_id!r} in the store")
+                holder = c.scalar(select(LeaseRow.owner).where(LeaseRow.table_id == table_id))
+                if owner is not None and holder != owner:
+                    raise LeaseLost(f"table {table_id!r} is leased to another process")
+                raise StaleVersion(f"table {table_id!r} is not at version {first} in the store")
+            c.execute(_INSERT_ACTION, [{"table_id": table_id, "index": first + offset, "seat": seat,
+                                        "action": action, "created_at": now}
+                                       for offset, (seat, action) in enumerate(actions)])
         self._run(connection, work)
 
     def expire_waiting(self, idle_since: datetime, connection: Connection | None = None) -> list[str]:
@@ -299,9 +318,20 @@ _INSERT_ACTION = insert(ActionRow)
 _HOLD_LEASE = (update(LeaseRow)
                .where(LeaseRow.table_id == bindparam("table_id_"), LeaseRow.owner == bindparam("owner_"))
                .values(expires_at=bindparam("expires_at")))
-_AFTER_ACTION = (update(TableRow).where(TableRow.id == bindparam("id_"))
-                 .values(status=bindparam("status"), updated_at=bindparam("updated_at"),
-                         version=bindparam("version"), to_act=bindparam("to_act"), outcome=bindparam("outcome")))
+_AFTER_ACTIONS = (update(TableRow).where(TableRow.id == bindparam("id_"), TableRow.version == bindparam("first"))
+                  .values(status=bindparam("status"), updated_at=bindparam("updated_at"),
+                          version=bindparam("version"), to_act=bindparam("to_act"), outcome=bindparam("outcome")))
+
+_AFTER_ACTIONS_LEASED = _AFTER_ACTIONS.where(
+    select(LeaseRow.table_id).where(LeaseRow.table_id == TableRow.id, LeaseRow.owner == bindparam("owner_")).exists())
+
+
+class LeaseLost(Exception):
+    """A write found the table leased to another process: nothing was stored."""
+
+
+class StaleVersion(Exception):
+    """A write of actions found the stored table at another version (or no such table): nothing was stored."""
 
 
 def _engine(url: str, sqlite_sync: str = "FULL") -> Engine:

@@ -18,6 +18,7 @@ from starlette.websockets import WebSocketDisconnect
 
 import cardtable
 from cardtable.server import create_app
+from cardtable.server.views import apply_patch
 
 #: Option values that keep a whole game short, by game; options a game does not have are left out.
 SHORT_OPTIONS: dict[str, Any] = {"rounds": 1, "target": 32, "scoring.target": 15}
@@ -124,13 +125,33 @@ def receive(ws: WebSocketTestSession) -> dict[str, Any]:
     return message
 
 
-def play_alone(ws: WebSocketTestSession, *, seed: int = 0) -> list[dict[str, Any]]:
-    """Play this socket's seat (random legal actions) until the game ends; every message received."""
+class Follower:
+    """What a client that applies patches holds: each patch is applied to the last view (``?patches=1``)."""
+
+    def __init__(self) -> None:
+        self.view: dict[str, Any] | None = None
+        self.patches = 0
+
+    def follow(self, message: dict[str, Any]) -> dict[str, Any]:
+        """The message as the client sees it: a patch becomes the view it makes; other messages unchanged."""
+        if message["type"] == "patch":
+            assert self.view is not None, "a patch before any view"
+            message = apply_patch(self.view, message)
+            self.patches += 1
+        if message["type"] == "view":
+            self.view = message
+        return message
+
+
+def play_alone(ws: WebSocketTestSession, *, seed: int = 0, follower: Follower | None = None) -> list[dict[str, Any]]:
+    """Play this socket's seat (random legal actions) until the game ends; every message received (patches
+    applied by ``follower``, for a socket opened with ``?patches=1``)."""
     rng = random.Random(seed)
     messages: list[dict[str, Any]] = []
     acted_on = -1
+    follower = follower or Follower()
     while True:
-        message = receive(ws)
+        message = follower.follow(receive(ws))
         messages.append(message)
         if message["type"] != "view":
             continue

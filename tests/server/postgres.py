@@ -45,8 +45,9 @@ def _run(command: list[str]) -> None:
 
 
 @contextmanager
-def postgres_cluster() -> Iterator[str]:
-    """A running cluster; yields a SQLAlchemy URL of its ``cardtable`` database (trust auth, Unix socket)."""
+def postgres_cluster(*, fsync: bool = False) -> Iterator[str]:
+    """A running cluster; yields a SQLAlchemy URL of its ``cardtable`` database (trust auth, Unix socket).
+    Without ``fsync`` (tests) commits do not wait for the disk; benchmarks turn it on."""
     binaries = postgres_bin()
     folder = Path(tempfile.mkdtemp(prefix="cardtable-pg-"))
     data, sockets = folder / "data", folder / "sockets"
@@ -58,7 +59,8 @@ def postgres_cluster() -> Iterator[str]:
     try:
         _run([str(binaries / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
               "--no-sync", "--locale=C"])
-        options = f"-p {port} -k {sockets} -c listen_addresses='' -c fsync=off -c max_connections=100"
+        options = (f"-p {port} -k {sockets} -c listen_addresses='' -c fsync={'on' if fsync else 'off'} "
+                   "-c max_connections=100")
         _run([str(binaries / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(folder / "log"), "-w",
               "-t", "60", "start"])
         try:

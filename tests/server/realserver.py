@@ -52,6 +52,11 @@ class Served:
                 return int(line.split()[1])
         raise AssertionError("no VmRSS")
 
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system, every thread) the process has used so far."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
         """One HTTP request; the status and the JSON answer."""
         data = None if body is None else json.dumps(body).encode()
@@ -70,10 +75,18 @@ class Served:
 
 @contextmanager
 def serve(database_url: str, log: Path, *args: str, port: int | None = None,
-          env: dict[str, str] | None = None) -> Iterator[Served]:
-    """Start ``cardtable serve`` and wait until it answers; SIGTERM it (then kill) on the way out."""
+          env: dict[str, str] | None = None, profile: Path | None = None) -> Iterator[Served]:
+    """Start ``cardtable serve`` and wait until it answers; SIGTERM it (then kill) on the way out.
+    ``profile``: run it under pyinstrument, which writes a text profile there when the server stops."""
     port = port or free_port()
-    command = [sys.executable, "-c", "from cardtable.cli import main; main()", "serve", "--port", str(port),
+    code = "from cardtable.cli import main; main()"
+    if profile is not None:
+        # uvicorn raises SIGTERM again once it has shut down: exit normally then, so the profile gets written.
+        code = ("import pyinstrument, signal, sys; from cardtable.cli import main\n"
+                "signal.signal(signal.SIGTERM, lambda *_: sys.exit(0)); p = pyinstrument.Profiler(interval=0.002)\n"
+                f"p.start()\ntry: main()\nfinally:\n p.stop(); open({str(profile)!r}, 'w').write("
+                "p.output_text(show_all=False, unicode=True))")
+    command = [sys.executable, "-c", code, "serve", "--port", str(port),
                "--database-url", database_url, "--log-level", "warning", *args]
     environment = dict(os.environ, PYTHONPATH=str(ROOT), **(env or {}))
     with log.open("ab") as out:
@@ -94,7 +107,7 @@ def serve(database_url: str, log: Path, *args: str, port: int | None = None,
             time.sleep(0.1)
         yield served
     finally:
-        stop(served)
+        stop(served, 20.0 if profile is None else 300.0)
 
 
 def stop(served: Served, timeout: float = 20.0) -> int:

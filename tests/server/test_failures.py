@@ -243,7 +243,7 @@ def test_a_computer_move_that_cannot_be_stored_is_retried(client: TestClient,
     created = create(client, "durak", ["bot", "bot"])
     table_id = created["table_id"]
     store = _manager(client).store
-    _break(monkeypatch, store, "append_action")
+    _break(monkeypatch, store, "append_actions")
     start(client, table_id, created["token"])
     time.sleep(0.5)
     assert client.get(f"/api/tables/{table_id}").json()[("status")] == "playing"

@@ -138,13 +138,13 @@ def test_a_change_builds_one_view_per_audience(client: TestClient, monkeypatch: 
             while not all(s["connected"] for s in latest[index]["seats"]):
                 latest[index] = receive(ws)
         built: list[Any] = []
-        original = views.ViewBuilder.view
+        original = views.ViewBuilder.build
 
-        def counting(self: Any, connection: Any) -> Any:
-            built.append(connection.seat)
-            return original(self, connection)
+        def counting(self: Any, seat: Any, since: int) -> Any:
+            built.append(seat)
+            return original(self, seat, since)
 
-        monkeypatch.setattr(views.ViewBuilder, "view", counting)
+        monkeypatch.setattr(views.ViewBuilder, "build", counting)
         actor = latest[-1]["to_act"]
         mine = next(v for v in latest if v["seat"] == actor)
         actor_socket = sockets[latest.index(mine)]

@@ -12,7 +12,7 @@ from starlette.websockets import WebSocketDisconnect
 
 import cardtable
 from cardtable.core import GameRecord, events_for, to_json
-from tests.server.conftest import GAMES, create, human_table, play_alone, receive, short_options, start
+from tests.server.conftest import GAMES, Follower, create, human_table, play_alone, receive, short_options, start
 
 
 def _states(game: Any, record: GameRecord) -> tuple[list[Any], list[list[Any]]]:
@@ -34,19 +34,21 @@ def _play_all_humans(client: TestClient, game_name: str) -> tuple[str, dict[Any,
     table_id, tokens = human_table(client, game_name, players)
     rng = random.Random(3)
     keys: list[Any] = [*range(players), None]
-    urls = [f"/ws/tables/{table_id}?token={t}" for t in tokens] + [f"/ws/tables/{table_id}"]
+    # Every socket applies patches (the first message is a full view): what each seat holds is checked.
+    urls = [f"/ws/tables/{table_id}?token={t}&patches=1" for t in tokens] + [f"/ws/tables/{table_id}?patches=1"]
     received: dict[Any, list[dict[str, Any]]] = {key: [] for key in keys}
+    followers = {key: Follower() for key in keys}
     with _sockets(client, urls) as sockets:
         # A seat connecting changes the seat list: open sockets get the latest view (several changes may
         # come as one view); the spectator, connecting last, changes nothing for the others.
         for key, ws in zip(keys, sockets):
             while True:
-                received[key].append(receive(ws))
+                received[key].append(followers[key].follow(receive(ws)))
                 if all(s["connected"] for s in received[key][-1]["seats"]):
                     break
         start(client, table_id, tokens[0])
         while True:
-            views = {key: receive(ws) for key, ws in zip(keys, sockets)}
+            views = {key: followers[key].follow(receive(ws)) for key, ws in zip(keys, sockets)}
             for key, view in views.items():
                 received[key].append(view)
             latest = views[None]
@@ -55,6 +57,7 @@ def _play_all_humans(client: TestClient, game_name: str) -> tuple[str, dict[Any,
             actor = latest["to_act"]
             choice = rng.choice(views[actor]["legal_actions"])
             sockets[actor].send_json({"type": "action", "version": latest["version"], "action": choice["action"]})
+    assert all(f.patches > 0 for f in followers.values())
     return table_id, received
 
 
@@ -124,10 +127,12 @@ def test_a_spectator_sees_public_information_only(client: TestClient) -> None:
     created = create(client, "durak", ["bot", "bot"])
     assert created["seat"] is None
     table_id = created["table_id"]
-    with client.websocket_connect(f"/ws/tables/{table_id}?token=not-a-token") as ws:
-        receive(ws)
+    follower = Follower()
+    with client.websocket_connect(f"/ws/tables/{table_id}?token=not-a-token&patches=1") as ws:
+        follower.follow(receive(ws))
         start(client, table_id, created["token"])
-        messages = play_alone(ws)
+        messages = play_alone(ws, follower=follower)
+    assert follower.patches > 0
     record = GameRecord.from_json(client.get(f"/api/tables/{table_id}/record").json(), game)
     states, events_at = _states(game, record)
     views = [m for m in messages if m["observation"] is not None]

@@ -44,6 +44,7 @@ const page = {
   lastPlayed: new Set(), // cards shown in the middle at the last draw (new ones fly in)
   events: [],          // event lines shown in the log, oldest first ({text, lang})
   freshSocket: true,   // the next view is the first on this connection: it carries every event so far
+  received: null,      // the last view this socket got (patches apply to it)
   pendingVersion: null,// the version an action was sent on; cleared by a newer view or an error
   selected: new Set(), // cards chosen for a multi-card action (Mus discards, several attacks)
   choiceCard: null,    // a card with several legal actions, waiting for the choice
@@ -159,10 +160,12 @@ function setUpSkipping() {
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const query = page.token ? `?token=${encodeURIComponent(page.token)}` : "";
+  // `patches=1`: after the first view, the server sends only what changed (applied by applyPatch below).
+  const query = page.token ? `?token=${encodeURIComponent(page.token)}&patches=1` : "?patches=1";
   const socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${encodeURIComponent(tableId)}${query}`);
   page.socket = socket;
   page.freshSocket = true;
+  page.received = null;
   socket.addEventListener("open", () => { page.retries = 0; root.dataset.connected = "true"; });
   socket.addEventListener("message", (msg) => onMessage(msg.data));
   socket.addEventListener("close", (ev) => onClose(socket, ev));
@@ -192,8 +195,12 @@ function reconnect() {
 function onMessage(text) {
   let msg;
   try { msg = JSON.parse(text); } catch { return; }
-  if (msg.type === "view") onView(msg);
-  else if (msg.type === "error") {
+  if (msg.type === "view") {
+    page.received = msg;
+    onView(msg);
+  } else if (msg.type === "patch") {
+    onPatch(msg);
+  } else if (msg.type === "error") {
     page.pendingVersion = null;
     root.dataset.pending = "false";
     notify(words.errorText(msg, (s) => plainName(s)), "error");
@@ -214,6 +221,34 @@ function onMessage(text) {
   } else if (msg.type === "takeover") {
     onTakeover(msg);
   }
+}
+
+// Patches (docs/server-protocol.md): the changes from the last view this socket got. A patch that does not
+// fit that view (a version mismatch) is dropped and a full view asked for.
+
+/** The view a patch makes of `view` (a new object; `view` and its observation are left as they were). */
+export function applyPatch(view, patch) {
+  const out = { ...view, ...(patch.set || {}) };
+  for (const key of patch.unset || []) delete out[key];
+  if (patch.observation_set || patch.observation_unset) {
+    const observation = { ...(out.observation || {}), ...(patch.observation_set || {}) };
+    for (const key of patch.observation_unset || []) delete observation[key];
+    out.observation = observation;
+  }
+  out.type = "view";
+  out.version = patch.version;
+  out.events = patch.events || [];
+  return out;
+}
+
+function onPatch(patch) {
+  if (!page.received || patch.base !== page.received.version) {
+    page.received = null;
+    if (page.socket && page.socket.readyState === WebSocket.OPEN) page.socket.send(JSON.stringify({ type: "view" }));
+    return;
+  }
+  page.received = applyPatch(page.received, patch);
+  onView(page.received);
 }
 
 /** A new view: sent actions are answered by it; it is shown after the views queued before it. */
