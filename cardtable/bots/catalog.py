@@ -50,6 +50,7 @@ BOT_INFO: dict[str, dict[str, BotInfo]] = {
     },
     "durak": {
         "search": _SEARCH, "search_quick": _QUICK,
+        "endgame": BotInfo("Endgame: careful, then reads out the ending once the deck is empty (strong, fast)", 2, 0.05),
         "careful": BotInfo("Careful: defends when it can, sheds pairs (fast)", 3, 0.01),
         "heuristic": BotInfo("Heuristic: the 2020 program keeping its trumps (fast)", 3, 0.01),
         "scripted": BotInfo("Scripted: the 2020 program's player (fast)", 4, 0.01),

@@ -10,16 +10,28 @@ action counter (a safety limit that never binds in ordinary play) restarts at 0 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from cardtable.core.rng import rng_state
 from cardtable.core.search import SearchHints
 from cardtable.core.types import Seat
 from cardtable.core.worlds import deal_hidden
 from cardtable.games.crazy_eights.actions import Action, Play, PlayEight
+from cardtable.games.crazy_eights.bots import ENDGAME_CARDS
 from cardtable.games.crazy_eights.observation import CrazyEightsObservation
 from cardtable.games.crazy_eights.options import CrazyEightsOptions
-from cardtable.games.crazy_eights.rules import BIT, DECK_SIZE, PENALTY, SUIT_INDEX, SUIT_NAMES, SUIT_OF, is_eight
+from cardtable.games.crazy_eights.rules import (
+    BIT,
+    DECK_SIZE,
+    EIGHTS,
+    PENALTY,
+    SUIT_INDEX,
+    SUIT_MASK,
+    SUIT_NAMES,
+    SUIT_OF,
+    cards_of,
+    is_eight,
+)
 from cardtable.games.crazy_eights.state import CrazyEightsState
 
 
@@ -30,15 +42,17 @@ def _mask(cards: Sequence[int]) -> int:
     return out
 
 
-def sample_world(obs: CrazyEightsObservation, rng: random.Random) -> CrazyEightsState:
-    """A full state consistent with ``obs``."""
+def sample_world(obs: CrazyEightsObservation, rng: random.Random,
+                 forbidden: Mapping[Seat, int] | None = None) -> CrazyEightsState:
+    """A full state consistent with ``obs``; ``forbidden[s]``: a mask of cards seat s is known not to hold."""
     if obs.seat is None:
         raise ValueError("a world is sampled for a seat, not for a spectator")
     me, n = obs.seat, obs.players
     seen = _mask(obs.hand) | _mask(obs.discard_pile) | BIT[obs.top]
     hidden = [c for c in range(DECK_SIZE) if not seen & BIT[c]]
     others = [s for s in range(n) if s != me]
-    places = [(obs.hand_counts[s], 0) for s in others] + [(obs.stock_count, 0)]
+    lacks = forbidden or {}
+    places = [(obs.hand_counts[s], lacks.get(s, 0)) for s in others] + [(obs.stock_count, 0)]
     deal = deal_hidden(hidden, places, rng)
     hands = [0] * n
     hands[me] = _mask(obs.hand)
@@ -89,6 +103,28 @@ def playout_policy(state: CrazyEightsState, seat: Seat, legal: Sequence[Action],
         suit = SUIT_NAMES[max(range(4), key=lambda s: (counts[s], rng.random()))]
         return next(a for a in eights if a.suit == suit)
     return legal[0]
+
+
+def heuristic_policy(state: CrazyEightsState, seat: Seat, legal: Sequence[Action], rng: random.Random) -> Action:
+    """The ``heuristic`` bot's move on the state: costliest plain card, eights kept until an opponent is nearly out."""
+    plain = [a for a in legal if type(a) is Play]
+    eights = [a for a in legal if type(a) is PlayEight]
+    if not plain and not eights:
+        return legal[0]
+    hand = state.hands[seat]
+    counts = [0, 0, 0, 0]
+    points = [0, 0, 0, 0]
+    for s in range(4):
+        suit_cards = hand & SUIT_MASK[s] & ~EIGHTS
+        counts[s] = suit_cards.bit_count()
+    endgame = eights and any(state.hands[s].bit_count() <= ENDGAME_CARDS for s in range(state.players) if s != seat)
+    if plain and not endgame:
+        return max(plain, key=lambda a: (PENALTY[a.card], counts[SUIT_OF[a.card]], -a.card))
+    card = eights[0].card
+    for c in cards_of(hand & ~EIGHTS):
+        points[SUIT_OF[c]] += PENALTY[c]
+    suit = SUIT_NAMES[max(range(4), key=lambda s: (counts[s], points[s], -s))]
+    return next(a for a in eights if a.card == card and a.suit == suit)
 
 
 HINTS = SearchHints(horizon=round_over, value=round_value, policy=playout_policy)

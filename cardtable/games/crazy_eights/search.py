@@ -1,0 +1,206 @@
+"""The Crazy Eights search bot: flat Monte Carlo over sampled deals, with what the next player lacks.
+
+Most Crazy Eights turns are forced (one card plays, or a draw), so the bot spends nothing there.
+When there is a choice it scores every candidate move (each plain card; an eight once per suit it
+may name) on the same sampled deals, each played out with the same random numbers (common random
+numbers), and plays the best mean. The playouts play every seat with the ``heuristic`` bot's
+rules (the costliest card first, eights kept for the end), which is also how the usual opponents
+play.
+
+What the draws reveal: the next player acts right after us, so we know the suit and rank we left
+him. When his hand did not shrink over his turn he had nothing to play on it and drew (or passed);
+what he drew and kept did not play either, so from then until he draws again he holds no card of
+that suit, of that rank and no eight. Sampled deals respect this. A move that leaves him a suit he
+lacks is scored on deals where he must draw, so the search learns to block him.
+
+The value of a playout is the chance of winning the game: in the last round, the win share
+(ties split); before it, a smooth function of our total against the best other total.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+from cardtable.core.types import Seat
+from cardtable.games.crazy_eights.actions import Action, Draw, Pass, Play, PlayEight
+from cardtable.games.crazy_eights.observation import CrazyEightsObservation
+from cardtable.games.crazy_eights.rules import (
+    BIT,
+    EIGHTS,
+    PENALTY,
+    RANK_MASK,
+    RANK_OF,
+    SUIT_INDEX,
+    SUIT_MASK,
+    SUIT_NAMES,
+    SUIT_OF,
+    is_eight,
+)
+from cardtable.games.crazy_eights.state import CrazyEightsState
+from cardtable.games.crazy_eights.world import heuristic_policy, round_over, sample_world
+
+#: Before the last round, a total this many points behind the best other total halves nothing but
+#: moves the chance of winning by about a quarter (penalties per round spread over tens of points).
+SPREAD = 40.0
+
+
+@dataclass(frozen=True)
+class RaceSearchOptions:
+    """The budget: sampled deals per candidate move, an optional time cap, and the value used."""
+
+    worlds: int = 40
+    ms: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.worlds < 1:
+            raise ValueError(f"search option worlds must be at least 1, not {self.worlds}")
+        if self.ms < 0:
+            raise ValueError(f"search option ms must be 0 (no cap) or positive, not {self.ms}")
+
+
+def parse_race_options(values: dict[str, Any]) -> RaceSearchOptions:
+    """Options from ``key=value`` data (strings converted); a one-line ``ValueError`` if wrong."""
+    known = {f.name for f in fields(RaceSearchOptions)}
+    out: dict[str, Any] = {}
+    for key, raw in values.items():
+        if key not in known:
+            raise ValueError(f"search has no option {key!r} (known: {', '.join(sorted(known))})")
+        try:
+            out[key] = int(raw) if key == "worlds" else float(raw)
+        except (TypeError, ValueError):
+            raise ValueError(f"search option {key} must be a number, not {raw!r}") from None
+    return RaceSearchOptions(**out)
+
+
+def lacks_mask(suit: int, top: int) -> int:
+    """The cards a player cannot hold after drawing on ``suit`` in force with ``top`` on the pile."""
+    return SUIT_MASK[suit] | RANK_MASK[RANK_OF[top]] | EIGHTS
+
+
+class NextPlayerTracker:
+    """What the next player cannot hold, read from his hand size over the turns he plays after us."""
+
+    def __init__(self) -> None:
+        self.round = -1
+        self.left: tuple[int, int] | None = None  # (suit, top) we left him
+        self.count_after = 0  # his hand size when we left him
+        self.lacks = 0
+
+    def before_turn(self, obs: CrazyEightsObservation) -> None:
+        """Update from the observation at the start of (or during) our turn."""
+        assert obs.seat is not None
+        nxt = (obs.seat + 1) % obs.players
+        if obs.round != self.round:
+            self.round, self.left, self.lacks = obs.round, None, 0
+            return
+        if self.left is not None:
+            if obs.hand_counts[nxt] >= self.count_after:  # his hand did not shrink: he drew (or passed)
+                self.lacks = lacks_mask(*self.left)
+            self.left = None
+
+    def after_action(self, obs: CrazyEightsObservation, action: Action) -> None:
+        """Remember what our action leaves the next player (a draw keeps our turn going)."""
+        assert obs.seat is not None
+        if isinstance(action, Draw):
+            return
+        nxt = (obs.seat + 1) % obs.players
+        self.count_after = obs.hand_counts[nxt]
+        if isinstance(action, PlayEight):
+            self.left = (SUIT_INDEX[action.suit], action.card)
+        elif isinstance(action, Play):
+            self.left = (SUIT_OF[action.card], action.card)
+        elif isinstance(action, Pass):
+            self.left = (SUIT_INDEX[obs.suit], obs.top)
+
+    def forbidden(self, obs: CrazyEightsObservation) -> dict[Seat, int]:
+        """Per seat, the cards it cannot hold (only the next player's are known)."""
+        assert obs.seat is not None
+        return {(obs.seat + 1) % obs.players: self.lacks} if self.lacks else {}
+
+
+def candidates(obs: CrazyEightsObservation, legal: Sequence[Action]) -> list[Action]:
+    """The distinct moves: each plain card, and one eight (all eights are alike) per suit it may name."""
+    out: list[Action] = [a for a in legal if type(a) is Play]
+    eights = [a for a in legal if type(a) is PlayEight]
+    if eights:
+        card = eights[0].card
+        out.extend(a for a in eights if a.card == card)
+    return out or list(legal)
+
+
+def win_value(state: CrazyEightsState, seat: Seat) -> float:
+    """The seat's chance of winning the game from the totals at the end of a round, roughly."""
+    totals = state.totals
+    own = totals[seat]
+    best = min(t for s, t in enumerate(totals) if s != seat)
+    if state.over:
+        if own > best:
+            return 0.0
+        return 1.0 / sum(1 for t in totals if t == own)
+    left = state.options.rounds - len(state.sheet)
+    return 1.0 / (1.0 + math.exp((own - best) / (SPREAD * math.sqrt(left))))
+
+
+class RaceSearchBot:
+    """Flat Monte Carlo with common random numbers, heuristic playouts and the next player's voids."""
+
+    name = "search"
+    accepts_options = True
+
+    def __init__(self, seed: int = 0, **options: Any) -> None:
+        self.options = parse_race_options(options)
+        self.rng = random.Random(seed)
+        self.tracker = NextPlayerTracker()
+        self.worlds_done = 0
+
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        """The candidate with the best mean value over the sampled deals (the only legal action at once)."""
+        obs: CrazyEightsObservation = observation
+        if obs.seat is None:
+            raise ValueError("the search bot plays a seat; a spectator's observation has none")
+        self.tracker.before_turn(obs)
+        moves = candidates(obs, legal_actions)
+        action = moves[0] if len(moves) == 1 else self._search(obs, moves)
+        self.tracker.after_action(obs, action)
+        return action
+
+    def _search(self, obs: CrazyEightsObservation, moves: list[Action]) -> Action:
+        """Score every move on the same deals and playout seeds; stop at the time cap with the best so far."""
+        from cardtable.games.crazy_eights import GAME
+
+        seat: Seat = obs.seat  # type: ignore[assignment]  # checked by act
+        forbidden = self.tracker.forbidden(obs)
+        deadline = time.perf_counter() + self.options.ms / 1000 if self.options.ms else math.inf
+        totals = [0.0] * len(moves)
+        done = 0
+        while done < self.options.worlds:
+            world = sample_world(obs, self.rng, forbidden)
+            seed = self.rng.randrange(2**62)
+            for i, move in enumerate(moves):
+                state, _ = GAME.apply_unchecked(world, seat, move)
+                totals[i] += self._playout(world, state, seat, random.Random(seed))
+            done += 1
+            if time.perf_counter() >= deadline:
+                break
+        self.worlds_done = done
+        return moves[max(range(len(moves)), key=lambda i: (totals[i], -i))]
+
+    @staticmethod
+    def _playout(world: CrazyEightsState, state: CrazyEightsState, seat: Seat, rng: random.Random) -> float:
+        """Every seat plays the heuristic to the end of the round; the value for ``seat``."""
+        from cardtable.games.crazy_eights import GAME
+
+        while not state.over and not round_over(world, state):
+            actor = state.turn
+            action = heuristic_policy(state, actor, GAME.legal_actions(state, actor), rng)
+            state, _ = GAME.apply_unchecked(state, actor, action)
+        return win_value(state, seat)
+
+
+__all__ = ["RaceSearchBot", "RaceSearchOptions", "candidates", "lacks_mask", "parse_race_options", "win_value",
+           "BIT", "PENALTY", "SUIT_NAMES", "is_eight"]
