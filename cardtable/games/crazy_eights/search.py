@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -30,16 +30,12 @@ from cardtable.core.types import Seat
 from cardtable.games.crazy_eights.actions import Action, Draw, Pass, Play, PlayEight
 from cardtable.games.crazy_eights.observation import CrazyEightsObservation
 from cardtable.games.crazy_eights.rules import (
-    BIT,
     EIGHTS,
-    PENALTY,
     RANK_MASK,
     RANK_OF,
     SUIT_INDEX,
     SUIT_MASK,
-    SUIT_NAMES,
     SUIT_OF,
-    is_eight,
 )
 from cardtable.games.crazy_eights.state import CrazyEightsState
 from cardtable.games.crazy_eights.world import heuristic_policy, round_over, sample_world
@@ -51,27 +47,30 @@ SPREAD = 40.0
 
 @dataclass(frozen=True)
 class RaceSearchOptions:
-    """The budget: sampled deals per candidate move, an optional time cap, and the value used."""
+    """The budget: playouts per decision (shared by the candidate moves) and an optional time cap."""
 
-    worlds: int = 40
+    sims: int = 160
     ms: float = 0.0
+    flat: int = 1
 
     def __post_init__(self) -> None:
-        if self.worlds < 1:
-            raise ValueError(f"search option worlds must be at least 1, not {self.worlds}")
+        if self.sims < 1:
+            raise ValueError(f"search option sims must be at least 1, not {self.sims}")
         if self.ms < 0:
             raise ValueError(f"search option ms must be 0 (no cap) or positive, not {self.ms}")
+        if self.flat != 1:
+            raise ValueError(f"search option flat must be 1: the Crazy Eights search is always flat, not {self.flat}")
 
 
-def parse_race_options(values: dict[str, Any]) -> RaceSearchOptions:
+def parse_race_options(values: Mapping[str, Any]) -> RaceSearchOptions:
     """Options from ``key=value`` data (strings converted); a one-line ``ValueError`` if wrong."""
-    known = {f.name for f in fields(RaceSearchOptions)}
+    known = [f.name for f in fields(RaceSearchOptions)]
     out: dict[str, Any] = {}
     for key, raw in values.items():
         if key not in known:
-            raise ValueError(f"search has no option {key!r} (known: {', '.join(sorted(known))})")
+            raise ValueError(f"search has no option {key!r} (known: {', '.join(known)})")
         try:
-            out[key] = int(raw) if key == "worlds" else float(raw)
+            out[key] = float(raw) if key == "ms" else int(raw)
         except (TypeError, ValueError):
             raise ValueError(f"search option {key} must be a number, not {raw!r}") from None
     return RaceSearchOptions(**out)
@@ -178,7 +177,8 @@ class RaceSearchBot:
         deadline = time.perf_counter() + self.options.ms / 1000 if self.options.ms else math.inf
         totals = [0.0] * len(moves)
         done = 0
-        while done < self.options.worlds:
+        worlds = max(1, self.options.sims // len(moves))
+        while done < worlds:
             world = sample_world(obs, self.rng, forbidden)
             seed = self.rng.randrange(2**62)
             for i, move in enumerate(moves):
@@ -202,5 +202,3 @@ class RaceSearchBot:
         return win_value(state, seat)
 
 
-__all__ = ["RaceSearchBot", "RaceSearchOptions", "candidates", "lacks_mask", "parse_race_options", "win_value",
-           "BIT", "PENALTY", "SUIT_NAMES", "is_eight"]
