@@ -38,11 +38,7 @@ from cardtable.games.crazy_eights.rules import (
     SUIT_OF,
 )
 from cardtable.games.crazy_eights.state import CrazyEightsState
-from cardtable.games.crazy_eights.world import heuristic_policy, round_over, sample_world
-
-#: Before the last round, a total this many points behind the best other total halves nothing but
-#: moves the chance of winning by about a quarter (penalties per round spread over tens of points).
-SPREAD = 40.0
+from cardtable.games.crazy_eights.world import heuristic_policy, round_over, sample_world, win_value
 
 
 @dataclass(frozen=True)
@@ -130,19 +126,6 @@ def candidates(obs: CrazyEightsObservation, legal: Sequence[Action]) -> list[Act
         card = eights[0].card
         out.extend(a for a in eights if a.card == card)
     return out or list(legal)
-
-
-def win_value(state: CrazyEightsState, seat: Seat) -> float:
-    """The seat's chance of winning the game from the totals at the end of a round, roughly."""
-    totals = state.totals
-    own = totals[seat]
-    best = min(t for s, t in enumerate(totals) if s != seat)
-    if state.over:
-        if own > best:
-            return 0.0
-        return 1.0 / sum(1 for t in totals if t == own)
-    left = state.options.rounds - len(state.sheet)
-    return 1.0 / (1.0 + math.exp((own - best) / (SPREAD * math.sqrt(left))))
 
 
 class RaceSearchBot:

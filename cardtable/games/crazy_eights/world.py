@@ -2,13 +2,15 @@
 
 A seat knows its hand, the top card and the suit in force, the pile under the top card (every card
 in it was seen played), the hand sizes and the stock size. The unseen cards are dealt among the
-other hands and the stock in random order. What a draw says about a hand (the drawer could not play
-then) is not used: the drawn cards are unseen, so it bounds only part of the hand. The round's
+other hands and the stock in random order. What a draw says about a hand comes from outside the
+observation (a bot that remembers the turns: ``crazy_eights.search.NextPlayerTracker``) as masks of
+cards a seat cannot hold (``forbidden``). The round's
 action counter (a safety limit that never binds in ordinary play) restarts at 0 in a sampled world.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 
@@ -30,7 +32,6 @@ from cardtable.games.crazy_eights.rules import (
     SUIT_NAMES,
     SUIT_OF,
     cards_of,
-    is_eight,
 )
 from cardtable.games.crazy_eights.state import CrazyEightsState
 
@@ -71,7 +72,11 @@ def sample_world(obs: CrazyEightsObservation, rng: random.Random,
     return s
 
 
-# Playout hints: play the round out; value its penalty points.
+# Playout hints: play the round out with the heuristic's rules; value the chance of winning the game.
+
+#: The scale of the logistic win chance, in penalty points per remaining round: 40 points behind the
+#: best other total with one round to play counts as about a 27 % chance.
+SPREAD = 40.0
 
 
 def round_over(world: CrazyEightsState, state: CrazyEightsState) -> bool:
@@ -79,30 +84,17 @@ def round_over(world: CrazyEightsState, state: CrazyEightsState) -> bool:
     return len(state.sheet) > len(world.sheet)
 
 
-def round_value(state: CrazyEightsState, seat: Seat) -> float:
-    """The others' mean penalty this round minus the seat's, scaled (penalties are bad)."""
-    if not state.sheet:
-        return 0.0
-    pens = state.sheet[-1].penalties
-    others = (sum(pens) - pens[seat]) / (len(pens) - 1)
-    return (others - pens[seat]) / 60.0
-
-
-def playout_policy(state: CrazyEightsState, seat: Seat, legal: Sequence[Action], rng: random.Random) -> Action:
-    """The costliest plain card (random among ties); an eight only when nothing else plays, naming the longest suit."""
-    plain = [a for a in legal if type(a) is Play]
-    if plain:
-        return max(plain, key=lambda a: (PENALTY[a.card], rng.random()))
-    eights = [a for a in legal if type(a) is PlayEight]
-    if eights:
-        hand = state.hands[seat]
-        counts = [0, 0, 0, 0]
-        for c in range(DECK_SIZE):
-            if hand & BIT[c] and not is_eight(c):
-                counts[SUIT_OF[c]] += 1
-        suit = SUIT_NAMES[max(range(4), key=lambda s: (counts[s], rng.random()))]
-        return next(a for a in eights if a.suit == suit)
-    return legal[0]
+def win_value(state: CrazyEightsState, seat: Seat) -> float:
+    """The seat's chance of winning the game from the totals at the end of a round, roughly."""
+    totals = state.totals
+    own = totals[seat]
+    best = min(t for s, t in enumerate(totals) if s != seat)
+    if state.over:
+        if own > best:
+            return 0.0
+        return 1.0 / sum(1 for t in totals if t == own)
+    left = state.options.rounds - len(state.sheet)
+    return 1.0 / (1.0 + math.exp((own - best) / (SPREAD * math.sqrt(left))))
 
 
 def heuristic_policy(state: CrazyEightsState, seat: Seat, legal: Sequence[Action], rng: random.Random) -> Action:
@@ -127,4 +119,4 @@ def heuristic_policy(state: CrazyEightsState, seat: Seat, legal: Sequence[Action
     return next(a for a in eights if a.card == card and a.suit == suit)
 
 
-HINTS = SearchHints(horizon=round_over, value=round_value, policy=playout_policy)
+HINTS = SearchHints(horizon=round_over, value=win_value, policy=heuristic_policy)
