@@ -49,7 +49,7 @@ BOT_INFO: dict[str, dict[str, BotInfo]] = {
     },
     "durak": {
         "search": _SEARCH, "search_quick": _QUICK,
-        "endgame": BotInfo("Endgame: careful, reads out the ending once the deck is empty (strong, fast)", 2, 0.05),
+        "endgame": BotInfo("Endgame: reads out the ending once the deck is empty (strongest, fast)", 1, 0.05),
         "careful": BotInfo("Careful: defends when it can, sheds pairs (fast)", 3, 0.01),
         "heuristic": BotInfo("Heuristic: the 2020 program keeping its trumps (fast)", 3, 0.01),
         "scripted": BotInfo("Scripted: the 2020 program's player (fast)", 4, 0.01),
@@ -71,7 +71,7 @@ BOT_INFO: dict[str, dict[str, BotInfo]] = {
 DEFAULT_BOT: dict[str, str] = {
     "wizard": "heuristic",
     "mus": "careful",
-    "durak": "search_quick",
+    "durak": "endgame",
     "kaiser": "heuristic",
     "crazy_eights": "heuristic",
 }
