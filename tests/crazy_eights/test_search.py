@@ -11,7 +11,7 @@ import cardtable
 from cardtable.bots import make_bot
 from cardtable.games.crazy_eights.actions import Play, PlayEight
 from cardtable.games.crazy_eights.rules import SUIT_MASK
-from cardtable.games.crazy_eights.search import NextPlayerTracker, RaceSearchBot, candidates, lacks_mask
+from cardtable.games.crazy_eights.search import OpponentTracker, RaceSearchBot, candidates, lacks_mask
 from cardtable.games.crazy_eights.testing import cards, state_from_hands
 from cardtable.games.crazy_eights.world import sample_world
 
@@ -92,7 +92,7 @@ def test_the_next_player_is_known_to_lack_the_suit_he_drew_on() -> None:
     placed = cards("7♠ K♥ 4♣ 9♦ J♣ 5♠ 2♥ 3♠ 6♦")
     pile = [c for c in range(52) if c not in placed]
     state = state_from_hands(options, ["7♠ K♥ 4♣", "9♦ J♣"], "5♠", "2♥ 3♠ 6♦", discards=pile)
-    tracker = NextPlayerTracker()
+    tracker = OpponentTracker()
     obs = GAME.observe(state, 0)
     tracker.before_turn(obs)
     play = Play(cards("7♠")[0])
@@ -101,21 +101,21 @@ def test_the_next_player_is_known_to_lack_the_suit_he_drew_on() -> None:
     for move in ("draw", "draw", "play 3♠"):
         state, _ = GAME.apply(state, 1, GAME.parse_action(move))
     tracker.before_turn(GAME.observe(state, 0))
-    assert tracker.lacks == lacks_mask(0, cards("7♠")[0])
-    assert not state.hands[1] & tracker.lacks
+    assert tracker.lacks[1] == lacks_mask(0, cards("7♠")[0])
+    assert not state.hands[1] & tracker.lacks[1]
     rng = random.Random(2)
     for _ in range(30):
         world = sample_world(GAME.observe(state, 0), rng, tracker.forbidden(GAME.observe(state, 0)))
         assert not world.hands[1] & SUIT_MASK[0]
 
 
-def test_what_the_tracker_rules_out_is_never_in_the_next_hand() -> None:
+def test_what_the_tracker_rules_out_is_never_in_a_hand() -> None:
     checked = 0
-    for seed in range(12):
-        options = GAME.options(players=3 + seed % 2, rounds=1, draw_until_playable=bool(seed % 3))
+    for seed in range(16):
+        options = GAME.options(players=3 + seed % 4, rounds=1, draw_until_playable=bool(seed % 3))
         state, _ = GAME.new(options, seed)
-        bots = [make_bot(GAME, "random" if s == 0 else "heuristic", seed) for s in range(options.players)]
-        tracker = NextPlayerTracker()
+        bots = [make_bot(GAME, "random" if s % 2 == 0 else "heuristic", seed) for s in range(options.players)]
+        tracker = OpponentTracker()
         while (seat := GAME.to_act(state)) is not None:
             obs, legal = GAME.observe(state, seat), GAME.legal_actions(state, seat)
             if seat == 0:
@@ -127,4 +127,21 @@ def test_what_the_tracker_rules_out_is_never_in_the_next_hand() -> None:
             if seat == 0:
                 tracker.after_action(obs, action)
             state, _ = GAME.apply(state, seat, action)
-    assert checked > 10
+    assert checked > 40
+
+
+def test_what_a_later_player_faced_is_found_from_the_cards_played_before_him() -> None:
+    # Three players: we play 7♠, seat 1 plays 9♠, seat 2 draws 2♣ then plays 3♠: he faced spades on a nine.
+    placed = cards("7♠ K♥ 4♣ 9♠ J♦ K♦ 4♦ 5♠ 2♣ 3♠ 6♦")
+    pile = [c for c in range(52) if c not in placed]
+    state = state_from_hands(GAME.options(players=3, rounds=1), ["7♠ K♥ 4♣", "9♠ J♦", "K♦ 4♦"], "5♠",
+                             "2♣ 3♠ 6♦", discards=pile)
+    tracker = OpponentTracker()
+    tracker.before_turn(GAME.observe(state, 0))
+    tracker.after_action(GAME.observe(state, 0), Play(cards("7♠")[0]))
+    for seat, move in ((0, "play 7♠"), (1, "play 9♠"), (2, "draw"), (2, "draw"), (2, "play 3♠")):
+        state, _ = GAME.apply(state, seat, GAME.parse_action(move))
+    tracker.before_turn(GAME.observe(state, 0))
+    assert 1 not in tracker.lacks
+    assert tracker.lacks[2] == lacks_mask(0, cards("9♠")[0])
+    assert not state.hands[2] & tracker.lacks[2]

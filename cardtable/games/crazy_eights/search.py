@@ -7,11 +7,13 @@ numbers), and plays the best mean. The playouts play every seat with the ``heuri
 rules (the costliest card first, eights kept for the end), which is also how the usual opponents
 play.
 
-What the draws reveal: the next player acts right after us, so we know the suit and rank we left
-him. When his hand did not shrink over his turn he had nothing to play on it and drew (or passed);
-what he drew and kept did not play either, so from then until he draws again he holds no card of
-that suit, of that rank and no eight. Sampled deals respect this. A move that leaves him a suit he
-lacks is scored on deals where he must draw, so the search learns to block him.
+What the draws reveal: a player whose hand did not shrink over his turn had nothing to play and
+drew (or passed); what he drew and kept did not play either, so from then until he draws again he
+holds no eight and no card of the suit and rank he faced. We know what we left the next player;
+for the others, every order in which the cards new on the pile could have been played is tried
+(``OpponentTracker``). Sampled deals respect all this, so a move that leaves the next player a
+suit he lacks is scored on deals where he must draw, and the eights still out are placed with the
+players who can hold them.
 
 The value of a playout is the chance of winning the game: in the last round, the win share
 (ties split); before it, a smooth function of our total against the best other total.
@@ -30,6 +32,7 @@ from cardtable.core.types import Seat
 from cardtable.games.crazy_eights.actions import Action, Draw, Pass, Play, PlayEight
 from cardtable.games.crazy_eights.observation import CrazyEightsObservation
 from cardtable.games.crazy_eights.rules import (
+    BIT,
     EIGHTS,
     RANK_MASK,
     RANK_OF,
@@ -77,45 +80,87 @@ def lacks_mask(suit: int, top: int) -> int:
     return SUIT_MASK[suit] | RANK_MASK[RANK_OF[top]] | EIGHTS
 
 
-class NextPlayerTracker:
-    """What the next player cannot hold, read from his hand size over the turns he plays after us."""
+class OpponentTracker:
+    """What each other player cannot hold, read from hand sizes and the cards played between our turns.
+
+    Between two of our turns each other seat plays once, in order. A seat whose hand did not shrink
+    had nothing to play and drew (or passed): until it draws again it holds no eight and nothing of
+    the suit and rank it faced. What it faced is found by trying every order in which the cards new
+    on the pile could have been played (each playable on the one before, an eight naming any suit);
+    only what is ruled out in every such order counts (an eight always is).
+    """
 
     def __init__(self) -> None:
         self.round = -1
-        self.left: tuple[int, int] | None = None  # (suit, top) we left him
-        self.count_after = 0  # his hand size when we left him
-        self.lacks = 0
+        self.left: tuple[int, int] | None = None  # (suit, top) we left the next seat
+        self.counts: tuple[int, ...] = ()  # hand sizes when we left
+        self.pile: frozenset[int] = frozenset()  # the pile, top included, when we left
+        self.lacks: dict[Seat, int] = {}
 
     def before_turn(self, obs: CrazyEightsObservation) -> None:
         """Update from the observation at the start of (or during) our turn."""
-        assert obs.seat is not None
-        nxt = (obs.seat + 1) % obs.players
         if obs.round != self.round:
-            self.round, self.left, self.lacks = obs.round, None, 0
+            self.round, self.left, self.lacks = obs.round, None, {}
             return
-        if self.left is not None:
-            if obs.hand_counts[nxt] >= self.count_after:  # his hand did not shrink: he drew (or passed)
-                self.lacks = lacks_mask(*self.left)
-            self.left = None
+        if self.left is None:
+            return
+        seat = obs.seat if obs.seat is not None else 0
+        order = [(seat + k) % obs.players for k in range(1, obs.players)]
+        changes = [obs.hand_counts[s] - self.counts[s] for s in order]
+        pile = frozenset(obs.discard_pile) | {obs.top}
+        faced = None
+        if self.pile <= pile:
+            faced = _faced(self.left, changes, pile - self.pile, (SUIT_INDEX[obs.suit], obs.top))
+        for i, other in enumerate(order):
+            if changes[i] >= 0:  # it drew or passed
+                self.lacks[other] = faced[i] if faced is not None else (EIGHTS if i else lacks_mask(*self.left))
+        self.left = None
 
     def after_action(self, obs: CrazyEightsObservation, action: Action) -> None:
-        """Remember what our action leaves the next player (a draw keeps our turn going)."""
-        assert obs.seat is not None
+        """Remember what our action leaves the others (a draw keeps our turn going)."""
         if isinstance(action, Draw):
             return
-        nxt = (obs.seat + 1) % obs.players
-        self.count_after = obs.hand_counts[nxt]
+        self.counts = obs.hand_counts
+        pile = set(obs.discard_pile) | {obs.top}
         if isinstance(action, PlayEight):
             self.left = (SUIT_INDEX[action.suit], action.card)
+            pile.add(action.card)
         elif isinstance(action, Play):
             self.left = (SUIT_OF[action.card], action.card)
+            pile.add(action.card)
         elif isinstance(action, Pass):
             self.left = (SUIT_INDEX[obs.suit], obs.top)
+        self.pile = frozenset(pile)
 
     def forbidden(self, obs: CrazyEightsObservation) -> dict[Seat, int]:
-        """Per seat, the cards it cannot hold (only the next player's are known)."""
-        assert obs.seat is not None
-        return {(obs.seat + 1) % obs.players: self.lacks} if self.lacks else {}
+        """Per other seat, the cards it cannot hold."""
+        return {s: m for s, m in self.lacks.items() if m}
+
+
+def _faced(start: tuple[int, int], changes: list[int], new: frozenset[int],
+           end: tuple[int, int]) -> list[int] | None:
+    """Per seat in turn order, the cards it lacks in every order of play that explains ``new`` (None: none does)."""
+    out: list[int] | None = None
+
+    def walk(i: int, suit: int, top: int, left: frozenset[int], facing: list[int]) -> None:
+        nonlocal out
+        if i == len(changes):
+            if not left and (suit, top) == end:
+                out = facing if out is None else [a & b for a, b in zip(out, facing)]
+            return
+        drew = changes[i] >= 0
+        here = facing + [lacks_mask(suit, top) if drew else 0]
+        if drew:
+            walk(i + 1, suit, top, left, here)  # it drew and passed (or passed with nothing to draw)
+        if changes[i] >= -1:
+            for card in left:
+                if SUIT_OF[card] == suit or RANK_OF[card] == RANK_OF[top] or EIGHTS & BIT[card]:
+                    suits = range(4) if EIGHTS & BIT[card] else (SUIT_OF[card],)
+                    for named in suits:
+                        walk(i + 1, named, card, left - {card}, here)
+
+    walk(0, *start, new, [])
+    return out
 
 
 def candidates(obs: CrazyEightsObservation, legal: Sequence[Action]) -> list[Action]:
@@ -137,7 +182,7 @@ class RaceSearchBot:
     def __init__(self, seed: int = 0, **options: Any) -> None:
         self.options = parse_race_options(options)
         self.rng = random.Random(seed)
-        self.tracker = NextPlayerTracker()
+        self.tracker = OpponentTracker()
         self.worlds_done = 0
 
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
