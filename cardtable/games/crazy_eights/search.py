@@ -30,6 +30,7 @@ from typing import Any
 
 from cardtable.core.types import Seat
 from cardtable.games.crazy_eights.actions import Action, Draw, Pass, Play, PlayEight
+from cardtable.games.crazy_eights.bots import HeuristicBot
 from cardtable.games.crazy_eights.observation import CrazyEightsObservation
 from cardtable.games.crazy_eights.rules import (
     BIT,
@@ -42,6 +43,9 @@ from cardtable.games.crazy_eights.rules import (
 )
 from cardtable.games.crazy_eights.state import CrazyEightsState
 from cardtable.games.crazy_eights.world import heuristic_policy, round_over, sample_world, win_value
+
+#: Weight of the round's penalty margin in a playout's value: it only separates moves whose chances tie.
+TIE_BREAK = 0.001
 
 
 @dataclass(frozen=True)
@@ -163,6 +167,12 @@ def _faced(start: tuple[int, int], changes: list[int], new: frozenset[int],
     return out
 
 
+def round_margin(state: CrazyEightsState, seat: Seat) -> float:
+    """The others' mean penalty in the round just scored minus the seat's, in hundreds of points."""
+    pens = state.sheet[-1].penalties if state.sheet else (0,) * state.players
+    return ((sum(pens) - pens[seat]) / (len(pens) - 1) - pens[seat]) / 100.0
+
+
 def candidates(obs: CrazyEightsObservation, legal: Sequence[Action]) -> list[Action]:
     """The distinct moves: each plain card, and one eight (all eights are alike) per suit it may name."""
     out: list[Action] = [a for a in legal if type(a) is Play]
@@ -183,6 +193,7 @@ class RaceSearchBot:
         self.options = parse_race_options(options)
         self.rng = random.Random(seed)
         self.tracker = OpponentTracker()
+        self.heuristic = HeuristicBot()
         self.worlds_done = 0
 
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
@@ -192,6 +203,10 @@ class RaceSearchBot:
             raise ValueError("the search bot plays a seat; a spectator's observation has none")
         self.tracker.before_turn(obs)
         moves = candidates(obs, legal_actions)
+        if len(moves) > 1:
+            # The heuristic's move first: it wins ties (common in a decided last round), not the lowest card.
+            usual = self.heuristic.act(obs, legal_actions)
+            moves.sort(key=lambda m: m != usual)
         action = moves[0] if len(moves) == 1 else self._search(obs, moves)
         self.tracker.after_action(obs, action)
         return action
@@ -227,6 +242,6 @@ class RaceSearchBot:
             actor = state.turn
             action = heuristic_policy(state, actor, GAME.legal_actions(state, actor), rng)
             state, _ = GAME.apply_unchecked(state, actor, action)
-        return win_value(state, seat)
+        return win_value(state, seat) + TIE_BREAK * round_margin(state, seat)
 
 
