@@ -1,11 +1,11 @@
-"""The Crazy Eights search bot: flat Monte Carlo over sampled deals, with what the next player lacks.
+"""The Crazy Eights search bot: flat Monte Carlo over sampled deals that respect what the others lack.
 
 Most Crazy Eights turns are forced (one card plays, or a draw), so the bot spends nothing there.
 When there is a choice it scores every candidate move (each plain card; an eight once per suit it
 may name) on the same sampled deals, each played out with the same random numbers (common random
-numbers), and plays the best mean. The playouts play every seat with the ``heuristic`` bot's
-rules (the costliest card first, eights kept for the end), which is also how the usual opponents
-play.
+numbers), and plays the best mean; ties go to the ``heuristic`` bot's move. The playouts play
+every seat by the ``heuristic`` bot's rules (the costliest card first, eights kept for the end),
+which is also how the usual opponents play.
 
 What the draws reveal: a player whose hand did not shrink over his turn had nothing to play and
 drew (or passed); what he drew and kept did not play either, so from then until he draws again he
@@ -184,7 +184,7 @@ def candidates(obs: CrazyEightsObservation, legal: Sequence[Action]) -> list[Act
 
 
 class RaceSearchBot:
-    """Flat Monte Carlo with common random numbers, heuristic playouts and the next player's voids."""
+    """Flat Monte Carlo with common random numbers, heuristic playouts and what the others lack."""
 
     name = "search"
     accepts_options = True
