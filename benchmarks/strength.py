@@ -67,6 +67,7 @@ MATCHUPS: list[Matchup] = [
     Matchup("durak", ("endgame", "heuristic"), note="the endgame reader vs the old heuristic: interval above 0.5"),
     Matchup("durak", ("endgame", "lowest"), note="the endgame reader vs the baseline: interval above 0.5"),
     Matchup("durak", ("endgame", "search_quick"), note="the endgame reader vs the quick search"),
+    Matchup("durak", ("search", "endgame"), note="the search vs the endgame reader"),
     Matchup("durak", ("careful", "heuristic"), note="new heuristic vs old"),
     Matchup("durak", ("careful", "lowest"), note="new heuristic vs the baseline"),
     Matchup("durak", ("heuristic", "lowest"), note="old heuristic vs the baseline"),

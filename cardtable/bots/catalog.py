@@ -72,7 +72,7 @@ DEFAULT_BOT: dict[str, str] = {
     "wizard": "heuristic",
     "mus": "careful",
     "durak": "endgame",
-    "kaiser": "heuristic",
+    "kaiser": "search",
     "crazy_eights": "heuristic",
 }
 
