@@ -60,7 +60,8 @@ BOT_INFO: dict[str, dict[str, BotInfo]] = {
         "heuristic": BotInfo("Heuristic: rates trumps, chases the 5♥ (fast)", 3, 0.05),
     },
     "crazy_eights": {
-        "search": _SEARCH, "search_quick": _QUICK,
+        "search": BotInfo("Search: plays out sampled deals (no stronger than the heuristic; up to a second)", 3, 150.0),
+        "search_quick": BotInfo("Quick search: fewer sampled deals (no stronger than the heuristic)", 3, 30.0),
         "tracker": BotInfo("Tracker: counts the cards gone by, holds eights (fast)", 3, 0.01),
         "heuristic": BotInfo("Heuristic: costliest card first, saves eights (fast)", 3, 0.01),
         "first": BotInfo("First: the first playable card (baseline)", 5, 0.0),
