@@ -145,3 +145,18 @@ def test_what_a_later_player_faced_is_found_from_the_cards_played_before_him() -
     assert 1 not in tracker.lacks
     assert tracker.lacks[2] == lacks_mask(0, cards("9♠")[0])
     assert not state.hands[2] & tracker.lacks[2]
+
+
+def test_playouts_make_the_heuristic_bots_moves() -> None:
+    from cardtable.games.crazy_eights.bots import HeuristicBot
+    from cardtable.games.crazy_eights.world import heuristic_policy
+
+    bot, rng, compared = HeuristicBot(), random.Random(4), 0
+    for seed in range(8):
+        state, _ = GAME.new(GAME.options(players=2 + seed % 4, rounds=1), seed)
+        while (seat := GAME.to_act(state)) is not None:
+            legal = GAME.legal_actions(state, seat)
+            assert heuristic_policy(state, seat, legal, rng) == bot.act(GAME.observe(state, seat), legal)
+            compared += 1
+            state, _ = GAME.apply(state, seat, legal[rng.randrange(len(legal))])
+    assert compared > 100

@@ -3,7 +3,7 @@
 A seat knows its hand, the top card and the suit in force, the pile under the top card (every card
 in it was seen played), the hand sizes and the stock size. The unseen cards are dealt among the
 other hands and the stock in random order. What a draw says about a hand comes from outside the
-observation (a bot that remembers the turns: ``crazy_eights.search.NextPlayerTracker``) as masks of
+observation (a bot that remembers the turns: ``crazy_eights.search.OpponentTracker``) as masks of
 cards a seat cannot hold (``forbidden``). The round's
 action counter (a safety limit that never binds in ordinary play) restarts at 0 in a sampled world.
 """
