@@ -69,11 +69,16 @@ MATCHUPS: list[Matchup] = [
     # Durak heads-up.
     Matchup("durak", ("search", "heuristic"), note="goal: ≥ 60 %"),
     Matchup("durak", ("search_quick", "heuristic"), note="the quick search vs the old heuristic"),
+    Matchup("durak", ("endgame", "heuristic"), note="the endgame reader vs the old heuristic: interval above 0.5"),
+    Matchup("durak", ("endgame", "lowest"), note="the endgame reader vs the baseline: interval above 0.5"),
+    Matchup("durak", ("endgame", "search_quick"), note="the endgame reader vs the quick search"),
+    Matchup("durak", ("search", "endgame"), note="the search vs the endgame reader"),
     Matchup("durak", ("careful", "heuristic"), note="new heuristic vs old"),
     Matchup("durak", ("careful", "lowest"), note="new heuristic vs the baseline"),
     Matchup("durak", ("heuristic", "lowest"), note="old heuristic vs the baseline"),
     # Crazy Eights, 1 vs 3.
     Matchup("crazy_eights", ("search", "heuristic", "heuristic", "heuristic"), note="goal: ≥ 35 %"),
+    Matchup("crazy_eights", ("search_quick", "heuristic", "heuristic", "heuristic"), note="the quick search"),
     Matchup("crazy_eights", ("tracker", "heuristic", "heuristic", "heuristic"), note="new heuristic vs old"),
     Matchup("crazy_eights", ("tracker", "first", "first", "first"), note="new heuristic vs the baseline"),
     Matchup("crazy_eights", ("heuristic", "first", "first", "first"), note="old heuristic vs the baseline"),

@@ -138,3 +138,4 @@ class TrackerBot:
             return value, -a.card
 
         return max(plays, key=score)
+

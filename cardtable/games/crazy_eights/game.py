@@ -426,10 +426,10 @@ class CrazyEightsGame(Game[CrazyEightsState, Action, CrazyEightsObservation, Cra
     # Bots and statistics.
 
     def bots(self) -> Mapping[str, BotFactory]:
-        """``heuristic`` (costliest card first), ``tracker`` (counts the cards gone by), ``first`` (a baseline)."""
-        from cardtable.games.crazy_eights.bots import FirstBot, HeuristicBot, TrackerBot
+        """The bots of ``crazy_eights.players.BOTS``: heuristic, tracker, first, and the flat ``search``."""
+        from cardtable.games.crazy_eights.players import BOTS
 
-        return {"heuristic": HeuristicBot, "tracker": TrackerBot, "first": FirstBot}
+        return BOTS
 
     def seat_stats(self, state: State) -> Sequence[Mapping[str, float]]:
         """Per seat: rounds played, rounds won by going out, penalty points."""

@@ -452,10 +452,10 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         return describe(action)
 
     def bots(self) -> Mapping[str, BotFactory]:
-        """``scripted`` (the 2020 program's player), ``heuristic`` (it, keeping trumps), ``careful``, ``lowest``."""
-        from cardtable.games.durak.bots import CarefulBot, HeuristicBot, LowestBot, ScriptedBot
+        """The bots of ``durak.bots.BOTS``: scripted, heuristic, careful, endgame and the lowest-card baseline."""
+        from cardtable.games.durak.bots import BOTS
 
-        return {"scripted": ScriptedBot, "heuristic": HeuristicBot, "careful": CarefulBot, "lowest": LowestBot}
+        return BOTS
 
     def seat_stats(self, state: DurakState) -> Sequence[Mapping[str, float]]:
         """Per seat: games, fool, won (first to leave), bouts defended and takes."""

@@ -1,0 +1,18 @@
+"""The Crazy Eights computer players by name, as ``CrazyEightsGame.bots`` offers them."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from cardtable.core.bot import BotFactory
+from cardtable.games.crazy_eights.bots import FirstBot, HeuristicBot, TrackerBot
+from cardtable.games.crazy_eights.search import RaceSearchBot
+
+#: ``heuristic`` stays first: the golden transcripts play the first bot named.
+BOTS: dict[str, BotFactory] = {
+    "heuristic": HeuristicBot,
+    "tracker": TrackerBot,
+    "first": FirstBot,
+    "search": RaceSearchBot,
+    "search_quick": partial(RaceSearchBot, sims=40),
+}
