@@ -11,7 +11,7 @@ from functools import cache
 from typing import Literal
 
 from cardtable.cards import RUSSIAN_36
-from cardtable.core.rng import ChanceSource, Seed, digits_per_word, draws, seeded, shuffled
+from cardtable.core.rng import ChanceSource, Seed, digits_per_word, seeded, shuffled, word
 from cardtable.core.types import CardId
 
 DECK = RUSSIAN_36
@@ -126,18 +126,30 @@ def random_to_top(state: int, n: int) -> tuple[list[int], int]:
     drawing stops once every card has been seen, usually after about 150 of the 1000 moves.
     """
     order: list[int] = []
-    seen: set[int] = set()
+    seen = 0  # a bit per card drawn so far
+    everything = (1 << n) - 1
     left = SHUFFLE_ITERATIONS
-    per_word = digits_per_word(n)
-    while left and len(order) < n:
-        cards, state = draws(state, n, min(per_word, left))
-        left -= len(cards)
-        for card in cards:
-            if card not in seen:
-                seen.add(card)
+    per_word, limit = digits_per_word(n), _word_limit(n)
+    while left and seen != everything:
+        z, state = word(state)  # draws(state, n, min(per_word, left)), inline: one accepted word per step
+        if z >= limit:
+            continue
+        take = per_word if per_word < left else left
+        left -= take
+        for _ in range(take):
+            z, card = divmod(z, n)
+            if not seen >> card & 1:
+                seen |= 1 << card
                 order.append(card)
-    order += [card for card in range(n) if card not in seen]
+    order += [card for card in range(n) if not seen >> card & 1]
     return order, state
+
+
+@cache
+def _word_limit(n: int) -> int:
+    """Words at or above this are redrawn (as ``rng.draws`` does): the rest give ``digits_per_word(n)`` digits."""
+    block: int = n ** digits_per_word(n)
+    return (1 << 64) - (1 << 64) % block
 
 
 def _moved_to_top(positions: Sequence[int]) -> list[CardId]:
