@@ -48,7 +48,7 @@ from cardtable.games.durak.events import (
     TrumpTurned,
 )
 from cardtable.games.durak.options import PRESETS, DurakOptions, check
-from cardtable.games.durak.rules import BEATERS, HAND_SIZE, RANK_BIT, SORT_KEY, SUIT
+from cardtable.games.durak.rules import BEATERS, HAND_ORDER, HAND_SIZE, RANK_BIT, SUIT
 
 #: Most actions in one bout: every card moved from a hand to the table, then stop or take.
 _ACTIONS_PER_BOUT = rules.DECK_SIZE + 1
@@ -59,7 +59,8 @@ _ATTACKED = tuple(tuple(Attacked(s, c) for c in range(rules.DECK_SIZE)) for s in
 _COVERED = tuple(tuple(Covered(s, c) for c in range(rules.DECK_SIZE)) for s in _SEATS)
 # Events of every bout's end, built without the frozen dataclass __init__ (core.fast: the same objects).
 _handed_over, _took, _stopped = constructor(HandedOver), constructor(Took), constructor(Stopped)
-_bout_started, _drew, _drew_cards = constructor(BoutStarted), constructor(Drew), constructor(DrewCards)
+_bout_started, _drew_cards = constructor(BoutStarted), constructor(DrewCards)
+_dealt, _dealt_hand, _trump_turned = constructor(Dealt), constructor(DealtHand), constructor(TrumpTurned)
 _TRUSTED = TrustedActions()
 _TRUSTED_IDS = _TRUSTED.ids
 _TRUSTED.add(*ATTACKS, *BEATS, STOP, TAKE)
@@ -197,8 +198,8 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         state.defender = next_in_game(state, state.attacker)
         events: list[Event] = []
         for seat, hand in enumerate(state.hands):
-            events += [Dealt(seat, len(hand)), DealtHand(seat, hand)]
-        events += [TrumpTurned(trump_card), BoutStarted(1, state.attacker, state.defender)]
+            events += (_dealt(seat, len(hand)), _dealt_hand(seat, hand))
+        events += (_trump_turned(trump_card), _bout_started(1, state.attacker, state.defender))
         return state, events
 
     # Flow.
@@ -413,6 +414,8 @@ HANDABLE: tuple[tuple[int, ...], ...] = tuple(
     tuple(0 if SUIT[c] == t else RANK_BIT[c] for c in range(rules.DECK_SIZE)) for t in range(4))
 _DREW_COUNT = tuple(tuple(Drew(s, n) for n in range(HAND_SIZE + 1)) for s in _SEATS)
 _BOUT_STARTED: dict[tuple[int, Seat, Seat], BoutStarted] = {}
+#: The DrewCards events of draws of one or two cards, built once and shared (at most 5 * 36 * 36 of them).
+_DREW_CARDS: dict[tuple[Seat, tuple[CardId, ...]], DrewCards] = {}
 _SHARED_BOUTS = 256  # the BoutStarted events of the first bouts are built once and shared
 
 
@@ -431,8 +434,7 @@ def _play_card(state: DurakState, seat: Seat, card: CardId, event: Event) -> tup
 
 def _end_bout(state: DurakState, seat: Seat, kind: type) -> tuple[DurakState, list[Event]]:
     """Stop or take, then refill, remove players without cards, end the game or start the next bout."""
-    new = state.copy()
-    bout = state.bout
+    bout, known, takes, discards, gone = state.bout, state.known, state.takes, state.discards, state.gone
     attacker, defender, trump, players = state.attacker, state.defender, state.trump, state.players
     hands = list(state.hands)
     events: list[Event]
@@ -444,7 +446,6 @@ def _end_bout(state: DurakState, seat: Seat, kind: type) -> tuple[DurakState, li
         handable = HANDABLE[trump]
         hand = hands[attacker]
         handed = tuple([c for c in hand if handable[c] & ranks])
-        known = state.known
         if handed:
             hands[attacker] = tuple([c for c in hand if not handable[c] & ranks])
             events = [_handed_over(attacker, handed), _took(defender, bout + handed)]
@@ -453,40 +454,56 @@ def _end_bout(state: DurakState, seat: Seat, kind: type) -> tuple[DurakState, li
         else:
             events = [_took(defender, bout)]
             cards = bout
-        hands[defender] = tuple(sorted(hands[defender] + cards, key=SORT_KEY[trump].__getitem__))
-        new.known = _with(known, defender, known[defender].union(cards))
-        new.takes = _bump(state.takes, defender)
+        hands[defender] = tuple(sorted(hands[defender] + cards, key=HAND_ORDER[trump].__getitem__))
+        known = _with(known, defender, known[defender].union(cards))
+        takes = _bump(takes, defender)
     else:
         events = [_stopped(seat, bout)]
-        new.discards = state.discards + len(bout)
-        new.gone = state.gone.union(bout)
-    new.defences = _bump(state.defences, defender)
-    new.bout = ()
+        discards += len(bout)
+        gone = gone.union(bout)
+    defences = _bump(state.defences, defender)
     deck = state.deck
+    left = state.left
     if deck:  # refill up to six from the top: attacker, defender, then the others after the defender
-        key = SORT_KEY[trump].__getitem__
-        left = state.left
+        key = HAND_ORDER[trump].__getitem__
         for other in _REFILL_ORDER[players][attacker][defender]:
             need = HAND_SIZE - len(hands[other])
             if need <= 0 or left[other]:
                 continue
             drawn, deck = deck[:need], deck[need:]
             hands[other] = tuple(sorted(hands[other] + drawn, key=key))
-            events += (_DREW_COUNT[other][len(drawn)], _drew_cards(other, drawn))
+            private = _DREW_CARDS.get((other, drawn))
+            if private is None:
+                private = _drew_cards(other, drawn)
+                if len(drawn) <= 2:
+                    _DREW_CARDS[other, drawn] = private
+            events += (_DREW_COUNT[other][len(drawn)], private)
             if not deck:
                 if state.trump_card in drawn:  # the turned-up trump is drawn last, in view of all
-                    new.known = _with(new.known, other, new.known[other] | {state.trump_card})
+                    known = _with(known, other, known[other] | {state.trump_card})
                 break
-        new.deck = deck
-    new.hands = tuple(hands)
+        if deck and not any(left) and state.bout_number < state.bout_limit:
+            # The common case: nobody has left or leaves now, the next bout starts (``_next_bout``, inline).
+            attacker = (defender + 1) % players if taken else defender
+            number = state.bout_number + 1
+            defender = (attacker + 1) % players
+            started = _BOUT_STARTED.get((number, attacker, defender))
+            if started is None:
+                started = _bout_started(number, attacker, defender)
+                if number < _SHARED_BOUTS:
+                    _BOUT_STARTED[number, attacker, defender] = started
+            events.append(started)
+            return _after_next_bout(state, tuple(hands), deck, (), known, takes, defences, discards, gone, attacker,
+                                    defender, number), events
+    new = _after_bout(state, tuple(hands), deck, (), known, takes, defences, discards, gone)
     if not deck:  # leaving: only once the deck is empty, checked after the refill
-        gone = list(state.left)
+        out = list(left)
         for other in range(players):
-            if not gone[other] and not hands[other]:
-                gone[other] = state.bout_number
+            if not out[other] and not hands[other]:
+                out[other] = state.bout_number
                 events.append(LeftGame(other))
-        new.left = tuple(gone)
-        playing = [s for s in range(players) if not gone[s]]
+        new.left = tuple(out)
+        playing = [s for s in range(players) if not out[s]]
         if len(playing) <= 1:
             _finish(new, playing[0] if playing else None, "one player holds cards" if playing
                     else "nobody holds cards", events)
@@ -494,8 +511,18 @@ def _end_bout(state: DurakState, seat: Seat, kind: type) -> tuple[DurakState, li
     if state.bout_number >= state.bout_limit:
         _finish(new, None, f"bout limit {state.bout_limit} reached", events)
         return new, events
-    # Next bout: the taker misses his turn; a successful defender attacks (if still playing).
-    out = new.left
+    _next_bout(new, state, taken, events)
+    return new, events
+
+
+_after_bout = updater(DurakState, "hands", "deck", "bout", "known", "takes", "defences", "discards", "gone")
+_after_next_bout = updater(DurakState, "hands", "deck", "bout", "known", "takes", "defences", "discards", "gone",
+                           "attacker", "defender", "bout_number")
+
+
+def _next_bout(new: DurakState, state: DurakState, taken: bool, events: list[Event]) -> None:
+    """Start the next bout in ``new``: the taker misses his turn; a successful defender attacks (if still playing)."""
+    out, defender, players = new.left, state.defender, state.players
     if taken or out[defender]:
         attacker = next_in_game(new, defender)
     else:
@@ -511,7 +538,6 @@ def _end_bout(state: DurakState, seat: Seat, kind: type) -> tuple[DurakState, li
         if number < _SHARED_BOUTS:
             _BOUT_STARTED[number, attacker, defender] = started
     events.append(started)
-    return new, events
 
 
 def _refill_order(players: int, attacker: Seat, defender: Seat) -> tuple[Seat, ...]:
