@@ -296,9 +296,10 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
                 if seat == state.defender:
                     if kind is Take:
                         return _end_bout(state, seat, kind)
-                    card = action.card  # type: ignore[union-attr]
-                    if kind is Beat and BEATERS[state.trump][bout[-1]] >> card & 1 and card in state.hands[seat]:
-                        return _play_card(state, seat, card, _COVERED[seat][card])
+                    if kind is Beat:
+                        card = action.card  # type: ignore[union-attr]
+                        if BEATERS[state.trump][bout[-1]] >> card & 1 and card in state.hands[seat]:
+                            return _play_card(state, seat, card, _COVERED[seat][card])
             elif seat == state.attacker:
                 if kind is Attack:
                     card = action.card  # type: ignore[union-attr]
