@@ -9,11 +9,12 @@ from typing import Final
 from cardtable.core.bot import BotFactory
 from cardtable.core.errors import InvalidOptions
 from cardtable.core.events import Event
-from cardtable.core.fast import TrustedActions
+from cardtable.core.fast import TrustedActions, constructor
 from cardtable.core.game import Game, GameInfo
 from cardtable.core.outcome import Outcome
 from cardtable.core.rng import Seed, randrange, seeded, shuffled
 from cardtable.core.search import SearchHints
+from cardtable.core.state import updater
 from cardtable.core.types import CardId, Seat
 from cardtable.games.crazy_eights.actions import (
     ACTION_TYPES,
@@ -49,6 +50,7 @@ from cardtable.games.crazy_eights.rules import (
     DECK,
     DECK_SIZE,
     EIGHTS,
+    PENALTY,
     RANK_MASK,
     RANK_OF,
     SUIT_INDEX,
@@ -59,9 +61,10 @@ from cardtable.games.crazy_eights.rules import (
     card_words,
     cards_of,
     is_eight,
-    penalty,
 )
 from cardtable.games.crazy_eights.state import CrazyEightsState
+
+_CardPlayedEvent = CardPlayed | EightPlayed
 
 #: A round that reaches this many actions ends as if blocked. Legal play can in principle cycle
 #: forever (cards drawn and played back); this bound never binds in ordinary games.
@@ -83,6 +86,9 @@ _EIGHT_PLAYED: Final = {(s, c, name): EightPlayed(s, c, name) for s in _SEATS fo
                         if is_eight(c) for name in SUIT_NAMES}
 _PASSED: Final = tuple(tuple(Passed(s, p) for p in range(7)) for s in _SEATS)
 _ALL_CARDS: Final = tuple(range(DECK_SIZE))
+# Events of every round's start and end, built without the frozen dataclass __init__ (core.fast).
+_round_dealt, _hand_dealt = constructor(RoundDealt), constructor(HandDealt)
+_round_ended, _game_ended, _round_score = constructor(RoundEnded), constructor(GameEnded), constructor(RoundScore)
 
 State = CrazyEightsState
 Obs = CrazyEightsObservation
@@ -114,20 +120,26 @@ def deal_round(state: State, order: Sequence[CardId]) -> list[Event]:
     """
     n, size = state.players, state.options.cards_each
     leader = (state.dealer + 1) % n
+    dealt = n * size
     hands = [0] * n
-    for i in range(n * size):
-        hands[(leader + i) % n] |= BIT[order[i]]
-    starter = order[n * size]
+    starter = order[dealt]
+    suit = SUIT_OF[starter]
+    events: list[Event] = [_round_dealt(state.round, state.dealer, size, starter, SUIT_NAMES[suit], leader)]
+    shown: list[Event] = [events[0]] * n
+    for k in range(n):  # seat leader + k gets every n-th card from the k-th on
+        seat = (leader + k) % n
+        cards = sorted(order[k:dealt:n])
+        hands[seat] = sum(map(BIT.__getitem__, cards))
+        shown[seat] = _hand_dealt(seat, tuple(cards))
+    events += shown
     state.hands = tuple(hands)
-    state.stock = tuple(reversed(order[n * size + 1:]))
+    state.stock = tuple(reversed(order[dealt + 1:]))
     state.discards = 0
     state.top = starter
-    state.suit = SUIT_OF[starter]
+    state.suit = suit
     state.turn = leader
     state.drawn = state.passes = state.round_actions = 0
     state.last_drawn = None
-    events: list[Event] = [RoundDealt(state.round, state.dealer, size, starter, SUIT_NAMES[state.suit], leader)]
-    events.extend(HandDealt(s, tuple(cards_of(hands[s]))) for s in range(n))
     return events
 
 
@@ -211,14 +223,14 @@ def _pass(state: State, events: list[Event]) -> None:
 
 def _end_round(state: State, end: RoundEnd, went_out: Seat | None, events: list[Event]) -> None:
     """Score the hands held, then end the game or rotate the deal and deal the next round."""
-    penalties = tuple(penalty(h) for h in state.hands)
-    state.totals = tuple(t + p for t, p in zip(state.totals, penalties))
-    state.sheet = state.sheet + (RoundScore(state.round, state.dealer, end, went_out, penalties),)
-    hands = tuple(tuple(cards_of(h)) for h in state.hands)
-    events.append(RoundEnded(state.round, end, went_out, hands, penalties, state.totals))
+    held = [tuple(cards_of(h)) for h in state.hands]
+    penalties = tuple([sum(map(PENALTY.__getitem__, cards)) for cards in held])
+    state.totals = totals = tuple([t + p for t, p in zip(state.totals, penalties)])
+    state.sheet = state.sheet + (_round_score(state.round, state.dealer, end, went_out, penalties),)
+    events.append(_round_ended(state.round, end, went_out, tuple(held), penalties, totals))
     if state.round >= state.options.rounds:
         state.over = True
-        events.append(GameEnded(state.totals, winners(state.totals)))
+        events.append(_game_ended(state.totals, winners(state.totals)))
         return
     state.round += 1
     state.dealer = (state.dealer + 1) % state.players
@@ -240,6 +252,70 @@ def suit_text(state: State) -> str:
     if SUIT_OF[state.top] != state.suit:
         return f"{name} are in force, named with the {top}"
     return f"{name} are in force, set by the {top}"
+
+
+# Stepping. The common steps (a card played that does not end the round, a card drawn from a
+# non-empty stock) write the new state in one go; every other step takes the general path.
+
+_after_play = updater(CrazyEightsState, "hands", "discards", "top", "suit", "turn", "drawn", "passes",
+                      "last_drawn", "round_actions")
+_after_draw = updater(CrazyEightsState, "hands", "stock", "drawn", "last_drawn", "passes", "round_actions")
+
+
+def _step_play(state: State, seat: Seat, card: CardId, suit: int,
+               event: _CardPlayedEvent) -> tuple[State, list[Event]]:
+    """The seat to act (``seat``) plays ``card`` with ``suit`` in force."""
+    hands = list(state.hands)
+    hand = hands[seat] = hands[seat] ^ BIT[card]
+    actions = state.round_actions + 1
+    if hand and actions < ROUND_ACTION_LIMIT:
+        return _after_play(state, tuple(hands), state.discards | BIT[state.top], card, suit,
+                           (seat + 1) % state.players, 0, 0, None, actions), [event]
+    new = state.copy()
+    new.round_actions = actions
+    events: list[Event] = [event]
+    _play(new, card, suit, events)
+    _check_limit(state, new, events)
+    return new, events
+
+
+def _step_draw(state: State, seat: Seat) -> tuple[State, list[Event]]:
+    """The seat to act (``seat``) draws."""
+    stock = state.stock
+    actions = state.round_actions + 1
+    if stock and actions < ROUND_ACTION_LIMIT:
+        card = stock[-1]
+        hands = list(state.hands)
+        hands[seat] |= BIT[card]
+        return (_after_draw(state, tuple(hands), stock[:-1], state.drawn + 1, card, 0, actions),
+                [_CARD_DRAWN[seat], _DREW_CARD[seat][card]])
+    return _step(state, seat, DRAW)
+
+
+def _step(state: State, seat: Seat, action: Action) -> tuple[State, list[Event]]:
+    """Any step, the general way: copy the state, then play, draw or pass on the copy."""
+    new = state.copy()
+    new.round_actions += 1
+    events: list[Event] = []
+    if type(action) is Play:
+        card = action.card
+        events.append(_CARD_PLAYED[seat][card])
+        _play(new, card, SUIT_OF[card], events)
+    elif type(action) is PlayEight:
+        events.append(_EIGHT_PLAYED[seat, action.card, action.suit])
+        _play(new, action.card, SUIT_INDEX[action.suit], events)
+    elif type(action) is Draw:
+        _draw(new, events)
+    else:
+        _pass(new, events)
+    _check_limit(state, new, events)
+    return new, events
+
+
+def _check_limit(state: State, new: State, events: list[Event]) -> None:
+    """End the round as blocked-by-limit if this step reached the safety limit without ending it."""
+    if new.round == state.round and not new.over and new.round_actions >= ROUND_ACTION_LIMIT:
+        _end_round(new, "limit", None, events)
 
 
 class CrazyEightsGame(Game[CrazyEightsState, Action, CrazyEightsObservation, CrazyEightsOptions]):
@@ -338,25 +414,62 @@ class CrazyEightsGame(Game[CrazyEightsState, Action, CrazyEightsObservation, Cra
                     f"nor the rank of {card_text(state.top)}")
         return None
 
+    def apply(self, state: State, seat: Seat, action: Action) -> tuple[State, list[Event]]:
+        """Validate, then play, draw or pass (see ``Game.apply``); raises ``IllegalAction`` naming the reason.
+
+        The engine's own actions (from ``legal_actions``) are checked here with the bit tests of
+        ``why_illegal_now`` and stepped at once; anything else, and every illegal action, goes
+        through the base class's full check and message.
+        """
+        if type(seat) is int and seat == state.turn and not state.over:
+            kind = type(action)
+            hands = state.hands
+            if kind is Draw:  # no fields: every Draw is well-formed; _step_draw, inline (the hot path)
+                if not hands[seat] & MATCH[state.top * 4 + state.suit] and (state.draw_until or not state.drawn):
+                    stock = state.stock
+                    actions = state.round_actions + 1
+                    if stock and actions < ROUND_ACTION_LIMIT:
+                        card = stock[-1]
+                        new_hands = list(hands)
+                        new_hands[seat] |= BIT[card]
+                        return (_after_draw(state, tuple(new_hands), stock[:-1], state.drawn + 1, card, 0, actions),
+                                [_CARD_DRAWN[seat], _DREW_CARD[seat][card]])
+                    if stock or state.discards:
+                        return _step(state, seat, action)
+            elif id(action) in _TRUSTED_IDS:  # one of our own cached actions: its fields are known to fit
+                if kind is Play:
+                    card = action.card  # type: ignore[union-attr]
+                    top = state.top
+                    if hands[seat] & MATCH[top * 4 + state.suit] & _NON_EIGHT_BIT[card]:
+                        hand = hands[seat] ^ BIT[card]
+                        actions = state.round_actions + 1
+                        if hand and actions < ROUND_ACTION_LIMIT:  # _step_play, inline (the hot path)
+                            new_hands = list(hands)
+                            new_hands[seat] = hand
+                            return (_after_play(state, tuple(new_hands), state.discards | BIT[top], card,
+                                                SUIT_OF[card], (seat + 1) % state.players, 0, 0, None, actions),
+                                    [_CARD_PLAYED[seat][card]])
+                        return _step_play(state, seat, card, SUIT_OF[card], _CARD_PLAYED[seat][card])
+                elif kind is PlayEight:
+                    card = action.card  # type: ignore[union-attr]
+                    if hands[seat] >> card & 1:
+                        suit = action.suit  # type: ignore[union-attr]
+                        return _step_play(state, seat, card, SUIT_INDEX[suit], _EIGHT_PLAYED[seat, card, suit])
+        return super().apply(state, seat, action)
+
     def apply_unchecked(self, state: State, seat: Seat, action: Action) -> tuple[State, list[Event]]:
         """Play, draw or pass for the seat to act; a round ending deals the next one."""
-        new = state.copy()
-        new.round_actions += 1
-        events: list[Event] = []
-        if type(action) is Play:
-            card = action.card
-            events.append(_CARD_PLAYED[seat][card])
-            _play(new, card, SUIT_OF[card], events)
-        elif type(action) is PlayEight:
-            events.append(_EIGHT_PLAYED[seat, action.card, action.suit])
-            _play(new, action.card, SUIT_INDEX[action.suit], events)
-        elif type(action) is Draw:
-            _draw(new, events)
-        else:
-            _pass(new, events)
-        if new.round == state.round and not new.over and new.round_actions >= ROUND_ACTION_LIMIT:
-            _end_round(new, "limit", None, events)
-        return new, events
+        if seat == state.turn:
+            kind = type(action)
+            if kind is Play:
+                card = action.card  # type: ignore[union-attr]
+                return _step_play(state, seat, card, SUIT_OF[card], _CARD_PLAYED[seat][card])
+            if kind is Draw:
+                return _step_draw(state, seat)
+            if kind is PlayEight:
+                card, suit = action.card, action.suit  # type: ignore[union-attr]
+                return _step_play(state, seat, card, SUIT_INDEX[suit], _EIGHT_PLAYED[seat, card, suit])
+        return _step(state, seat, action)
 
     # What leaves the engine.
 

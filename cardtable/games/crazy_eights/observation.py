@@ -11,7 +11,7 @@ from cardtable.games.crazy_eights.events import RoundEnd
 from cardtable.games.crazy_eights.rules import SuitName
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RoundScore:
     """One line of the score sheet: how the round ended and each seat's penalty points."""
 

@@ -15,7 +15,7 @@ from cardtable.core.observation import Observation
 from cardtable.core.outcome import Outcome
 from cardtable.core.rng import Seed
 from cardtable.core.search import SearchHints
-from cardtable.core.state import SlotState
+from cardtable.core.state import SlotState, updater
 from cardtable.core.types import CardId, Seat
 from cardtable.games.durak import rules
 from cardtable.games.durak.actions import (
@@ -48,7 +48,7 @@ from cardtable.games.durak.events import (
     TrumpTurned,
 )
 from cardtable.games.durak.options import PRESETS, DurakOptions, check
-from cardtable.games.durak.rules import BEATERS, HAND_SIZE, RANK, RANK_BIT, SUIT
+from cardtable.games.durak.rules import BEATERS, HAND_ORDER, HAND_SIZE, RANK_BIT, SUIT
 
 #: Most actions in one bout: every card moved from a hand to the table, then stop or take.
 _ACTIONS_PER_BOUT = rules.DECK_SIZE + 1
@@ -59,7 +59,8 @@ _ATTACKED = tuple(tuple(Attacked(s, c) for c in range(rules.DECK_SIZE)) for s in
 _COVERED = tuple(tuple(Covered(s, c) for c in range(rules.DECK_SIZE)) for s in _SEATS)
 # Events of every bout's end, built without the frozen dataclass __init__ (core.fast: the same objects).
 _handed_over, _took, _stopped = constructor(HandedOver), constructor(Took), constructor(Stopped)
-_bout_started, _drew, _drew_cards = constructor(BoutStarted), constructor(Drew), constructor(DrewCards)
+_bout_started, _drew_cards = constructor(BoutStarted), constructor(DrewCards)
+_dealt, _dealt_hand, _trump_turned = constructor(Dealt), constructor(DealtHand), constructor(TrumpTurned)
 _TRUSTED = TrustedActions()
 _TRUSTED_IDS = _TRUSTED.ids
 _TRUSTED.add(*ATTACKS, *BEATS, STOP, TAKE)
@@ -197,8 +198,8 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         state.defender = next_in_game(state, state.attacker)
         events: list[Event] = []
         for seat, hand in enumerate(state.hands):
-            events += [Dealt(seat, len(hand)), DealtHand(seat, hand)]
-        events += [TrumpTurned(trump_card), BoutStarted(1, state.attacker, state.defender)]
+            events += (_dealt(seat, len(hand)), _dealt_hand(seat, hand))
+        events += (_trump_turned(trump_card), _bout_started(1, state.attacker, state.defender))
         return state, events
 
     # Flow.
@@ -281,108 +282,49 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
             return "the defender has no cards left (attack cap: defender_hand)"
         return f"{rules.DECK.text(card)} is not of a rank already in the bout"
 
+    def apply(self, state: DurakState, seat: Seat, action: DurakAction) -> tuple[DurakState, list[Event]]:
+        """Validate, then step (see ``Game.apply``); raises ``IllegalAction`` naming the reason.
+
+        The engine's own actions (from ``legal_actions``) are checked here with the tests of
+        ``why_illegal_now`` and stepped at once; anything else, and every illegal action, goes
+        through the base class's full check and message.
+        """
+        if id(action) in _TRUSTED_IDS and type(seat) is int and not state.over:
+            bout = state.bout
+            kind = type(action)
+            if len(bout) & 1:
+                if seat == state.defender:
+                    if kind is Take:
+                        return _end_bout(state, seat, kind)
+                    if kind is Beat:
+                        card = action.card  # type: ignore[union-attr]
+                        if BEATERS[state.trump][bout[-1]] >> card & 1 and card in state.hands[seat]:
+                            return _play_card(state, seat, card, _COVERED[seat][card])
+            elif seat == state.attacker:
+                if kind is Attack:
+                    card = action.card  # type: ignore[union-attr]
+                    if card in state.hands[seat]:
+                        if not bout:
+                            return _play_card(state, seat, card, _ATTACKED[seat][card])
+                        if not (state.capped and not state.hands[state.defender]):
+                            ranks = 0
+                            for c in bout:
+                                ranks |= RANK_BIT[c]
+                            if RANK_BIT[card] & ranks:
+                                return _play_card(state, seat, card, _ATTACKED[seat][card])
+                elif kind is Stop and bout:
+                    return _end_bout(state, seat, kind)
+        return super().apply(state, seat, action)
+
     def apply_unchecked(self, state: DurakState, seat: Seat,
                         action: DurakAction) -> tuple[DurakState, list[Event]]:
         """Play a card, or end the bout (stop or take) and refill, check who left, start the next bout."""
-        new = state.copy()
         kind = type(action)
-        if kind is Attack or kind is Beat:
-            card = action.card  # type: ignore[union-attr]
-            hands = list(state.hands)
-            hand = hands[seat]
-            i = hand.index(card)
-            hands[seat] = hand[:i] + hand[i + 1:]
-            new.hands = tuple(hands)
-            new.bout = state.bout + (card,)
-            if card in state.known[seat]:
-                new.known = _with(state.known, seat, state.known[seat] - {card})
-            return new, [(_ATTACKED if kind is Attack else _COVERED)[seat][card]]
-        events: list[Event]
-        if kind is Take:
-            events = self._take(new)
-        else:
-            events = [_stopped(seat, state.bout)]
-            new.discards = state.discards + len(state.bout)
-            new.gone = state.gone | frozenset(state.bout)
-        self._end_bout(new, taken=kind is Take, events=events)
-        return new, events
-
-    # End of a bout.
-
-    def _take(self, new: DurakState) -> list[Event]:
-        """Hand over the attacker's non-trump cards of the bout's ranks; the defender takes it all."""
-        attacker, defender, trump = new.attacker, new.defender, new.trump
-        ranks = {RANK[c] for c in new.bout}
-        hands = list(new.hands)
-        handed = tuple(c for c in hands[attacker] if RANK[c] in ranks and SUIT[c] != trump)
-        events: list[Event] = []
-        if handed:
-            hands[attacker] = tuple(c for c in hands[attacker] if c not in handed)
-            events.append(_handed_over(attacker, handed))
-        taken = new.bout + handed
-        hands[defender] = rules.sort_hand(hands[defender] + taken, trump)
-        new.hands = tuple(hands)
-        known = _with(new.known, attacker, new.known[attacker] - frozenset(handed))
-        new.known = _with(known, defender, known[defender] | frozenset(taken))
-        events.append(_took(defender, taken))
-        new.takes = _bump(new.takes, defender)
-        return events
-
-    def _end_bout(self, new: DurakState, *, taken: bool, events: list[Event]) -> None:
-        """Refill, remove players without cards, then end the game or start the next bout."""
-        new.defences = _bump(new.defences, new.defender)
-        new.bout = ()
-        self._refill(new, events)
-        # Leaving: only once the deck is empty, checked after the refill.
-        if not new.deck:
-            left = list(new.left)
-            for seat in range(new.players):
-                if not left[seat] and not new.hands[seat]:
-                    left[seat] = new.bout_number
-                    events.append(LeftGame(seat))
-            new.left = tuple(left)
-        playing = [s for s in range(new.players) if not new.left[s]]
-        if len(playing) <= 1:
-            self._finish(new, playing[0] if playing else None, "one player holds cards" if playing
-                         else "nobody holds cards", events)
-            return
-        if new.bout_number >= new.bout_limit:
-            self._finish(new, None, f"bout limit {new.bout_limit} reached", events)
-            return
-        # Next bout: the taker misses his turn; a successful defender attacks (if still playing).
-        defender = new.defender
-        if taken or new.left[defender]:
-            new.attacker = next_in_game(new, defender)
-        else:
-            new.attacker = defender
-        new.defender = next_in_game(new, new.attacker)
-        new.bout_number += 1
-        events.append(_bout_started(new.bout_number, new.attacker, new.defender))
-
-    def _refill(self, new: DurakState, events: list[Event]) -> None:
-        """Draw up to six from the top: attacker, defender, then the others starting after the defender."""
-        deck = new.deck
-        if not deck:
-            return
-        attacker, defender, players = new.attacker, new.defender, new.players
-        order = [attacker, defender]
-        order += [s for k in range(1, players) if (s := (defender + k) % players) != attacker]
-        hands = list(new.hands)
-        for seat in order:
-            need = HAND_SIZE - len(hands[seat])
-            if need <= 0 or not deck or new.left[seat]:
-                continue
-            drawn, deck = deck[:need], deck[need:]
-            hands[seat] = rules.sort_hand(hands[seat] + drawn, new.trump)
-            if not deck and new.trump_card in drawn:  # the turned-up trump is drawn last, in view of all
-                new.known = _with(new.known, seat, new.known[seat] | {new.trump_card})
-            events += [_drew(seat, len(drawn)), _drew_cards(seat, drawn)]
-        new.hands, new.deck = tuple(hands), deck
-
-    def _finish(self, new: DurakState, fool: Seat | None, reason: str, events: list[Event]) -> None:
-        """End the game with ``fool`` (``None``: a draw)."""
-        new.over, new.fool = True, fool
-        events.append(GameOver(fool, winner_of(new.left), reason))
+        if kind is Attack:
+            return _play_card(state, seat, action.card, _ATTACKED[seat][action.card])  # type: ignore[union-attr]
+        if kind is Beat:
+            return _play_card(state, seat, action.card, _COVERED[seat][action.card])  # type: ignore[union-attr]
+        return _end_bout(state, seat, kind)
 
     # What leaves the engine.
 
@@ -463,6 +405,157 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         return [{"games": 1.0, "fool": float(state.fool == s), "won": float(s in winners),
                  "defences": float(state.defences[s]), "takes": float(state.takes[s])}
                 for s in range(state.players)]
+
+
+# Stepping: a card played, or the end of a bout (stop or take, refill, who left, the next bout).
+
+_after_card = updater(DurakState, "hands", "bout")
+#: HANDABLE[trump][card]: the card's rank bit if it is not a trump (a take hands over such cards), else 0.
+HANDABLE: tuple[tuple[int, ...], ...] = tuple(
+    tuple(0 if SUIT[c] == t else RANK_BIT[c] for c in range(rules.DECK_SIZE)) for t in range(4))
+_DREW_COUNT = tuple(tuple(Drew(s, n) for n in range(HAND_SIZE + 1)) for s in _SEATS)
+_BOUT_STARTED: dict[tuple[int, Seat, Seat], BoutStarted] = {}
+#: The DrewCards events of draws of one or two cards, built once and shared (at most 5 * 36 * 36 of them).
+_DREW_CARDS: dict[tuple[Seat, tuple[CardId, ...]], DrewCards] = {}
+_SHARED_BOUTS = 256  # the BoutStarted events of the first bouts are built once and shared
+
+
+def _play_card(state: DurakState, seat: Seat, card: CardId, event: Event) -> tuple[DurakState, list[Event]]:
+    """``seat`` puts ``card`` on the table (an attack or a beat)."""
+    hands = list(state.hands)
+    hand = hands[seat]
+    i = hand.index(card)
+    hands[seat] = hand[:i] + hand[i + 1:]
+    new = _after_card(state, tuple(hands), state.bout + (card,))
+    known = state.known[seat]
+    if card in known:
+        new.known = _with(state.known, seat, known - {card})
+    return new, [event]
+
+
+def _end_bout(state: DurakState, seat: Seat, kind: type) -> tuple[DurakState, list[Event]]:
+    """Stop or take, then refill, remove players without cards, end the game or start the next bout."""
+    bout, known, takes, discards, gone = state.bout, state.known, state.takes, state.discards, state.gone
+    attacker, defender, trump, players = state.attacker, state.defender, state.trump, state.players
+    hands = list(state.hands)
+    events: list[Event]
+    taken = kind is Take
+    if taken:  # hand over the attacker's non-trump cards of the bout's ranks; the defender takes it all
+        ranks = 0
+        for c in bout:
+            ranks |= RANK_BIT[c]
+        handable = HANDABLE[trump]
+        hand = hands[attacker]
+        handed = tuple([c for c in hand if handable[c] & ranks])
+        if handed:
+            hands[attacker] = tuple([c for c in hand if not handable[c] & ranks])
+            events = [_handed_over(attacker, handed), _took(defender, bout + handed)]
+            known = _with(known, attacker, known[attacker] - frozenset(handed))
+            cards = bout + handed
+        else:
+            events = [_took(defender, bout)]
+            cards = bout
+        hands[defender] = tuple(sorted(hands[defender] + cards, key=HAND_ORDER[trump].__getitem__))
+        known = _with(known, defender, known[defender].union(cards))
+        takes = _bump(takes, defender)
+    else:
+        events = [_stopped(seat, bout)]
+        discards += len(bout)
+        gone = gone.union(bout)
+    defences = _bump(state.defences, defender)
+    deck = state.deck
+    left = state.left
+    if deck:  # refill up to six from the top: attacker, defender, then the others after the defender
+        key = HAND_ORDER[trump].__getitem__
+        for other in _REFILL_ORDER[players][attacker][defender]:
+            need = HAND_SIZE - len(hands[other])
+            if need <= 0 or left[other]:
+                continue
+            drawn, deck = deck[:need], deck[need:]
+            hands[other] = tuple(sorted(hands[other] + drawn, key=key))
+            private = _DREW_CARDS.get((other, drawn))
+            if private is None:
+                private = _drew_cards(other, drawn)
+                if len(drawn) <= 2:
+                    _DREW_CARDS[other, drawn] = private
+            events += (_DREW_COUNT[other][len(drawn)], private)
+            if not deck:
+                if state.trump_card in drawn:  # the turned-up trump is drawn last, in view of all
+                    known = _with(known, other, known[other] | {state.trump_card})
+                break
+        if deck and not any(left) and state.bout_number < state.bout_limit:
+            # The common case: nobody has left or leaves now, the next bout starts (``_next_bout``, inline).
+            attacker = (defender + 1) % players if taken else defender
+            number = state.bout_number + 1
+            defender = (attacker + 1) % players
+            started = _BOUT_STARTED.get((number, attacker, defender))
+            if started is None:
+                started = _bout_started(number, attacker, defender)
+                if number < _SHARED_BOUTS:
+                    _BOUT_STARTED[number, attacker, defender] = started
+            events.append(started)
+            return _after_next_bout(state, tuple(hands), deck, (), known, takes, defences, discards, gone, attacker,
+                                    defender, number), events
+    new = _after_bout(state, tuple(hands), deck, (), known, takes, defences, discards, gone)
+    if not deck:  # leaving: only once the deck is empty, checked after the refill
+        out = list(left)
+        for other in range(players):
+            if not out[other] and not hands[other]:
+                out[other] = state.bout_number
+                events.append(LeftGame(other))
+        new.left = tuple(out)
+        playing = [s for s in range(players) if not out[s]]
+        if len(playing) <= 1:
+            _finish(new, playing[0] if playing else None, "one player holds cards" if playing
+                    else "nobody holds cards", events)
+            return new, events
+    if state.bout_number >= state.bout_limit:
+        _finish(new, None, f"bout limit {state.bout_limit} reached", events)
+        return new, events
+    _next_bout(new, state, taken, events)
+    return new, events
+
+
+_after_bout = updater(DurakState, "hands", "deck", "bout", "known", "takes", "defences", "discards", "gone")
+_after_next_bout = updater(DurakState, "hands", "deck", "bout", "known", "takes", "defences", "discards", "gone",
+                           "attacker", "defender", "bout_number")
+
+
+def _next_bout(new: DurakState, state: DurakState, taken: bool, events: list[Event]) -> None:
+    """Start the next bout in ``new``: the taker misses his turn; a successful defender attacks (if still playing)."""
+    out, defender, players = new.left, state.defender, state.players
+    if taken or out[defender]:
+        attacker = next_in_game(new, defender)
+    else:
+        attacker = defender
+    defender = (attacker + 1) % players
+    if out[defender]:
+        defender = next_in_game(new, attacker)
+    new.attacker, new.defender = attacker, defender
+    number = new.bout_number = state.bout_number + 1
+    started = _BOUT_STARTED.get((number, attacker, defender))
+    if started is None:
+        started = _bout_started(number, attacker, defender)
+        if number < _SHARED_BOUTS:
+            _BOUT_STARTED[number, attacker, defender] = started
+    events.append(started)
+
+
+def _refill_order(players: int, attacker: Seat, defender: Seat) -> tuple[Seat, ...]:
+    """Who draws first after a bout: the attacker, the defender, then the others after the defender."""
+    order = [attacker, defender]
+    order += [s for k in range(1, players) if (s := (defender + k) % players) != attacker]
+    return tuple(order)
+
+
+#: _REFILL_ORDER[players][attacker][defender]: the drawing order after a bout (see ``_refill_order``).
+_REFILL_ORDER = tuple(tuple(tuple(_refill_order(n, a, d) for d in range(n)) for a in range(n)) for n in range(6))
+
+
+def _finish(new: DurakState, fool: Seat | None, reason: str, events: list[Event]) -> None:
+    """End the game with ``fool`` (``None``: a draw)."""
+    new.over, new.fool = True, fool
+    events.append(GameOver(fool, winner_of(new.left), reason))
 
 
 def _with(values: tuple[frozenset[CardId], ...], seat: Seat,

@@ -11,7 +11,7 @@ from functools import cache
 from typing import Literal
 
 from cardtable.cards import RUSSIAN_36
-from cardtable.core.rng import ChanceSource, Seed, digits_per_word, draws, seeded, shuffled
+from cardtable.core.rng import ChanceSource, Seed, digits_per_word, seeded, shuffled, word
 from cardtable.core.types import CardId
 
 DECK = RUSSIAN_36
@@ -43,9 +43,13 @@ def _sort_keys(trump: int) -> tuple[int, ...]:
 SORT_KEY: tuple[tuple[int, ...], ...] = tuple(_sort_keys(t) for t in range(4))
 
 
+#: HAND_ORDER[trump]: SORT_KEY[trump] as a dict, whose ``__getitem__`` is a cheaper sort key than a tuple's.
+HAND_ORDER: tuple[dict[CardId, int], ...] = tuple(dict(enumerate(keys)) for keys in SORT_KEY)
+
+
 def sort_hand(cards: Sequence[CardId], trump: int) -> tuple[CardId, ...]:
     """The cards in hand order for the trump suit ``trump``."""
-    return tuple(sorted(cards, key=SORT_KEY[trump].__getitem__))
+    return tuple(sorted(cards, key=HAND_ORDER[trump].__getitem__))
 
 
 def beats(attack: CardId, card: CardId, trump: int) -> bool:
@@ -125,19 +129,29 @@ def random_to_top(state: int, n: int) -> tuple[list[int], int]:
     the last one back (``draws(n, k)`` a word at a time, ``k = digits_per_word(n)``), and the
     drawing stops once every card has been seen, usually after about 150 of the 1000 moves.
     """
-    order: list[int] = []
-    seen: set[int] = set()
+    moved: dict[int, None] = {}  # the cards by their last move, most recent first (a dict keeps the first entry)
     left = SHUFFLE_ITERATIONS
-    per_word = digits_per_word(n)
-    while left and len(order) < n:
-        cards, state = draws(state, n, min(per_word, left))
-        left -= len(cards)
-        for card in cards:
-            if card not in seen:
-                seen.add(card)
-                order.append(card)
-    order += [card for card in range(n) if card not in seen]
+    per_word, limit = digits_per_word(n), _word_limit(n)
+    while left and len(moved) < n:
+        z, state = word(state)  # draws(state, n, min(per_word, left)), inline: one accepted word per step
+        if z >= limit:
+            continue
+        take = per_word if per_word < left else left
+        left -= take
+        for _ in range(take):
+            z, card = divmod(z, n)
+            moved[card] = None
+    order = list(moved)
+    if len(order) < n:
+        order += [card for card in range(n) if card not in moved]
     return order, state
+
+
+@cache
+def _word_limit(n: int) -> int:
+    """Words at or above this are redrawn (as ``rng.draws`` does): the rest give ``digits_per_word(n)`` digits."""
+    block: int = n ** digits_per_word(n)
+    return (1 << 64) - (1 << 64) % block
 
 
 def _moved_to_top(positions: Sequence[int]) -> list[CardId]:
