@@ -101,6 +101,9 @@ class TableManager:
         self.on_change: list[Callable[[LiveTable], None]] = []
         #: Awaited before each computer move (e.g. while people read a round's summary).
         self.before_computer_move: list[Callable[[LiveTable], Awaitable[None]]] = []
+        #: Asked before computer moves are decided ahead of their commits; any ``False`` makes each move wait
+        #: for its commit and the ``before_computer_move`` hooks (e.g. while a seat is promised to a person).
+        self.run_ahead_checks: list[Callable[[LiveTable], bool]] = []
         #: Forwards an operation on a table another process drives (set by the notifier); ``None``: refuse.
         self.forward: Callable[[str, dict[str, Any]], Any] | None = None
         #: Tells the owner of a table shown here which of its seats are connected here (set by the notifier).
@@ -822,7 +825,7 @@ class TableManager:
         """Whether computer moves may be decided before the previous ones are stored: no seated person is
         connected (people see every move and read round summaries; spectators get the latest view)."""
         people = {s.index for s in table.stored.seats if s.kind == "human"} - table.covering
-        return not people & table.connected_seats()
+        return not people & table.connected_seats() and all(check(table) for check in self.run_ahead_checks)
 
     def _queue_flush(self, table: LiveTable) -> None:
         """Make sure a flush will commit the table's uncommitted moves."""

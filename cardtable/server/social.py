@@ -290,6 +290,11 @@ class Social:
             await self._hand_over(table, promise)
         return token, False
 
+    def no_takeover_pending(self, table: LiveTable) -> bool:
+        """Whether no seat of ``table`` is promised to a person (then computer moves may run ahead)."""
+        social = self.tables.get(table.id)
+        return social is None or not social.pending
+
     async def hand_over_due(self, table: LiveTable) -> None:
         """Before a computer move: a seat promised to a person becomes theirs now that its turn has come."""
         seat = table.computer_to_act()

@@ -71,6 +71,7 @@ def install(app: FastAPI, manager: TableManager) -> Social:
     manager.on_change.append(timers.on_change)
     manager.before_computer_move.append(social.wait_for_readers)
     manager.before_computer_move.append(social.hand_over_due)
+    manager.run_ahead_checks.append(social.no_takeover_pending)
     manager.on_relay.append(social.on_relay)
     app.state.social = social
     app.include_router(_router(manager, social))

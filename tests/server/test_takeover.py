@@ -146,3 +146,26 @@ def test_a_promise_lapses_when_the_game_stops_before_the_seats_turn(client: Test
         assert (lapsed["seat"], lapsed["name"], lapsed["done"]) == (2, "Summer", False)
     assert client.get(f"/api/tables/{table_id}/social").json()["pending"] == []
     assert client.get(f"/api/tables/{table_id}").json()["seats"][2]["kind"] == "bot"
+
+
+def test_computer_moves_do_not_run_ahead_past_a_promised_seat(db_url: str) -> None:
+    """At a table of computers the moves are decided ahead of their commits; a promise stops that, so the
+    promised seat's next turn is handed over rather than decided before anyone looks."""
+    with TestClient(create_app(db_url, bot_delay=0.5)) as client:
+        created = create(client, "wizard", ["bot", "bot", "bot"], seed=11)
+        table_id, host = created["table_id"], created["token"]
+        _allow(client, table_id, host)
+        start(client, table_id, host)
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        table = manager.tables[table_id]
+        assert manager._may_run_ahead(table)  # nobody seated is connected
+        seat = (table.to_act + 1) % 3  # not the seat to act: the promise waits for its turn
+        taken = client.post(f"/api/tables/{table_id}/take", json={"seat": seat, "name": "Summer"})
+        assert taken.status_code == 200, taken.text
+        assert taken.json()["pending"]
+        assert not manager._may_run_ahead(table)
+        deadline = time.monotonic() + 20
+        while client.get(f"/api/tables/{table_id}").json()["seats"][seat]["kind"] != "human":
+            assert time.monotonic() < deadline, "the promised seat was never handed over"
+            time.sleep(0.02)
+        assert manager._may_run_ahead(table)  # the promise is kept: nothing holds the computers back
