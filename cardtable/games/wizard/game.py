@@ -397,8 +397,9 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
     def bots(self) -> Mapping[str, BotFactory]:
         """``heuristic`` (fitted bids, chase or duck), baselines ``chase_duck`` and ``lowest``."""
         from cardtable.games.wizard.bots import ChaseDuckBot, HeuristicBot, LowestBot
+        from cardtable.games.wizard.pimc import PimcBot
 
-        return {"heuristic": HeuristicBot, "chase_duck": ChaseDuckBot, "lowest": LowestBot}
+        return {"heuristic": HeuristicBot, "chase_duck": ChaseDuckBot, "lowest": LowestBot, "pimc": PimcBot}
 
     def seat_stats(self, state: WizardState) -> Sequence[Mapping[str, float]]:
         """Per seat: rounds where the bid was exact, and rounds played."""
