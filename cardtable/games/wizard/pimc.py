@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -43,6 +43,8 @@ class PimcOptions:
     ms: float = 0.0
     fit: float = 1.0
     rel: float = 1.0
+    end: int = 3
+    simbid: int = 0
 
     def __post_init__(self) -> None:
         if self.sims < 1:
@@ -51,6 +53,10 @@ class PimcOptions:
             raise ValueError(f"search option ms must be 0 (no cap) or positive, not {self.ms}")
         if self.fit < 0:
             raise ValueError(f"search option fit must be 0 or positive, not {self.fit}")
+        if self.end < 0:
+            raise ValueError(f"search option end must be 0 or positive, not {self.end}")
+        if self.simbid not in (0, 1):
+            raise ValueError(f"search option simbid must be 0 or 1, not {self.simbid}")
 
 
 def parse_pimc_options(values: Mapping[str, Any]) -> PimcOptions:
@@ -60,7 +66,7 @@ def parse_pimc_options(values: Mapping[str, Any]) -> PimcOptions:
     for key, raw in values.items():
         if key not in known:
             raise ValueError(f"search has no option {key!r} (known: {', '.join(known)})")
-        convert = int if key == "sims" else float
+        convert = int if key in ("sims", "end", "simbid") else float
         try:
             out[key] = convert(raw)
         except (TypeError, ValueError):
@@ -92,6 +98,8 @@ class PimcBot:
         if isinstance(first, ChooseTrump):
             return self.heuristic.act(obs, legal_actions)
         if isinstance(first, Bid):
+            if not self.options.simbid:
+                return self.heuristic.act(obs, legal_actions)
             bids = bid_candidates(obs, [a.tricks for a in legal_actions if isinstance(a, Bid)])
             if len(bids) == 1:
                 return Bid(bids[0])
@@ -109,6 +117,7 @@ class PimcBot:
         totals = [0.0] * len(moves)
         weight_sum = 0.0
         table = playout.Table.from_observation(obs)
+        value = round_value(obs, me, opts.rel, opts.end)
         done = 0
         while done < opts.sims:
             hands, weight = self._sample(obs, table)
@@ -120,8 +129,7 @@ class PimcBot:
                         points = playout.play_round_from_bid(table, hands, me, move)
                     else:
                         points = playout.play_round_from_card(table, hands, me, move)
-                    others = (sum(points) - points[me]) / (len(points) - 1)
-                    totals[i] += weight * (points[me] - opts.rel * others)
+                    totals[i] += weight * value(points)
             if time.perf_counter() >= deadline:
                 break
         self.simulations_done = done * len(moves)
@@ -135,6 +143,46 @@ class PimcBot:
         if not self.options.fit:
             return hands, 1.0
         return hands, bid_likelihood(obs, table, hands, self.options.fit)
+
+
+# What a round's points are worth.
+
+#: The spread of the difference of two seats' round points (for the chance of finishing first).
+ROUND_SPREAD = 35.0
+
+
+def round_value(obs: WizardObservation, me: int, rel: float, end: int) -> Callable[[list[int]], float]:
+    """Early on: the round's points minus ``rel`` × the others' mean; in the last ``end`` rounds: the chance of winning.
+
+    The chance of finishing first is exact in the last round (the totals after it); before it, the
+    product over the others of a normal chance of staying ahead with the rounds left.
+    """
+    left = obs.rounds - obs.round
+    totals = obs.totals
+    p = obs.players
+    if left >= end:
+        def points_value(points: list[int]) -> float:
+            return points[me] - rel * (sum(points) - points[me]) / (p - 1)
+        return points_value
+    if left == 0:
+        def win_value(points: list[int]) -> float:
+            final = [t + x for t, x in zip(totals, points)]
+            best = max(final)
+            if final[me] < best:
+                return 0.0
+            return 100.0 / final.count(best)
+        return win_value
+    spread = ROUND_SPREAD * math.sqrt(left)
+
+    def chance_value(points: list[int]) -> float:
+        mine = totals[me] + points[me]
+        chance = 100.0
+        for seat in range(p):
+            if seat != me:
+                lead = mine - totals[seat] - points[seat]
+                chance *= 0.5 * (1.0 + math.erf(lead / (spread * math.sqrt(2.0))))
+        return chance
+    return chance_value
 
 
 # Sampling and weighting deals.
@@ -220,3 +268,12 @@ def value_of(players: int, size: int, card: CardId, trump: int | None) -> float:
     from cardtable.games.wizard.bots import category
 
     return bid_table.value(players, size, category(card, trump))
+
+
+class QuickPimcBot(PimcBot):
+    """``search_quick``: the same search on fewer sampled deals (8 unless ``sims`` says otherwise)."""
+
+    name = "search_quick"
+
+    def __init__(self, seed: int = 0, **options: Any) -> None:
+        super().__init__(seed, **{"sims": 8, **options})
