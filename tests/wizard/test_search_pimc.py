@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-import cardtable
 from cardtable.bots import make_bot
 from cardtable.games.wizard import playout, rules
 from cardtable.games.wizard.actions import Bid, Play

@@ -45,6 +45,7 @@ class PimcOptions:
     rel: float = 1.0
     end: int = 3
     simbid: int = 0
+    z: float = 1.0
 
     def __post_init__(self) -> None:
         if self.sims < 1:
@@ -55,6 +56,8 @@ class PimcOptions:
             raise ValueError(f"search option fit must be 0 or positive, not {self.fit}")
         if self.end < 0:
             raise ValueError(f"search option end must be 0 or positive, not {self.end}")
+        if self.z < 0:
+            raise ValueError(f"search option z must be 0 or positive, not {self.z}")
         if self.simbid not in (0, 1):
             raise ValueError(f"search option simbid must be 0 or 1, not {self.simbid}")
 
@@ -103,19 +106,29 @@ class PimcBot:
             bids = bid_candidates(obs, [a.tricks for a in legal_actions if isinstance(a, Bid)])
             if len(bids) == 1:
                 return Bid(bids[0])
-            return Bid(self._search(obs, bids, bidding=True))
+            default = int(self.heuristic.act(obs, legal_actions).tricks)  # type: ignore[union-attr]
+            if default not in bids:
+                bids.append(default)
+            return Bid(self._search(obs, bids, default, bidding=True))
         cards = distinct_cards(obs, [a.card for a in legal_actions if isinstance(a, Play)])
         if len(cards) == 1:
             return Play(cards[0])
-        return Play(self._search(obs, cards, bidding=False))
+        policy = playout.policy_card(obs)
+        default = representative(policy, cards)
+        best = self._search(obs, cards, default, bidding=False)
+        return Play(policy if best == default else best)
 
-    def _search(self, obs: WizardObservation, moves: list[int], *, bidding: bool) -> int:
-        """The move (a bid or a card) with the best weighted mean value over the sampled deals."""
+    def _search(self, obs: WizardObservation, moves: list[int], default: int, *, bidding: bool) -> int:
+        """The move with the best weighted mean value, if it beats ``default`` (the policy's move) clearly enough.
+
+        The margin is a paired test on the same deals: the best move's mean gain over the default must
+        be at least ``z`` standard errors, else the default stands (noise never overrides the policy).
+        """
         opts = self.options
         deadline = time.perf_counter() + opts.ms / 1000 if opts.ms else math.inf
         me = obs.seat if obs.seat is not None else 0
-        totals = [0.0] * len(moves)
-        weight_sum = 0.0
+        rows: list[list[float]] = []
+        weights: list[float] = []
         table = playout.Table.from_observation(obs)
         value = round_value(obs, me, opts.rel, opts.end)
         done = 0
@@ -123,19 +136,19 @@ class PimcBot:
             hands, weight = self._sample(obs, table)
             done += 1
             if weight > 0.0:
-                weight_sum += weight
-                for i, move in enumerate(moves):
+                row = []
+                for move in moves:
                     if bidding:
                         points = playout.play_round_from_bid(table, hands, me, move)
                     else:
                         points = playout.play_round_from_card(table, hands, me, move)
-                    totals[i] += weight * value(points)
+                    row.append(value(points))
+                rows.append(row)
+                weights.append(weight)
             if time.perf_counter() >= deadline:
                 break
         self.simulations_done = done * len(moves)
-        if weight_sum == 0.0:
-            return moves[0]
-        return moves[max(range(len(moves)), key=lambda i: (totals[i], -i))]
+        return choose(rows, weights, moves, default, opts.z)
 
     def _sample(self, obs: WizardObservation, table: playout.Table) -> tuple[list[int], float]:
         """One deal of the unseen cards to the other hands, and its weight given the bids already made."""
@@ -224,7 +237,33 @@ def bid_likelihood(obs: WizardObservation, table: playout.Table, hands: list[int
     return math.exp(fit * log_weight / (2.0 * (1.0 + obs.round / 8)))
 
 
+def choose(rows: list[list[float]], weights: list[float], moves: list[int], default: int, z: float) -> int:
+    """The best move by weighted mean, unless its paired gain over ``default`` is under ``z`` standard errors."""
+    total = sum(weights)
+    if not rows or total == 0.0:
+        return default
+    means = [sum(w * row[i] for w, row in zip(weights, rows)) / total for i in range(len(moves))]
+    best = max(range(len(moves)), key=lambda i: (means[i], -i))
+    base = moves.index(default)
+    if best == base:
+        return default
+    gain = means[best] - means[base]
+    spread = sum(w * w * (row[best] - row[base] - gain) ** 2 for w, row in zip(weights, rows)) / (total * total)
+    return moves[best] if gain > z * math.sqrt(spread) else default
+
+
 # Candidate moves.
+
+
+def representative(card: CardId, moves: list[CardId]) -> CardId:
+    """The candidate standing for ``card`` among ``distinct_cards`` (the lowest card of its class)."""
+    if card in moves:
+        return card
+    if rules.is_jester(card):
+        return next(m for m in moves if rules.is_jester(m))
+    if rules.is_wizard(card):
+        return next(m for m in moves if rules.is_wizard(m))
+    return max(m for m in moves if rules.SUIT_OF[m] == rules.SUIT_OF[card] and m < card)
 
 
 def bid_candidates(obs: WizardObservation, allowed: list[int]) -> list[int]:

@@ -259,3 +259,17 @@ def _lead(legal: int, others: int, need: int, trump: int, trump_mask: int) -> in
     if legal & trump_mask:
         return _low(legal & trump_mask)
     return _low(legal)
+
+
+def policy_card(obs: WizardObservation) -> int:
+    """The playout policy's card for the observing seat, from what it sees (live: every card it has not seen)."""
+    me = obs.seat if obs.seat is not None else 0
+    trump = -1 if obs.trump_suit is None else obs.trump_suit
+    hand = rules.mask_of(obs.hand)
+    trick = [pc.card for pc in obs.trick]
+    seen = hand | rules.mask_of(obs.played_cards) | rules.mask_of(trick)
+    if obs.trump_card is not None:
+        seen |= _BIT[obs.trump_card]
+    need = (obs.bids[me] or 0) - obs.tricks[me]
+    return _choose(hand, rules.ALL_MASK & ~seen, rules.lead_state(trick), trick, need, trump,
+                   _SUIT_MASK[trump] if trump >= 0 else 0, _STRENGTH[trump + 1], len(trick) == obs.players - 1)
