@@ -2,18 +2,21 @@
 
 Each decision samples ``sims`` deals of the unseen cards consistent with what the seat knows
 (its hand, the cards played and by whom, the suits each seat has shown it lacks: ``world.shown_voids``),
-and on every deal scores every candidate move by playing the round out with a fast bitmask
+and on every deal scores every candidate card by playing the round out with a fast bitmask
 simulator (``playout.py``): the same deals for every candidate (common random numbers), so the
-moves are compared on equal luck. A candidate's value is the seat's points in the round minus
-the others' mean. Bids: every allowed bid near the fitted estimate, each played out with the seat
-aiming at it (the seats still to bid bid as the ``heuristic`` does, seeing the bids before them);
-play: every legal card (cards that cannot play differently, such as two jesters or touching ranks,
-count once). Sampled deals are weighted by how well they explain the bids already made (a deal
-that puts every wizard in the hand of a seat that bid zero counts little).
+cards are compared on equal luck. A candidate's value is the seat's points in the round minus the
+others' mean (in the last rounds: the chance of finishing first). The playout policy's own card
+stands unless another beats it clearly on the same deals (a paired test). Cards that cannot play
+differently (two jesters, touching ranks) count once. Sampled deals are weighted by how well they
+explain the bids already made (a deal that puts every wizard in the hand of a seat that bid zero
+counts little). Bids and the trump choice are the ``heuristic``'s; with ``simbid=1`` the bids near
+its estimate are scored on the deals too (the seats still to bid bidding as the heuristic does).
 
-Options: ``sims`` (sampled deals per decision, the budget; deterministic given the seed), ``ms``
+Options: ``sims`` (sampled deals per decision, 64, the budget; deterministic given the seed), ``ms``
 (a time cap in milliseconds, 0 for none: the search then returns its best move so far, after at
-least one deal) and ``fit`` (how strongly deals are weighted by the bids, 0 for not at all).
+least one deal), ``fit`` (how strongly deals are weighted by the bids, 0 for not at all), ``rel``
+(the weight of the others' mean points), ``end`` (the last rounds played for the chance of winning),
+``z`` (standard errors a move must gain over the policy's) and ``simbid`` (1: bids by simulation).
 """
 
 from __future__ import annotations
@@ -39,13 +42,13 @@ from cardtable.games.wizard.world import shown_voids
 class PimcOptions:
     """The budget of Wizard's search: sampled deals per decision, a time cap, the weight of the bids."""
 
-    sims: int = 24
+    sims: int = 64
     ms: float = 0.0
     fit: float = 1.0
     rel: float = 1.0
     end: int = 3
     simbid: int = 0
-    z: float = 1.0
+    z: float = 2.0
 
     def __post_init__(self) -> None:
         if self.sims < 1:
@@ -310,9 +313,9 @@ def value_of(players: int, size: int, card: CardId, trump: int | None) -> float:
 
 
 class QuickPimcBot(PimcBot):
-    """``search_quick``: the same search on fewer sampled deals (8 unless ``sims`` says otherwise)."""
+    """``search_quick``: the same search on 8 sampled deals, overriding the policy at one standard error."""
 
     name = "search_quick"
 
     def __init__(self, seed: int = 0, **options: Any) -> None:
-        super().__init__(seed, **{"sims": 8, **options})
+        super().__init__(seed, **{"sims": 8, "z": 1.0, **options})
