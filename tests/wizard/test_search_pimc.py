@@ -12,7 +12,7 @@ import pytest
 from cardtable.bots import make_bot
 from cardtable.games.wizard import playout, rules
 from cardtable.games.wizard.actions import Bid, Play
-from cardtable.games.wizard.pimc import PimcBot, bid_likelihood, distinct_cards, sample_hands
+from cardtable.games.wizard.pimc import PimcBot, bid_likelihood, choose, distinct_cards, sample_hands
 from cardtable.games.wizard.world import shown_voids
 from tests.wizard.script import GAME
 
@@ -163,3 +163,12 @@ def test_deals_that_contradict_the_bids_weigh_less() -> None:
     strong[1] = rules.mask_of(wizards)
     weak[1] = rules.mask_of(plain[:1])
     assert bid_likelihood(obs, table, strong, 1.0) < bid_likelihood(obs, table, weak, 1.0)
+
+
+def test_the_policy_move_stands_unless_another_beats_it_clearly() -> None:
+    moves, weights = [10, 20], [1.0] * 4
+    noisy = [[0.0, 30.0], [0.0, -25.0], [0.0, 20.0], [0.0, -15.0]]  # mean gain 2.5, spread far larger
+    clear = [[0.0, 10.0], [5.0, 14.0], [-3.0, 8.0], [2.0, 11.0]]  # the same gain of about 10 on every deal
+    assert choose(noisy, weights, moves, 10, 1.0) == 10
+    assert choose(clear, weights, moves, 10, 2.0) == 20
+    assert choose(noisy, weights, moves, 10, 0.0) == 20  # z = 0: the best mean outright
