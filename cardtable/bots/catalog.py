@@ -72,7 +72,7 @@ BOT_INFO: dict[str, dict[str, BotInfo]] = {
 
 #: The computer player used when none is named: the strongest that decides within about a second.
 DEFAULT_BOT: dict[str, str] = {
-    "wizard": "heuristic",
+    "wizard": "search",
     "mus": "careful",
     "durak": "search_quick",
     "kaiser": "heuristic",
