@@ -39,8 +39,8 @@ _QUICK = BotInfo("Quick search: fewer sampled deals (strong, fast)", 2, 30.0)
 
 BOT_INFO: dict[str, dict[str, BotInfo]] = {
     "wizard": {
-        "search": BotInfo("Search: plays out 64 sampled deals per card (strongest, well under a second a move)", 1, 70.0),
-        "search_quick": BotInfo("Quick search: 8 sampled deals per card (about as strong as the heuristic, fast)", 3, 2.0),
+        "search": BotInfo("Search: plays out 64 sampled deals per card (strongest, well under a second)", 1, 20.0),
+        "search_quick": BotInfo("Quick search: 8 sampled deals per card (like the heuristic, fast)", 3, 2.0),
         "heuristic": BotInfo("Heuristic: counts expected tricks, chases or ducks (fast)", 3, 0.05),
         "chase_duck": BotInfo("Chase or duck: strongest card while short, weakest once made (baseline)", 4, 0.01),
         "lowest": BotInfo("Lowest: always the lowest card (baseline)", 5, 0.01),
