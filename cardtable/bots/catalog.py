@@ -20,9 +20,9 @@ class BotInfo:
 
 
 #: Options of the named search budgets, per game (others: ``SearchOptions`` defaults). Crazy Eights
-#: has its own flat search (``crazy_eights.search``), which takes no part in these.
+#: has its own flat search (``crazy_eights.search``), which takes no part in these. Wizard has its own
+#: ``search`` (``cardtable/games/wizard/pimc.py``; 64 sampled deals, ``search_quick`` 8).
 SEARCH_OPTIONS: dict[str, dict[str, dict[str, int]]] = {
-    "wizard": {"search": {"sims": 200}, "search_quick": {"sims": 40}},
     "mus": {"search": {"sims": 150}, "search_quick": {"sims": 40}},
     "durak": {"search": {"sims": 150}, "search_quick": {"sims": 40}},
     "kaiser": {"search": {"sims": 200}, "search_quick": {"sims": 40}},
@@ -38,8 +38,11 @@ _QUICK = BotInfo("Quick search: fewer sampled deals (strong, fast)", 2, 30.0)
 
 BOT_INFO: dict[str, dict[str, BotInfo]] = {
     "wizard": {
-        "search": _SEARCH, "search_quick": _QUICK,
+        "search": BotInfo("Search: plays out 64 sampled deals per card (strongest, well under a second)", 1, 20.0),
+        "search_quick": BotInfo("Quick search: 8 sampled deals per card (like the heuristic, fast)", 3, 2.0),
         "heuristic": BotInfo("Heuristic: counts expected tricks, chases or ducks (fast)", 3, 0.05),
+        "chase_duck": BotInfo("Chase or duck: strongest card while short, weakest once made (baseline)", 4, 0.01),
+        "lowest": BotInfo("Lowest: always the lowest card (baseline)", 5, 0.01),
     },
     "mus": {
         "reader": BotInfo("Reader: reads declarations and envites, weighs the score (strongest, fast)", 1, 1.0),
@@ -72,7 +75,7 @@ BOT_INFO: dict[str, dict[str, BotInfo]] = {
 
 #: The computer player used when none is named: the strongest that decides within about a second.
 DEFAULT_BOT: dict[str, str] = {
-    "wizard": "heuristic",
+    "wizard": "search",
     "mus": "reader",
     "durak": "endgame",
     "kaiser": "search",

@@ -202,11 +202,16 @@ class HeuristicBot:
             return self._bid(observation, [a for a in legal_actions if isinstance(a, Bid)])
         return self._choose_trump(observation)
 
-    def _bid(self, obs: WizardObservation, bids: list[Bid]) -> Bid:
-        """The allowed bid nearest the expected number of tricks."""
+    @staticmethod
+    def estimate(obs: WizardObservation) -> float:
+        """The expected tricks of the hand, nudged by the bids heard and shaded a little."""
         estimate = expected_tricks(obs.hand, obs.trump_suit, obs.players)
         estimate += bid_table.value(obs.players, obs.round, PRESSURE) * bid_pressure(obs)
-        estimate -= BID_SHADE * obs.round / 10
+        return estimate - BID_SHADE * obs.round / 10
+
+    def _bid(self, obs: WizardObservation, bids: list[Bid]) -> Bid:
+        """The allowed bid nearest the expected number of tricks."""
+        estimate = self.estimate(obs)
         return min(bids, key=lambda b: (abs(b.tricks - estimate), b.tricks))
 
     def _choose_trump(self, obs: WizardObservation) -> ChooseTrump:

@@ -590,10 +590,12 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         return action.words()
 
     def bots(self) -> Mapping[str, BotFactory]:
-        """``heuristic`` (fitted bids, chase or duck), baselines ``chase_duck`` and ``lowest``."""
+        """``search`` (sampled deals played out, ``pimc.py``), ``heuristic`` (fitted bids, chase or duck), baselines."""
         from cardtable.games.wizard.bots import ChaseDuckBot, HeuristicBot, LowestBot
+        from cardtable.games.wizard.pimc import PimcBot, QuickPimcBot
 
-        return {"heuristic": HeuristicBot, "chase_duck": ChaseDuckBot, "lowest": LowestBot}
+        return {"search": PimcBot, "search_quick": QuickPimcBot,
+                "heuristic": HeuristicBot, "chase_duck": ChaseDuckBot, "lowest": LowestBot}
 
     def seat_stats(self, state: WizardState) -> Sequence[Mapping[str, float]]:
         """Per seat: rounds where the bid was exact, and rounds played."""

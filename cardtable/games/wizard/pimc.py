@@ -1,0 +1,321 @@
+"""Wizard's ``search`` bot: determinized flat Monte Carlo (PIMC) over sampled deals, with a bid-aware playout.
+
+Each decision samples ``sims`` deals of the unseen cards consistent with what the seat knows
+(its hand, the cards played and by whom, the suits each seat has shown it lacks: ``world.shown_voids``),
+and on every deal scores every candidate card by playing the round out with a fast bitmask
+simulator (``playout.py``): the same deals for every candidate (common random numbers), so the
+cards are compared on equal luck. A candidate's value is the seat's points in the round minus the
+others' mean (in the last rounds: the chance of finishing first). The playout policy's own card
+stands unless another beats it clearly on the same deals (a paired test). Cards that cannot play
+differently (two jesters, touching ranks) count once. Sampled deals are weighted by how well they
+explain the bids already made (a deal that puts every wizard in the hand of a seat that bid zero
+counts little). Bids and the trump choice are the ``heuristic``'s; with ``simbid=1`` the bids near
+its estimate are scored on the deals too (the seats still to bid bidding as the heuristic does).
+
+Options: ``sims`` (sampled deals per decision, 64, the budget; deterministic given the seed), ``ms``
+(a time cap in milliseconds, 0 for none: the search then returns its best move so far, after at
+least one deal), ``fit`` (how strongly deals are weighted by the bids, 0 for not at all), ``rel``
+(the weight of the others' mean points), ``end`` (the last rounds played for the chance of winning),
+``z`` (standard errors a move must gain over the policy's) and ``simbid`` (1: bids by simulation).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+from cardtable.cards import CardId
+from cardtable.core.observation import Observation
+from cardtable.core.worlds import deal_hidden
+from cardtable.games.wizard import bid_table, playout, rules
+from cardtable.games.wizard.actions import Bid, ChooseTrump, Play, WizardAction
+from cardtable.games.wizard.bots import HeuristicBot
+from cardtable.games.wizard.observation import WizardObservation
+from cardtable.games.wizard.world import shown_voids
+
+
+@dataclass(frozen=True)
+class PimcOptions:
+    """The budget of Wizard's search: sampled deals per decision, a time cap, the weight of the bids."""
+
+    sims: int = 64
+    ms: float = 0.0
+    fit: float = 1.0
+    rel: float = 1.0
+    end: int = 3
+    simbid: int = 0
+    z: float = 2.0
+
+    def __post_init__(self) -> None:
+        if self.sims < 1:
+            raise ValueError(f"search option sims must be at least 1, not {self.sims}")
+        if self.ms < 0:
+            raise ValueError(f"search option ms must be 0 (no cap) or positive, not {self.ms}")
+        if self.fit < 0:
+            raise ValueError(f"search option fit must be 0 or positive, not {self.fit}")
+        if self.end < 0:
+            raise ValueError(f"search option end must be 0 or positive, not {self.end}")
+        if self.z < 0:
+            raise ValueError(f"search option z must be 0 or positive, not {self.z}")
+        if self.simbid not in (0, 1):
+            raise ValueError(f"search option simbid must be 0 or 1, not {self.simbid}")
+
+
+def parse_pimc_options(values: Mapping[str, Any]) -> PimcOptions:
+    """Options from ``key=value`` data (strings are converted); ``ValueError`` in one line if wrong."""
+    known = [f.name for f in fields(PimcOptions)]
+    out: dict[str, Any] = {}
+    for key, raw in values.items():
+        if key not in known:
+            raise ValueError(f"search has no option {key!r} (known: {', '.join(known)})")
+        convert = int if key in ("sims", "end", "simbid") else float
+        try:
+            out[key] = convert(raw)
+        except (TypeError, ValueError):
+            raise ValueError(f"search option {key} must be a number, not {raw!r}") from None
+    return PimcOptions(**out)
+
+
+class PimcBot:
+    """Scores every candidate move on the same sampled deals played out to the end of the round."""
+
+    name = "search"
+    accepts_options = True
+
+    def __init__(self, seed: int = 0, **options: Any) -> None:
+        self.options = parse_pimc_options(options)
+        self.rng = random.Random(seed)
+        self.heuristic = HeuristicBot(seed)
+        self.simulations_done = 0
+
+    def act(self, observation: Observation, legal_actions: Sequence[WizardAction]) -> WizardAction:
+        """The candidate with the best mean value over the sampled deals (the only legal action at once)."""
+        assert isinstance(observation, WizardObservation)
+        obs = observation
+        if obs.seat is None:
+            raise ValueError("the search bot plays a seat; a spectator's observation has none")
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        first = legal_actions[0]
+        if isinstance(first, ChooseTrump):
+            return self.heuristic.act(obs, legal_actions)
+        if isinstance(first, Bid):
+            if not self.options.simbid:
+                return self.heuristic.act(obs, legal_actions)
+            bids = bid_candidates(obs, [a.tricks for a in legal_actions if isinstance(a, Bid)])
+            if len(bids) == 1:
+                return Bid(bids[0])
+            default = int(self.heuristic.act(obs, legal_actions).tricks)  # type: ignore[union-attr]
+            if default not in bids:
+                bids.append(default)
+            return Bid(self._search(obs, bids, default, bidding=True))
+        cards = distinct_cards(obs, [a.card for a in legal_actions if isinstance(a, Play)])
+        if len(cards) == 1:
+            return Play(cards[0])
+        policy = playout.policy_card(obs)
+        default = representative(policy, cards)
+        best = self._search(obs, cards, default, bidding=False)
+        return Play(policy if best == default else best)
+
+    def _search(self, obs: WizardObservation, moves: list[int], default: int, *, bidding: bool) -> int:
+        """The move with the best weighted mean value, if it beats ``default`` (the policy's move) clearly enough.
+
+        The margin is a paired test on the same deals: the best move's mean gain over the default must
+        be at least ``z`` standard errors, else the default stands (noise never overrides the policy).
+        """
+        opts = self.options
+        deadline = time.perf_counter() + opts.ms / 1000 if opts.ms else math.inf
+        me = obs.seat if obs.seat is not None else 0
+        rows: list[list[float]] = []
+        weights: list[float] = []
+        table = playout.Table.from_observation(obs)
+        value = round_value(obs, me, opts.rel, opts.end)
+        done = 0
+        while done < opts.sims:
+            hands, weight = self._sample(obs, table)
+            done += 1
+            if weight > 0.0:
+                row = []
+                for move in moves:
+                    if bidding:
+                        points = playout.play_round_from_bid(table, hands, me, move)
+                    else:
+                        points = playout.play_round_from_card(table, hands, me, move)
+                    row.append(value(points))
+                rows.append(row)
+                weights.append(weight)
+            if time.perf_counter() >= deadline:
+                break
+        self.simulations_done = done * len(moves)
+        return choose(rows, weights, moves, default, opts.z)
+
+    def _sample(self, obs: WizardObservation, table: playout.Table) -> tuple[list[int], float]:
+        """One deal of the unseen cards to the other hands, and its weight given the bids already made."""
+        hands = sample_hands(obs, self.rng)
+        if not self.options.fit:
+            return hands, 1.0
+        return hands, bid_likelihood(obs, table, hands, self.options.fit)
+
+
+# What a round's points are worth.
+
+#: The spread of the difference of two seats' round points (for the chance of finishing first).
+ROUND_SPREAD = 35.0
+
+
+def round_value(obs: WizardObservation, me: int, rel: float, end: int) -> Callable[[list[int]], float]:
+    """Early on: the round's points minus ``rel`` × the others' mean; in the last ``end`` rounds: the chance of winning.
+
+    The chance of finishing first is exact in the last round (the totals after it); before it, the
+    product over the others of a normal chance of staying ahead with the rounds left.
+    """
+    left = obs.rounds - obs.round
+    totals = obs.totals
+    p = obs.players
+    if left >= end:
+        def points_value(points: list[int]) -> float:
+            return points[me] - rel * (sum(points) - points[me]) / (p - 1)
+        return points_value
+    if left == 0:
+        def win_value(points: list[int]) -> float:
+            final = [t + x for t, x in zip(totals, points)]
+            best = max(final)
+            if final[me] < best:
+                return 0.0
+            return 100.0 / final.count(best)
+        return win_value
+    spread = ROUND_SPREAD * math.sqrt(left)
+
+    def chance_value(points: list[int]) -> float:
+        mine = totals[me] + points[me]
+        chance = 100.0
+        for seat in range(p):
+            if seat != me:
+                lead = mine - totals[seat] - points[seat]
+                chance *= 0.5 * (1.0 + math.erf(lead / (spread * math.sqrt(2.0))))
+        return chance
+    return chance_value
+
+
+# Sampling and weighting deals.
+
+
+def sample_hands(obs: WizardObservation, rng: random.Random) -> list[int]:
+    """Every seat's hand as a bitmask: the seat's own, the others drawn from the unseen cards, voids respected."""
+    me = obs.seat if obs.seat is not None else 0
+    p = obs.players
+    seen = rules.mask_of(obs.hand) | rules.mask_of(obs.played_cards) | rules.mask_of(pc.card for pc in obs.trick)
+    if obs.trump_card is not None:
+        seen |= 1 << obs.trump_card
+    hidden = rules.cards_of(rules.ALL_MASK & ~seen)
+    voids = shown_voids(obs)
+    others = [s for s in range(p) if s != me]
+    places = [(obs.hand_sizes[s], voids[s]) for s in others]
+    places.append((len(hidden) - sum(size for size, _ in places), 0))
+    deal = deal_hidden(hidden, places, rng)
+    hands = [0] * p
+    hands[me] = rules.mask_of(obs.hand)
+    for other, cards in zip(others, deal):
+        hands[other] = rules.mask_of(cards)
+    return hands
+
+
+def bid_likelihood(obs: WizardObservation, table: playout.Table, hands: list[int], fit: float) -> float:
+    """How well a deal explains the bids made: a Gaussian in (bid − fitted estimate of the whole hand)."""
+    if obs.bids_hidden:
+        return 1.0
+    me = obs.seat if obs.seat is not None else 0
+    log_weight = 0.0
+    for seat, bid in enumerate(obs.bids):
+        if seat == me or bid is None:
+            continue
+        # The hand the seat held when it bid: what it holds now plus what it has played this round.
+        held = hands[seat] | table.played_by[seat]
+        estimate = table.estimate(held)
+        log_weight -= (bid - estimate) ** 2
+    return math.exp(fit * log_weight / (2.0 * (1.0 + obs.round / 8)))
+
+
+def choose(rows: list[list[float]], weights: list[float], moves: list[int], default: int, z: float) -> int:
+    """The best move by weighted mean, unless its paired gain over ``default`` is under ``z`` standard errors."""
+    total = sum(weights)
+    if not rows or total == 0.0:
+        return default
+    means = [sum(w * row[i] for w, row in zip(weights, rows)) / total for i in range(len(moves))]
+    best = max(range(len(moves)), key=lambda i: (means[i], -i))
+    base = moves.index(default)
+    if best == base:
+        return default
+    gain = means[best] - means[base]
+    spread = sum(w * w * (row[best] - row[base] - gain) ** 2 for w, row in zip(weights, rows)) / (total * total)
+    return moves[best] if gain > z * math.sqrt(spread) else default
+
+
+# Candidate moves.
+
+
+def representative(card: CardId, moves: list[CardId]) -> CardId:
+    """The candidate standing for ``card`` among ``distinct_cards`` (the lowest card of its class)."""
+    if card in moves:
+        return card
+    if rules.is_jester(card):
+        return next(m for m in moves if rules.is_jester(m))
+    if rules.is_wizard(card):
+        return next(m for m in moves if rules.is_wizard(m))
+    return max(m for m in moves if rules.SUIT_OF[m] == rules.SUIT_OF[card] and m < card)
+
+
+def bid_candidates(obs: WizardObservation, allowed: list[int]) -> list[int]:
+    """The allowed bids within about two tricks of the heuristic's estimate."""
+    estimate = HeuristicBot.estimate(obs)
+    near = [b for b in allowed if abs(b - estimate) <= 2.0]
+    return near or [min(allowed, key=lambda b: abs(b - estimate))]
+
+
+def distinct_cards(obs: WizardObservation, cards: list[CardId]) -> list[CardId]:
+    """The legal cards, one per class of cards that play alike (jesters, wizards, touching ranks of a suit)."""
+    seen = rules.mask_of(obs.played_cards) | rules.mask_of(pc.card for pc in obs.trick)
+    if obs.trump_card is not None:
+        seen |= 1 << obs.trump_card
+    mine = rules.mask_of(obs.hand)
+    out: list[CardId] = []
+    jester = wizard = False
+    previous = -1
+    for card in sorted(cards):
+        if rules.is_jester(card):
+            if not jester:
+                out.append(card)
+            jester = True
+        elif rules.is_wizard(card):
+            if not wizard:
+                out.append(card)
+            wizard = True
+        else:
+            if previous >= 0 and rules.SUIT_OF[previous] == rules.SUIT_OF[card]:
+                between = ((1 << card) - 1) & ~((1 << (previous + 1)) - 1)
+                if not between & ~(seen | mine):
+                    previous = card
+                    continue  # nothing anyone else could hold lies between: plays like the previous card
+            out.append(card)
+            previous = card
+    return out
+
+
+def value_of(players: int, size: int, card: CardId, trump: int | None) -> float:
+    """The fitted expected tricks of one card (the heuristic's bid table)."""
+    from cardtable.games.wizard.bots import category
+
+    return bid_table.value(players, size, category(card, trump))
+
+
+class QuickPimcBot(PimcBot):
+    """``search_quick``: the same search on 8 sampled deals, overriding the policy at one standard error."""
+
+    name = "search_quick"
+
+    def __init__(self, seed: int = 0, **options: Any) -> None:
+        super().__init__(seed, **{"sims": 8, "z": 1.0, **options})

@@ -1,0 +1,275 @@
+"""A fast Wizard round simulator on bitmasks for the search bot's playouts, with a bid-aware card policy.
+
+``Table`` holds what stays fixed during one decision (players, trump, bids made, the trick so far,
+who played what this round, the fitted card values); ``play_round_from_bid`` and
+``play_round_from_card`` play one sampled deal to the end of the round and return every seat's
+points. The playout policy, the same for every seat, decides from the seat's hand, its bid and the
+cards still live (in anyone's hand), not from the other hands:
+
+- leading while short of the bid: a card nothing live can beat in its suit (top trump first),
+  else a wizard, else a high side card, else the lowest; once the bid is made: the lowest side
+  card (a jester if that card would win);
+- following while short: the cheapest card that wins now, preferring one nothing live beats in
+  its suit, unless the seat plays last (then simply the cheapest winner); no winner: a jester,
+  else the cheapest card;
+- following once the bid is made: the most dangerous card that loses now (jesters last);
+  forced to win: the strongest card when last, else the weakest winner.
+
+The bids of seats that have not bid yet follow the ``heuristic`` bot's rule (fitted expected
+tricks, nudged by the bids heard, nearest allowed bid).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cardtable.games.wizard import bid_table, rules
+from cardtable.games.wizard.observation import WizardObservation
+
+_STRENGTH = rules.STRENGTH
+_SUIT_MASK = rules.SUIT_MASK
+_WIZARDS = rules.WIZARD_MASK
+_JESTERS = rules.JESTER_MASK
+_PLAIN = rules.ALL_MASK & ~rules.SPECIAL_MASK
+_RANK = rules.RANK_OF
+_SUIT = rules.SUIT_OF
+_BIT = tuple(1 << c for c in range(rules.DECK_SIZE))
+#: Cards of the same suit ranked above each card (0 for wizards and jesters).
+_ABOVE = tuple(_SUIT_MASK[_SUIT[c]] & ~((1 << (c + 1)) - 1) if _SUIT[c] >= 0 else 0 for c in range(rules.DECK_SIZE))
+
+
+def _top(mask: int) -> int:
+    """The highest card id of a non-empty mask."""
+    return mask.bit_length() - 1
+
+
+def _low(mask: int) -> int:
+    """The lowest card id of a non-empty mask."""
+    return (mask & -mask).bit_length() - 1
+
+
+class Table:
+    """What one decision's playouts share: the round's fixed facts as the deciding seat sees them."""
+
+    __slots__ = ("players", "size", "trump", "dealer", "hook", "hidden", "bids", "has_bid", "tricks", "trick",
+                 "trick_leader", "played_by", "values", "pressure", "shade")
+
+    def __init__(self, players: int, size: int, trump: int, dealer: int) -> None:
+        from cardtable.games.wizard.bots import BID_SHADE, PRESSURE, category
+
+        self.players, self.size, self.trump, self.dealer = players, size, trump, dealer
+        self.hook = self.hidden = False
+        self.bids: list[int | None] = [None] * players
+        self.has_bid = [False] * players
+        self.tricks = [0] * players
+        self.trick: list[int] = []
+        self.trick_leader = (dealer + 1) % players
+        self.played_by = [0] * players
+        suit = None if trump < 0 else trump
+        self.values = [bid_table.value(players, size, category(c, suit)) for c in range(rules.DECK_SIZE)]
+        self.pressure = bid_table.value(players, size, PRESSURE)
+        self.shade = BID_SHADE * size / 10
+
+    @classmethod
+    def from_observation(cls, obs: WizardObservation) -> Table:
+        """The table as ``obs`` shows it (the trick history is rebuilt from ``played_cards``)."""
+        p = obs.players
+        t = cls(p, obs.round, -1 if obs.trump_suit is None else obs.trump_suit, obs.dealer)
+        t.hook, t.hidden = obs.bids_may_not_equal_tricks, obs.bids_hidden
+        t.bids, t.has_bid, t.tricks = list(obs.bids), list(obs.has_bid), list(obs.tricks)
+        leader = (obs.dealer + 1) % p
+        played = obs.played_cards
+        suit = None if t.trump < 0 else t.trump
+        for start in range(0, len(played), p):
+            cards = played[start:start + p]
+            for i, card in enumerate(cards):
+                t.played_by[(leader + i) % p] |= _BIT[card]
+            leader = (leader + rules.trick_winner(cards, suit)) % p
+        for pc in obs.trick:
+            t.played_by[pc.seat] |= _BIT[pc.card]
+        t.trick = [pc.card for pc in obs.trick]
+        t.trick_leader = obs.trick[0].seat if obs.trick else (obs.leader if obs.leader is not None else leader)
+        return t
+
+    def estimate(self, hand: int) -> float:
+        """The fitted expected tricks of a whole hand (a bitmask)."""
+        values = self.values
+        return sum(values[c] for c in rules.hand_ids(hand))
+
+    def heuristic_bid(self, seat: int, hand: int, bids: Sequence[int | None]) -> int:
+        """The bid the ``heuristic`` bot makes with ``hand`` after hearing ``bids``."""
+        estimate = self.estimate(hand) - self.shade
+        if not self.hidden:
+            heard = [b for s, b in enumerate(bids) if b is not None and s != seat]
+            if heard:
+                estimate += self.pressure * (sum(heard) - len(heard) * self.size / self.players)
+        forbidden = -1
+        if self.hook and seat == self.dealer:
+            forbidden = self.size - sum(b for b in bids if b is not None)
+        best, best_key = 0, (99.0, 0)
+        for b in range(self.size + 1):
+            if b != forbidden and (abs(b - estimate), b) < best_key:
+                best, best_key = b, (abs(b - estimate), b)
+        return best
+
+
+def play_round_from_bid(t: Table, hands: Sequence[int], me: int, bid: int) -> list[int]:
+    """Points per seat when ``me`` bids ``bid`` now, the seats still to bid bid as the heuristic, and all play out."""
+    p = t.players
+    bids = list(t.bids)
+    for seat in range(p):
+        if bids[seat] is None and t.has_bid[seat]:  # a hidden bid already made
+            bids[seat] = t.heuristic_bid(seat, hands[seat], [None] * p)
+    bids[me] = bid
+    seat = (me + 1) % p
+    first = (t.dealer + 1) % p
+    while seat != first:
+        if bids[seat] is None:
+            bids[seat] = t.heuristic_bid(seat, hands[seat], bids)
+        seat = (seat + 1) % p
+    made = [b if b is not None else 0 for b in bids]
+    return _play(t, list(hands), made, [0] * p, [], first, me, -1)
+
+
+def play_round_from_card(t: Table, hands: Sequence[int], me: int, card: int) -> list[int]:
+    """Points per seat when ``me`` plays ``card`` now and every seat plays the rest of the round out."""
+    bids = [b if b is not None else 0 for b in t.bids]
+    return _play(t, list(hands), bids, list(t.tricks), list(t.trick), t.trick_leader, me, card)
+
+
+def _play(t: Table, hands: list[int], bids: list[int], tricks: list[int], trick: list[int], leader: int,
+          me: int, forced: int) -> list[int]:
+    """Play the round out from the given trick (``forced``: the card ``me`` plays first, -1 for none)."""
+    p = t.players
+    trump = t.trump
+    by_lead = _STRENGTH[trump + 1]
+    trump_mask = _SUIT_MASK[trump] if trump >= 0 else 0
+    live = 0
+    for h in hands:
+        live |= h
+    lead = rules.lead_state(trick)
+    while True:
+        seat = (leader + len(trick)) % p
+        while len(trick) < p:
+            hand = hands[seat]
+            if seat == me and forced >= 0:
+                card, forced = forced, -1
+            else:
+                card = _choose(hand, live & ~hand, lead, trick, bids[seat] - tricks[seat], trump, trump_mask,
+                               by_lead, len(trick) == p - 1)
+            bit = _BIT[card]
+            hands[seat] = hand & ~bit
+            live &= ~bit
+            trick.append(card)
+            if lead == -1 and card < 56:
+                lead = 4 if card >= 52 else card // 13
+            seat = (seat + 1) % p
+        winner = (leader + rules.winning_position(trick, by_lead[lead + 1])) % p
+        tricks[winner] += 1
+        if not live:
+            break
+        leader, trick, lead = winner, [], -1
+    return [20 + 10 * b if b == k else -10 * abs(k - b) for b, k in zip(bids, tricks)]
+
+
+def _cost(card: int, trump: int) -> int:
+    """How dangerous a card is to keep when ducking: wizards most, then trumps, then rank; jesters nothing."""
+    if card >= 56:
+        return 0
+    if card >= 52:
+        return 100
+    return _RANK[card] + (40 if _SUIT[card] == trump else 0)
+
+
+def _choose(hand: int, others: int, lead: int, trick: list[int], need: int, trump: int, trump_mask: int,
+            by_lead: Sequence[Sequence[int]], last: bool) -> int:
+    """The playout policy's card for a seat holding ``hand`` (see the module docstring)."""
+    legal = hand
+    if 0 <= lead < 4:
+        follow = hand & _SUIT_MASK[lead]
+        if follow:
+            legal = follow | (hand & (_WIZARDS | _JESTERS))
+    if not legal & (legal - 1):
+        return _low(legal)
+    if not trick:
+        return _lead(legal, others, need, trump, trump_mask)
+    if lead == -1:  # only jesters so far: any other card takes the lead and wins for now
+        winners = legal & ~_JESTERS
+        table = by_lead[0]
+    else:
+        table = by_lead[lead + 1]
+        best = max(table[c] for c in trick)
+        winners = 0
+        for c in rules.hand_ids(legal):
+            if table[c] > best:
+                winners |= _BIT[c]
+    if need > 0:
+        if winners:
+            plain = winners & ~_WIZARDS
+            if not plain:
+                return _low(winners)
+            if last:
+                return min(rules.hand_ids(plain), key=lambda c: (table[c], c))
+            safe = [c for c in rules.hand_ids(plain) if not others & _ABOVE[c]]
+            pool = safe or rules.hand_ids(plain)
+            return min(pool, key=lambda c: (table[c], c))
+        if legal & _JESTERS:
+            return _low(legal & _JESTERS)
+        return min(rules.hand_ids(legal), key=lambda c: (_cost(c, trump), c))
+    losers = legal & ~winners
+    if losers:
+        return max(rules.hand_ids(losers), key=lambda c: (_cost(c, trump), -c))
+    if last:
+        return max(rules.hand_ids(winners), key=lambda c: (_cost(c, trump), c))
+    return min(rules.hand_ids(winners), key=lambda c: (table[c], c))
+
+
+def _lead(legal: int, others: int, need: int, trump: int, trump_mask: int) -> int:
+    """The card a seat leads: a sure or high card while short of its bid, else a low side card."""
+    side = legal & _PLAIN & ~trump_mask
+    if need > 0:
+        trumps = legal & trump_mask
+        if trumps:
+            top = _top(trumps)
+            if not others & _ABOVE[top]:
+                return top
+        for suit in range(4):
+            cards = side & _SUIT_MASK[suit]
+            if cards:
+                top = _top(cards)
+                if not others & _ABOVE[top]:
+                    return top
+        if legal & _WIZARDS:
+            return _low(legal & _WIZARDS)
+        if side:
+            high = max(rules.hand_ids(side), key=lambda c: (_RANK[c], c))
+            if _RANK[high] >= 10:
+                return high
+            return min(rules.hand_ids(side), key=lambda c: (_RANK[c], c))
+        if trumps:
+            return _low(trumps)
+        return _low(legal)
+    if side:
+        low = min(rules.hand_ids(side), key=lambda c: (_RANK[c], c))
+        if legal & _JESTERS and not others & _ABOVE[low]:
+            return _low(legal & _JESTERS)
+        return low
+    if legal & _JESTERS:
+        return _low(legal & _JESTERS)
+    if legal & trump_mask:
+        return _low(legal & trump_mask)
+    return _low(legal)
+
+
+def policy_card(obs: WizardObservation) -> int:
+    """The playout policy's card for the observing seat, from what it sees (live: every card it has not seen)."""
+    me = obs.seat if obs.seat is not None else 0
+    trump = -1 if obs.trump_suit is None else obs.trump_suit
+    hand = rules.mask_of(obs.hand)
+    trick = [pc.card for pc in obs.trick]
+    seen = hand | rules.mask_of(obs.played_cards) | rules.mask_of(trick)
+    if obs.trump_card is not None:
+        seen |= _BIT[obs.trump_card]
+    need = (obs.bids[me] or 0) - obs.tricks[me]
+    return _choose(hand, rules.ALL_MASK & ~seen, rules.lead_state(trick), trick, need, trump,
+                   _SUIT_MASK[trump] if trump >= 0 else 0, _STRENGTH[trump + 1], len(trick) == obs.players - 1)
