@@ -47,10 +47,10 @@ def interval(values: list[float]) -> tuple[float, float]:
     return mean, T95.get(len(values) - 1, 2.0) * statistics.stdev(values) / len(values) ** 0.5
 
 
-def in_process(game: Any, options: dict[str, Any], seed: int) -> tuple[int, float]:
-    """One game of four default bots in process: (actions, seconds)."""
+def in_process(game: Any, options: dict[str, Any], seed: int, bot: str) -> tuple[int, float]:
+    """One game of four ``bot`` computer players in process: (actions, seconds)."""
     opts = game.options(options)
-    bots = {seat: make_bot(game, default_bot(game), zlib.crc32(f"{seed}:{seat}".encode())) for seat in range(4)}
+    bots = {seat: make_bot(game, bot, zlib.crc32(f"{seed}:{seat}".encode())) for seat in range(4)}
     started = time.perf_counter()
     state, _ = game.new(opts, seed)
     actions = 0
@@ -64,12 +64,12 @@ def in_process(game: Any, options: dict[str, Any], seed: int) -> tuple[int, floa
     return actions, time.perf_counter() - started
 
 
-def served(server: Any, game: str, options: dict[str, Any], seed: int) -> tuple[int, float]:
+def served(server: Any, game: str, options: dict[str, Any], seed: int, bot: str) -> tuple[int, float]:
     """One game of four computer players on the real server, watched by a spectator: (actions, seconds)."""
     from websockets.sync.client import connect
 
     status, created = server.request("POST", "/api/tables", {"game": game, "options": options, "seed": seed,
-                                                             "seats": [{"kind": "bot"}] * 4})
+                                                             "seats": [{"kind": "bot", "bot": bot}] * 4})
     assert status == 201, created
     table_id = created["table_id"]
     with connect(f"{server.ws}/ws/tables/{table_id}", max_size=None) as ws:
@@ -131,25 +131,29 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=3.0, help="served seconds per run (about)")
     parser.add_argument("--sqlite-sync", default="FULL", choices=["FULL", "NORMAL"])
+    parser.add_argument("--bot", default="heuristic",
+                        help="the computer players on both sides (a fast one measures the server, not the bot;\n"
+                        "'default': the server's default computer player)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from tests.server.realserver import serve
 
     game = cardtable.load_game(args.game)
+    bot = default_bot(game) if args.bot == "default" else args.bot
     options = {"players": 4}
     ratios, local_rates, served_rates = [], [], []
     with tempfile.TemporaryDirectory() as folder, \
             serve(f"sqlite:///{folder}/bench.db", Path(folder) / "server.log", "--bot-delay", "0",
                   "--sqlite-sync", args.sqlite_sync, "--limit", "tables_per_minute=100000") as server:
-        served(server, args.game, options, 999)  # warm up
+        served(server, args.game, options, 999, bot)  # warm up
         for run in range(args.runs):  # interleaved; each side plays the same deals for about --seconds
             seeds = range(1000 + 100 * run, 1100 + 100 * run)
             here = there = (0, 0.0)
             for seed in seeds:
-                actions, seconds = in_process(game, options, seed)
+                actions, seconds = in_process(game, options, seed, bot)
                 here = (here[0] + actions, here[1] + seconds)
-                actions, seconds = served(server, args.game, options, seed)
+                actions, seconds = served(server, args.game, options, seed, bot)
                 there = (there[0] + actions, there[1] + seconds)
                 if there[1] > args.seconds:
                     break
@@ -158,13 +162,13 @@ def main() -> None:
             ratios.append(served_rates[-1] / local_rates[-1])
     costs = view_costs()
     ratio, ratio_hw = interval(ratios)
-    result = {"game": args.game, "runs": args.runs, "sqlite_sync": args.sqlite_sync,
+    result = {"game": args.game, "bot": bot, "runs": args.runs, "sqlite_sync": args.sqlite_sync,
               "in_process_actions_per_s": interval(local_rates),
               "served_actions_per_s": interval(served_rates), "ratio": (ratio, ratio_hw), **costs}
     if args.json:
         print(json.dumps(result))
         return
-    print(f"{args.game}, four computer players, {args.runs} runs (mean ± 95 % interval), "
+    print(f"{args.game}, four {bot} computer players, {args.runs} runs (mean ± 95 % interval), "
           f"SQLite synchronous={args.sqlite_sync}")
     print(f"  in process : {result['in_process_actions_per_s'][0]:9.0f} ± {result['in_process_actions_per_s'][1]:.0f}"
           " actions/s")

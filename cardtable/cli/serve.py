@@ -57,6 +57,9 @@ def serve(
 
     shown = make_url(app.state.manager.store.url).render_as_string(hide_password=True)
     typer.echo(f"cardtable: http://{host}:{port}/ (database {shown})")
+    from cardtable.server.runtime import tune_garbage_collector
+
+    tune_garbage_collector()
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, ws_max_size=1024 * 1024,
                             ws_per_message_deflate=False, proxy_headers=proxy_headers, timeout_graceful_shutdown=10)
     _graceful_server()(config).run()
