@@ -594,8 +594,9 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         from cardtable.games.wizard.bots import ChaseDuckBot, HeuristicBot, LowestBot
         from cardtable.games.wizard.pimc import PimcBot, QuickPimcBot
 
-        return {"search": PimcBot, "search_quick": QuickPimcBot,
-                "heuristic": HeuristicBot, "chase_duck": ChaseDuckBot, "lowest": LowestBot}
+        # ``heuristic`` first: the golden transcripts play the first bot named.
+        return {"heuristic": HeuristicBot, "search": PimcBot, "search_quick": QuickPimcBot,
+                "chase_duck": ChaseDuckBot, "lowest": LowestBot}
 
     def seat_stats(self, state: WizardState) -> Sequence[Mapping[str, float]]:
         """Per seat: rounds where the bid was exact, and rounds played."""
