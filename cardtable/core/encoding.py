@@ -326,4 +326,15 @@ def ids_of(mask: int) -> list[int]:
     return out
 
 
-__all__ = ["ActionId", "Encoder", "Encoding", "bits", "ids_of", "rotation", "write"]
+def write_bit_changes(view: Any, new: int, old: int, offset: int = 0) -> None:
+    """Write into ``view`` (bytes as 0/1 from ``offset``) the bits where mask ``new`` differs from ``old``."""
+    diff = new ^ old
+    while diff:
+        low = diff & -diff
+        i = low.bit_length() - 1
+        view[offset + i] = new >> i & 1
+        diff ^= low
+
+
+__all__ = ["ActionId", "Encoder", "Encoding", "bits", "ids_of", "rotation", "write", "write_bit_changes"]
+

@@ -12,8 +12,8 @@ import pytest
 from cardtable.bots import make_bot
 from cardtable.games.wizard import playout, rules
 from cardtable.games.wizard.actions import Bid, Play
-from cardtable.games.wizard.pimc import PimcBot, bid_likelihood, choose, distinct_cards, sample_hands
-from cardtable.games.wizard.world import shown_voids
+from cardtable.games.wizard.pimc import PimcBot, bid_likelihood, choose, distinct_cards
+from cardtable.games.wizard.world import sample_hands, shown_voids
 from tests.wizard.script import GAME
 
 
@@ -137,7 +137,7 @@ def test_sampled_hands_keep_sizes_and_voids() -> None:
     for state, seat in _positions(6, 80, players=4, rounds=10):
         obs = GAME.observe(state, seat)
         voids = shown_voids(obs)
-        hands = sample_hands(obs, rng)
+        hands, _ = sample_hands(obs, rng)
         assert [h.bit_count() for h in hands] == list(obs.hand_sizes)
         assert hands[seat] == rules.mask_of(obs.hand)
         assert all(not hands[s] & voids[s] for s in range(4))

@@ -16,7 +16,7 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING, Final
 
-from cardtable.core.encoding import ActionId, Encoder, Encoding, bits, rotation
+from cardtable.core.encoding import ActionId, Encoder, Encoding, bits, rotation, write_bit_changes
 from cardtable.core.types import Seat
 from cardtable.games.crazy_eights.actions import DRAW, PASS, Action, Draw, Pass, Play, PlayEight
 from cardtable.games.crazy_eights.game import MATCH
@@ -151,18 +151,9 @@ class CrazyEightsEncoder(Encoder[CrazyEightsState]):
         if s.players != self._n:
             raise ValueError(f"this encoder is for {self._n} players, the state has {s.players}")
         hand = s.hands[seat]
-        diff = hand ^ self._hand
-        if diff:
+        if hand != self._hand:
+            write_bit_changes(view, hand, self._hand)
             self._hand = hand
-            if diff & (diff - 1):
-                while diff:
-                    low = diff & -diff
-                    i = low.bit_length() - 1
-                    view[i] = hand >> i & 1
-                    diff ^= low
-            else:
-                i = diff.bit_length() - 1
-                view[i] = hand >> i & 1
         top = s.top
         if top != self._top:
             if self._top >= 0:

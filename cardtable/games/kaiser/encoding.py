@@ -20,7 +20,7 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING, Final
 
-from cardtable.core.encoding import ActionId, Encoder, Encoding, bits, rotation
+from cardtable.core.encoding import ActionId, Encoder, Encoding, bits, rotation, write_bit_changes
 from cardtable.core.types import Seat
 from cardtable.games.kaiser import rules
 from cardtable.games.kaiser.actions import NAME_TRUMPS, PASS, Bid, KaiserAction, NameTrump, Pass, Play
@@ -176,18 +176,9 @@ class KaiserEncoder(Encoder[KaiserState]):
         """The seat's information state in ``state``, written into ``obs``; returns ``obs``."""
         s, view, rel = state, self._view, self._rel
         hand = s.hands[self.seat]
-        diff = hand ^ self._hand
-        if diff:
+        if hand != self._hand:
+            write_bit_changes(view, hand, self._hand)
             self._hand = hand
-            if diff & (diff - 1):
-                while diff:
-                    low = diff & -diff
-                    i = low.bit_length() - 1
-                    view[i] = hand >> i & 1
-                    diff ^= low
-            else:
-                i = diff.bit_length() - 1
-                view[i] = hand >> i & 1
         trick = s.trick
         if trick is not self._trick:
             if self._trick:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING, Final
 
-from cardtable.core.encoding import ActionId, Encoder, Encoding, bits, rotation
+from cardtable.core.encoding import ActionId, Encoder, Encoding, bits, rotation, write_bit_changes
 from cardtable.core.types import Seat
 from cardtable.games.wizard import rules
 from cardtable.games.wizard.actions import Bid, ChooseTrump, Play, WizardAction
@@ -195,18 +195,9 @@ class WizardEncoder(Encoder[WizardState]):
         """The seat's information state in ``state``, written into ``obs``; returns ``obs``."""
         s, view = state, self._view
         hand = s.hands[self.seat]
-        diff = hand ^ self._hand
-        if diff:
+        if hand != self._hand:
+            write_bit_changes(view, hand, self._hand)
             self._hand = hand
-            if diff & (diff - 1):
-                while diff:
-                    low = diff & -diff
-                    i = low.bit_length() - 1
-                    view[i] = hand >> i & 1
-                    diff ^= low
-            else:
-                i = diff.bit_length() - 1
-                view[i] = hand >> i & 1
         if s.phase is not PLAYING or s.bids is not self._bids or self._bid_phase is not PLAYING:
             self._write_round(s)
         if s.trick is not self._trick or s.played is not self._played or s.phase is not PLAYING:

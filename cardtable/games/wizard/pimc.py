@@ -30,12 +30,11 @@ from typing import Any
 
 from cardtable.cards import CardId
 from cardtable.core.observation import Observation
-from cardtable.core.worlds import deal_hidden
 from cardtable.games.wizard import bid_table, playout, rules
 from cardtable.games.wizard.actions import Bid, ChooseTrump, Play, WizardAction
 from cardtable.games.wizard.bots import HeuristicBot
 from cardtable.games.wizard.observation import WizardObservation
-from cardtable.games.wizard.world import shown_voids
+from cardtable.games.wizard.world import sample_hands
 
 
 @dataclass(frozen=True)
@@ -155,7 +154,7 @@ class PimcBot:
 
     def _sample(self, obs: WizardObservation, table: playout.Table) -> tuple[list[int], float]:
         """One deal of the unseen cards to the other hands, and its weight given the bids already made."""
-        hands = sample_hands(obs, self.rng)
+        hands = sample_hands(obs, self.rng)[0]
         if not self.options.fit:
             return hands, 1.0
         return hands, bid_likelihood(obs, table, hands, self.options.fit)
@@ -202,26 +201,6 @@ def round_value(obs: WizardObservation, me: int, rel: float, end: int) -> Callab
 
 
 # Sampling and weighting deals.
-
-
-def sample_hands(obs: WizardObservation, rng: random.Random) -> list[int]:
-    """Every seat's hand as a bitmask: the seat's own, the others drawn from the unseen cards, voids respected."""
-    me = obs.seat if obs.seat is not None else 0
-    p = obs.players
-    seen = rules.mask_of(obs.hand) | rules.mask_of(obs.played_cards) | rules.mask_of(pc.card for pc in obs.trick)
-    if obs.trump_card is not None:
-        seen |= 1 << obs.trump_card
-    hidden = rules.cards_of(rules.ALL_MASK & ~seen)
-    voids = shown_voids(obs)
-    others = [s for s in range(p) if s != me]
-    places = [(obs.hand_sizes[s], voids[s]) for s in others]
-    places.append((len(hidden) - sum(size for size, _ in places), 0))
-    deal = deal_hidden(hidden, places, rng)
-    hands = [0] * p
-    hands[me] = rules.mask_of(obs.hand)
-    for other, cards in zip(others, deal):
-        hands[other] = rules.mask_of(cards)
-    return hands
 
 
 def bid_likelihood(obs: WizardObservation, table: playout.Table, hands: list[int], fit: float) -> float:

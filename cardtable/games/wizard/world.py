@@ -50,28 +50,36 @@ def _mark_voids(voids: list[int], leader: Seat, trick: Sequence[CardId], p: int)
         lead = rules.next_lead(lead, card)
 
 
-def sample_world(options: WizardOptions, obs: WizardObservation, rng: random.Random) -> WizardState:
-    """A full state consistent with ``obs``: unseen cards dealt to the other hands and the stack."""
-    if obs.seat is None:
-        raise ValueError("a world is sampled for a seat, not for a spectator")
-    p, me = obs.players, obs.seat
+def sample_hands(obs: WizardObservation, rng: random.Random) -> tuple[list[int], int]:
+    """Every seat's hand as a bitmask (the seat's own; the others drawn from the unseen cards, voids respected)
+    and the undealt stack's; a spectator's draw is made as seat 0's."""
+    me = obs.seat if obs.seat is not None else 0
     seen = rules.mask_of(obs.hand) | rules.mask_of(obs.played_cards) | rules.mask_of(pc.card for pc in obs.trick)
     if obs.trump_card is not None:
         seen |= 1 << obs.trump_card
     hidden = rules.cards_of(rules.ALL_MASK & ~seen)
     voids = shown_voids(obs)
-    others = [s for s in range(p) if s != me]
+    others = [s for s in range(obs.players) if s != me]
     places = [(obs.hand_sizes[s], voids[s]) for s in others]
     places.append((len(hidden) - sum(size for size, _ in places), 0))
     deal = deal_hidden(hidden, places, rng)
-    hands = [0] * p
+    hands = [0] * obs.players
     hands[me] = rules.mask_of(obs.hand)
     for other, cards in zip(others, deal):
         hands[other] = rules.mask_of(cards)
+    return hands, rules.mask_of(deal[-1])
+
+
+def sample_world(options: WizardOptions, obs: WizardObservation, rng: random.Random) -> WizardState:
+    """A full state consistent with ``obs``: unseen cards dealt to the other hands and the stack."""
+    if obs.seat is None:
+        raise ValueError("a world is sampled for a seat, not for a spectator")
+    p = obs.players
+    hands, stack = sample_hands(obs, rng)
     s = WizardState.__new__(WizardState)
     s.options, s.rng, s.decks = options, rng_state(rng.randrange(2**62)), ()
     s.round, s.rounds, s.dealer, s.phase, s.to_act = obs.round, obs.rounds, obs.dealer, obs.phase, obs.to_act
-    s.hands, s.stack_mask, s.trump_card = tuple(hands), rules.mask_of(deal[-1]), obs.trump_card
+    s.hands, s.stack_mask, s.trump_card = tuple(hands), stack, obs.trump_card
     s.trump = -1 if obs.trump_suit is None else obs.trump_suit
     s.bids = _bids(obs, rng)
     s.tricks = obs.tricks
