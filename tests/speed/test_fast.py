@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import pickle
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,7 +16,7 @@ import cardtable
 from cardtable.core.codec import dumps
 from cardtable.core.errors import IllegalAction
 from cardtable.core.events import Event
-from cardtable.core.fast import TrustedActions, constructor
+from cardtable.core.fast import CACHED, TrustedActions, constructor
 from cardtable.games.wizard.actions import Play
 
 
@@ -80,6 +81,16 @@ def test_a_fast_constructor_refuses_classes_it_cannot_build_faithfully() -> None
             constructor(cls)
 
 
+@pytest.fixture()
+def registry() -> Iterator[None]:
+    """Put the process-wide registry of cached actions back as it was (the engines' own instances)."""
+    saved = dict(CACHED)
+    yield
+    CACHED.clear()
+    CACHED.update(saved)
+
+
+@pytest.mark.usefixtures("registry")
 def test_trusted_actions_are_the_registered_instances_only() -> None:
     trusted = TrustedActions()
     cached = Play(3)
