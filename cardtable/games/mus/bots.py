@@ -183,6 +183,14 @@ class CountingBot(CountingV1Bot):
         return choice if choice in legal else legal[0]
 
 
+def careful_mus(obs: MusObservation, value: Any, legal: list[Any]) -> Any:
+    """The mus or the discard of ``careful``: cut with a good hand, else ``simple``'s discard."""
+    if obs.phase == "mus_decision":
+        return A.CutMus() if SimpleBot.is_good(value) or A.Mus() not in legal else A.Mus()
+    choice: Any = A.CutMus() if A.CutMus() in legal and SimpleBot.is_good(value) else SimpleBot().discard(obs)
+    return choice if choice in legal else legal[0]
+
+
 class CarefulBot:
     """Knows its hand's strength per lance (the share of hands it beats) and the score.
 
@@ -202,11 +210,8 @@ class CarefulBot:
         assert isinstance(observation, MusObservation)
         obs, legal = observation, list(legal_actions)
         value = evaluate(obs.hand, obs.modalidad)
-        if obs.phase == "mus_decision":
-            return A.CutMus() if SimpleBot.is_good(value) or A.Mus() not in legal else A.Mus()
-        if obs.phase == "discard":
-            choice: Any = A.CutMus() if A.CutMus() in legal and SimpleBot.is_good(value) else SimpleBot().discard(obs)
-            return choice if choice in legal else legal[0]
+        if obs.phase in ("mus_decision", "discard"):
+            return careful_mus(obs, value, legal)
         if obs.betting is None:
             return legal[0]
         choice = self._speak(obs, value, legal)

@@ -17,7 +17,7 @@ from typing import Any
 
 from cardtable.core import Observation
 from cardtable.games.mus import actions as A
-from cardtable.games.mus.bots import SimpleBot
+from cardtable.games.mus.bots import careful_mus
 from cardtable.games.mus.inference import (
     Said,
     expected_bonus,
@@ -70,11 +70,8 @@ class ReaderBot:
         assert isinstance(observation, MusObservation)
         obs, legal = observation, list(legal_actions)
         value = evaluate(obs.hand, obs.modalidad)
-        if obs.phase == "mus_decision":
-            return A.CutMus() if SimpleBot.is_good(value) or A.Mus() not in legal else A.Mus()
-        if obs.phase == "discard":
-            choice: Any = A.CutMus() if A.CutMus() in legal and SimpleBot.is_good(value) else SimpleBot().discard(obs)
-            return choice if choice in legal else legal[0]
+        if obs.phase in ("mus_decision", "discard"):
+            return careful_mus(obs, value, legal)
         if obs.betting is None or obs.seat is None:
             return legal[0]
         choice = self.speak(obs, legal)
