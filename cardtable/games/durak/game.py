@@ -596,10 +596,11 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
 
 _after_card = updater(DurakState, "held", "bout")
 _DREW_COUNT = tuple(tuple(Drew(s, n) for n in range(HAND_SIZE + 1)) for s in _SEATS)
-_BOUT_STARTED: dict[tuple[int, Seat, Seat], BoutStarted] = {}
 #: The DrewCards events of draws of one or two cards, built once and shared (at most 5 * 36 * 36 of them).
 _DREW_CARDS: dict[tuple[Seat, tuple[CardId, ...]], DrewCards] = {}
-_SHARED_BOUTS = 256  # the BoutStarted events of the first bouts are built once and shared
+_SHARED_BOUTS = 256  # the BoutStarted events of the first bouts are built once and shared:
+#: _BOUTS[number * 25 + attacker * 5 + defender] for number < _SHARED_BOUTS, built on first use.
+_BOUTS: list[BoutStarted | None] = [None] * (_SHARED_BOUTS * 25)
 #: The tally: per seat two counters of ``_TALLY`` bits, defences (lane ``2 s``) and takes (lane ``2 s + 1``).
 _TALLY = 32
 _COUNT = (1 << _TALLY) - 1
@@ -665,12 +666,8 @@ def _end_bout(state: DurakState, seat: Seat, taken: bool) -> tuple[DurakState, l
             attacker = (defender + 1) % players if taken else defender
             number = state.bout_number + 1
             defender = (attacker + 1) % players
-            started = _BOUT_STARTED.get((number, attacker, defender))
-            if started is None:
-                started = _bout_started(number, attacker, defender)
-                if number < _SHARED_BOUTS:
-                    _BOUT_STARTED[number, attacker, defender] = started
-            events.append(started)
+            started = _BOUTS[number * 25 + attacker * 5 + defender] if number < _SHARED_BOUTS else None
+            events.append(started or _bout_start(number, attacker, defender))
             return _after_next_bout(state, held, drawn, (), known, tally, discards, attacker, defender,
                                     number), events
     new = _after_bout(state, held, drawn, (), known, tally, discards)
@@ -710,12 +707,18 @@ def _next_bout(new: DurakState, state: DurakState, taken: bool, events: list[Eve
         defender = next_in_game(new, attacker)
     new.attacker, new.defender = attacker, defender
     number = new.bout_number = state.bout_number + 1
-    started = _BOUT_STARTED.get((number, attacker, defender))
+    events.append(_bout_start(number, attacker, defender))
+
+
+def _bout_start(number: int, attacker: Seat, defender: Seat) -> BoutStarted:
+    """The event of a bout's start; those of the first bouts are kept in ``_BOUTS`` and shared."""
+    if number >= _SHARED_BOUTS:
+        return _bout_started(number, attacker, defender)
+    i = number * 25 + attacker * 5 + defender
+    started = _BOUTS[i]
     if started is None:
-        started = _bout_started(number, attacker, defender)
-        if number < _SHARED_BOUTS:
-            _BOUT_STARTED[number, attacker, defender] = started
-    events.append(started)
+        started = _BOUTS[i] = _bout_started(number, attacker, defender)
+    return started
 
 
 def _refill_order(players: int, attacker: Seat, defender: Seat) -> tuple[Seat, ...]:

@@ -11,7 +11,7 @@ from functools import cache
 from typing import Literal
 
 from cardtable.cards import RUSSIAN_36
-from cardtable.core.rng import ChanceSource, Seed, digits_per_word, seeded, shuffled, word
+from cardtable.core.rng import GOLDEN_GAMMA, MASK, ChanceSource, Seed, digits_per_word, seeded, shuffled
 from cardtable.core.types import CardId
 
 DECK = RUSSIAN_36
@@ -111,7 +111,10 @@ def shuffle(number: Seed, method: Literal["random", "reference"]) -> list[CardId
     """
     if method == "reference" and not isinstance(number, ChanceSource):
         return list(_reference_deck(number % DECK_SIZE))
-    deck, _ = shuffled(seeded(number), range(DECK_SIZE), method=random_to_top)
+    rng = seeded(number)
+    if type(rng) is int:  # the seeded stream: the order of the card ids is the deck (``shuffled``, inline)
+        return random_to_top(rng, DECK_SIZE)[0]
+    deck, _ = shuffled(rng, range(DECK_SIZE), method=random_to_top)
     return deck
 
 
@@ -133,7 +136,11 @@ def random_to_top(state: int, n: int) -> tuple[list[int], int]:
     left = SHUFFLE_ITERATIONS
     per_word, limit = digits_per_word(n), _word_limit(n)
     while left and len(moved) < n:
-        z, state = word(state)  # draws(state, n, min(per_word, left)), inline: one accepted word per step
+        state = (state + GOLDEN_GAMMA) & MASK  # word(state), inline
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        z ^= z >> 31
+        # draws(state, n, min(per_word, left)), inline: one accepted word per step
         if z >= limit:
             continue
         take = per_word if per_word < left else left
