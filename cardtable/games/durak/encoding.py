@@ -14,7 +14,8 @@ discarded (beaten off), cards held per seat (n).
 from __future__ import annotations
 
 import struct
-from typing import TYPE_CHECKING, Final
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final
 
 from cardtable.core.encoding import ActionId, Encoder, Encoding, bits
 from cardtable.core.types import Seat
@@ -142,7 +143,7 @@ class DurakEncoder(Encoder[DurakState]):
         n = options.players
         self._n = n
         self._rel = tuple((x - seat) % n for x in range(n))
-        self._lanes = tuple(LANE * ((seat + k) % n) for k in range(n))
+        self._lanes = _lane_counts(n, seat)
         self._pack_held = struct.Struct(f"{n}B").pack_into
         super().__init__(encoding, options, seat)
 
@@ -189,7 +190,7 @@ class DurakEncoder(Encoder[DurakState]):
         _PACK3(view, at, len(setup.stock) - s.drawn, min(s.bout_number, 255), s.discards)
         if held != self._held:
             self._held = held
-            self._pack_held(view, at + 3, *[(held >> k & FULL).bit_count() for k in self._lanes])
+            self._pack_held(view, at + 3, *self._lanes(held))
         return self.obs
 
     def _write_bout(self, bout: tuple[int, ...]) -> None:
@@ -242,6 +243,15 @@ class DurakEncoder(Encoder[DurakState]):
             view[i] = 1
         self._roles_on = on
         self._roles = roles
+
+
+def _lane_counts(players: int, seat: Seat) -> Callable[[int], tuple[int, ...]]:
+    """A function of the packed hands giving the hand sizes from ``seat`` on, written out (no loop)."""
+    items = [f"(held >> {LANE * ((seat + k) % players)} & {FULL}).bit_count()" for k in range(players)]
+    namespace: dict[str, Any] = {}
+    exec(f"def counts(held):\n    return ({', '.join(items)},)", namespace)  # generated from ints only
+    counts: Callable[[int], tuple[int, ...]] = namespace["counts"]
+    return counts
 
 
 ENCODING: Final = DurakEncoding()

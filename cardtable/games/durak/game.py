@@ -651,12 +651,14 @@ def _end_bout(state: DurakState, seat: Seat, taken: bool) -> tuple[DurakState, l
                 upto = end
             cards_drawn = stock[drawn:upto]
             held |= (prefix[upto] ^ prefix[drawn]) << at
-            private = _DREW_CARDS.get((other, cards_drawn))
-            if private is None:
+            count = upto - drawn
+            if count > 2:
                 private = _drew_cards(other, cards_drawn)
-                if upto - drawn <= 2:
-                    _DREW_CARDS[other, cards_drawn] = private
-            events += (_DREW_COUNT[other][upto - drawn], private)
+            else:
+                private = _DREW_CARDS.get((other, cards_drawn))  # type: ignore[assignment]
+                if private is None:
+                    private = _DREW_CARDS[other, cards_drawn] = _drew_cards(other, cards_drawn)
+            events += (_DREW_COUNT[other][count], private)
             drawn = upto
             if drawn == end:  # the turned-up trump card, drawn last, is seen by all
                 known |= tables.bit[setup.trump_card]
