@@ -660,8 +660,9 @@ def _end_bout(state: DurakState, seat: Seat, taken: bool) -> tuple[DurakState, l
                     private = _DREW_CARDS[other, cards_drawn] = _drew_cards(other, cards_drawn)
             events += (_DREW_COUNT[other][count], private)
             drawn = upto
-            if drawn == end:  # the turned-up trump card, drawn last, is seen by all
-                known |= tables.bit[setup.trump_card]
+            if drawn == end:
+                if setup.trump_card in cards_drawn:  # the turned-up trump card, drawn last, is seen by all
+                    known |= tables.bit[setup.trump_card]
                 break
         if drawn < end and not any(left) and state.bout_number < setup.bout_limit:
             # The common case: nobody has left or leaves now, the next bout starts (``_next_bout``, inline).

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from typing import TypeVar
 
+from cardtable.cards import mask_of
 from cardtable.core.types import CardId
 from cardtable.games.durak.actions import ATTACKS, BEATS, Attack, Beat
 from cardtable.games.durak.rules import BEATERS, DECK_SIZE, RANK, SORT_KEY
@@ -55,12 +56,19 @@ class TrumpTables:
         self.attacks: tuple[tuple[Attack, ...], ...] = self._chunks(ATTACKS.__getitem__)
         self.beats: tuple[tuple[Beat, ...], ...] = self._chunks(BEATS.__getitem__)
         #: card_mask[chunk << 9 | bits]: the card-id bitmask (bit ``card``) of those positions.
-        self.card_mask: tuple[int, ...] = tuple(sum(1 << c for c in part) for part in self.cards)
+        self.card_mask: tuple[int, ...] = tuple(mask_of(part) for part in self.cards)
 
     def _chunks(self, item: Callable[[CardId], T]) -> tuple[tuple[T, ...], ...]:
         """Per chunk (four of 9 positions) and per 9-bit value, the tuple of ``item(card)`` in position order."""
-        return tuple(tuple(item(self.order[9 * chunk + i]) for i in range(9) if bits >> i & 1)
-                     for chunk in range(4) for bits in range(512))
+        out: list[tuple[T, ...]] = []
+        for chunk in range(4):
+            values = [item(self.order[9 * chunk + i]) for i in range(9)]
+            table: list[tuple[T, ...]] = [()] * 512
+            for bits in range(1, 512):  # the lowest card, then the (already built) rest
+                low = bits & -bits
+                table[bits] = (values[low.bit_length() - 1], *table[bits ^ low])
+            out += table
+        return tuple(out)
 
     def mask(self, cards: Iterable[CardId]) -> int:
         """The position mask of ``cards``."""
