@@ -78,7 +78,7 @@ class DurakSetup:
     """
 
     __slots__ = ("players", "capped", "bout_limit", "trump", "trump_card", "stock", "absent", "tables", "prefix",
-                 "absent_positions", "refill")
+                 "absent_positions", "refill", "seat_bit", "beaters", "beat_ids", "attacks", "beats")
 
     def __init__(self, players: int, capped: bool, bout_limit: int, trump_card: CardId,
                  stock: tuple[CardId, ...], absent: int = 0) -> None:
@@ -93,6 +93,10 @@ class DurakSetup:
         self.absent_positions = tables.mask(_ids(absent)) if absent else 0
         #: refill[attacker][defender]: who draws after a bout, in order (see ``_refill_order``).
         self.refill = _REFILL_ORDER[players]
+        # The hot tables, one attribute away (see ``durak.masks``); beat_ids[attack]: card-id bits of the beaters.
+        self.seat_bit, self.beaters, self.attacks, self.beats = tables.seat_bit, tables.beaters, tables.attacks, \
+            tables.beats
+        self.beat_ids = BEATERS[self.trump]
 
     def key(self) -> tuple[object, ...]:
         """The arguments that make this setup."""
@@ -379,17 +383,17 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         if len(bout) & 1:
             if seat != state.defender:
                 return []
-            tables = state.setup.tables
-            m = state.held >> LANE * seat & tables.beaters[bout[-1]]
+            setup = state.setup
+            m = state.held >> LANE * seat & setup.beaters[bout[-1]]
             if not m:
                 return [TAKE]
-            b = tables.beats
+            b = setup.beats
             return [*b[m & 511], *b[512 | m >> 9 & 511], *b[1024 | m >> 18 & 511], *b[1536 | m >> 27], TAKE]
         if seat != state.attacker:
             return []
         setup = state.setup
         m = state.held >> LANE * seat & FULL
-        a = setup.tables.attacks
+        a = setup.attacks
         if not bout:
             return [*a[m & 511], *a[512 | m >> 9 & 511], *a[1024 | m >> 18 & 511], *a[1536 | m >> 27]]
         if setup.capped and not state.held >> LANE * state.defender & FULL:
@@ -418,10 +422,10 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         if defending:
             if kind is Take:
                 return None
-            if kind is Beat and state.held & setup.tables.seat_bit[seat][action.card] and (  # type: ignore[union-attr]
-                    BEATERS[setup.trump][bout[-1]] >> action.card & 1):  # type: ignore[union-attr]
+            if kind is Beat and state.held & setup.seat_bit[seat][action.card] and (  # type: ignore[union-attr]
+                    setup.beat_ids[bout[-1]] >> action.card & 1):  # type: ignore[union-attr]
                 return None
-        elif kind is Attack and state.held & setup.tables.seat_bit[seat][action.card]:  # type: ignore[union-attr]
+        elif kind is Attack and state.held & setup.seat_bit[seat][action.card]:  # type: ignore[union-attr]
             if not bout:
                 return None
             if not (setup.capped and not state.held >> LANE * state.defender & FULL):
@@ -471,14 +475,14 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
                     if kind is Beat:
                         card = action.card  # type: ignore[union-attr]
                         setup = state.setup
-                        bit = setup.tables.seat_bit[seat][card]
-                        if state.held & bit and BEATERS[setup.trump][bout[-1]] >> card & 1:
+                        bit = setup.seat_bit[seat][card]
+                        if state.held & bit and setup.beat_ids[bout[-1]] >> card & 1:
                             return _after_card(state, state.held ^ bit, bout + (card,)), [_COVERED[seat][card]]
             elif seat == state.attacker:
                 if kind is Attack:
                     card = action.card  # type: ignore[union-attr]
                     setup = state.setup
-                    bit = setup.tables.seat_bit[seat][card]
+                    bit = setup.seat_bit[seat][card]
                     held = state.held
                     if held & bit:
                         if not bout:
@@ -499,11 +503,11 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         kind = type(action)
         if kind is Attack:
             card = action.card  # type: ignore[union-attr]
-            held = state.held ^ state.setup.tables.seat_bit[seat][card]
+            held = state.held ^ state.setup.seat_bit[seat][card]
             return _after_card(state, held, state.bout + (card,)), [_ATTACKED[seat][card]]
         if kind is Beat:
             card = action.card  # type: ignore[union-attr]
-            held = state.held ^ state.setup.tables.seat_bit[seat][card]
+            held = state.held ^ state.setup.seat_bit[seat][card]
             return _after_card(state, held, state.bout + (card,)), [_COVERED[seat][card]]
         return _end_bout(state, seat, kind is Take)
 
