@@ -305,7 +305,12 @@ def winner_of(left: Sequence[int]) -> Seat | None:
 
 def next_in_game(state: DurakState, seat: Seat) -> Seat:
     """The next seat after ``seat``, cyclically, that is still in the game."""
-    players, left = state.setup.players, state.left
+    return _next_seat(state.left, seat)
+
+
+def _next_seat(left: tuple[int, ...], seat: Seat) -> Seat:
+    """The next seat after ``seat``, cyclically, whose ``left`` entry is 0 (``seat`` itself if none)."""
+    players = len(left)
     for k in range(1, players + 1):
         other = (seat + k) % players
         if not left[other]:
@@ -668,30 +673,47 @@ def _end_bout(state: DurakState, seat: Seat, taken: bool) -> tuple[DurakState, l
                 if setup.trump_card in cards_drawn:  # the turned-up trump card, drawn last, is seen by all
                     known |= tables.bit[setup.trump_card]
                 break
-        if drawn < end and not any(left) and state.bout_number < setup.bout_limit:
-            # The common case: nobody has left or leaves now, the next bout starts (``_next_bout``, inline).
-            attacker = (defender + 1) % players if taken else defender
-            number = state.bout_number + 1
-            defender = (attacker + 1) % players
-            started = _BOUTS[number * 25 + attacker * 5 + defender] if number < _SHARED_BOUTS else None
-            events.append(started or _bout_start(number, attacker, defender))
-            return _after_next_bout(state, held, drawn, (), known, tally, discards, attacker, defender,
-                                    number), events
-    new = _after_bout(state, held, drawn, (), known, tally, discards)
-    if drawn == end:  # leaving: only once the deck is empty, checked after the refill
-        out = list(left)
-        for other in range(players):
-            if not out[other] and not held >> _LANES[other] & FULL:
-                out[other] = state.bout_number
-                events.append(LeftGame(other))
-        new.left = tuple(out)
-        playing = [s for s in range(players) if not out[s]]
-        if len(playing) <= 1:
-            _finish(new, playing[0] if playing else None, "one player holds cards" if playing
-                    else "nobody holds cards", events)
-            return new, events
+    if drawn == end:
+        for other in range(players):  # leaving: only once the deck is empty, checked after the refill
+            if not left[other] and not held >> _LANES[other] & FULL:
+                return _after_leaving(state, held, drawn, known, tally, discards, taken, events)
     if state.bout_number >= setup.bout_limit:
+        new = _after_bout(state, held, drawn, (), known, tally, discards)
         _finish(new, None, f"bout limit {setup.bout_limit} reached", events)
+        return new, events
+    # Nobody leaves now: the taker misses his turn; a successful defender attacks (``_next_bout``, inline).
+    if any(left):
+        attacker = _next_seat(left, defender) if taken or left[defender] else defender
+        defender = (attacker + 1) % players
+        if left[defender]:
+            defender = _next_seat(left, attacker)
+    else:
+        attacker = (defender + 1) % players if taken else defender
+        defender = (attacker + 1) % players
+    number = state.bout_number + 1
+    started = _BOUTS[number * 25 + attacker * 5 + defender] if number < _SHARED_BOUTS else None
+    events.append(started or _bout_start(number, attacker, defender))
+    return _after_next_bout(state, held, drawn, (), known, tally, discards, attacker, defender, number), events
+
+
+def _after_leaving(state: DurakState, held: int, drawn: int, known: int, tally: int, discards: int, taken: bool,
+                   events: list[Event]) -> tuple[DurakState, list[Event]]:
+    """The end of a bout after which someone leaves the game (the deck is empty and a hand too)."""
+    new = _after_bout(state, held, drawn, (), known, tally, discards)
+    players = state.setup.players
+    out = list(state.left)
+    for other in range(players):
+        if not out[other] and not held >> _LANES[other] & FULL:
+            out[other] = state.bout_number
+            events.append(LeftGame(other))
+    new.left = tuple(out)
+    playing = [s for s in range(players) if not out[s]]
+    if len(playing) <= 1:
+        _finish(new, playing[0] if playing else None, "one player holds cards" if playing
+                else "nobody holds cards", events)
+        return new, events
+    if state.bout_number >= state.setup.bout_limit:
+        _finish(new, None, f"bout limit {state.setup.bout_limit} reached", events)
         return new, events
     _next_bout(new, state, taken, events)
     return new, events
