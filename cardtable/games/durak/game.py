@@ -524,6 +524,12 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         over, setup, held = state.over, state.setup, state.held
         cards_of, known, players = setup.tables.cards_of, state.known, setup.players
         lanes = [held >> LANE * s & FULL for s in range(players)]
+        placed = setup.prefix[-1] ^ setup.prefix[state.drawn] | setup.absent_positions  # the deck, the absent
+        for mask in lanes:
+            placed |= mask
+        bit = setup.tables.bit
+        for card in state.bout:
+            placed |= bit[card]
         return DurakObservation(
             seat=seat, players=players, hand=() if seat is None else cards_of(lanes[seat]),
             trump_card=setup.trump_card, trump_suit=rules.SUIT_WORDS[setup.trump],
@@ -533,8 +539,8 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
             to_act=self.to_act(state), bout=state.bout, bout_number=state.bout_number, discards=state.discards,
             attack_cap="defender_hand" if setup.capped else "none", fool=state.fool,
             winner=winner_of(state.left) if over else None, finished=over,
-            known_cards=tuple(cards_of(m & known) for m in lanes),
-            discarded=cards_of(state._gone_mask()),
+            known_cards=tuple(cards_of(m & known) if m & known else () for m in lanes) if known else ((),) * players,
+            discarded=cards_of(FULL & ~placed),  # everything else was discarded (``DurakState.gone``)
         )
 
     def outcome(self, state: DurakState) -> Outcome | None:
