@@ -28,11 +28,13 @@ def test_position_masks_read_out_in_hand_order_for_every_trump(trump: int) -> No
         mask = tables.mask(hand)
         assert tables.cards_of(mask) == sort_hand(hand, trump)
         assert tables.card_ids(mask) == mask_of(hand)
-        for chunk in range(4):  # the action tables are the card table, card by card
+        for chunk in range(4):  # the action table is the card table, card by card
             bits = mask >> 9 * chunk & 511
             cards_here = tables.cards[chunk << 9 | bits]
             assert tables.attacks[chunk << 9 | bits] == tuple(ATTACKS[c] for c in cards_here)
-            assert tables.beats[chunk << 9 | bits] == tuple(BEATS[c] for c in cards_here)
+    for p, card in enumerate(tables.order):  # by a bit's length: position + 1
+        assert tables.attack_at[(1 << p).bit_length()] == ATTACKS[card]
+        assert tables.beat_at[(1 << p).bit_length()] == BEATS[card]
 
 
 @pytest.mark.parametrize("trump", range(4))

@@ -78,7 +78,7 @@ class DurakSetup:
     """
 
     __slots__ = ("players", "capped", "bout_limit", "trump", "trump_card", "stock", "absent", "tables", "prefix",
-                 "absent_positions", "refill", "seat_bit", "beaters", "beat_ids", "attacks", "beats")
+                 "absent_positions", "refill", "seat_bit", "beaters", "beat_ids", "attacks", "attack_at", "beat_at")
 
     def __init__(self, players: int, capped: bool, bout_limit: int, trump_card: CardId,
                  stock: tuple[CardId, ...], absent: int = 0) -> None:
@@ -94,9 +94,8 @@ class DurakSetup:
         #: refill[attacker][defender]: who draws after a bout, in order (see ``_refill_order``).
         self.refill = _REFILL_ORDER[players]
         # The hot tables, one attribute away (see ``durak.masks``); beat_ids[attack]: card-id bits of the beaters.
-        self.seat_bit, self.beaters, self.attacks, self.beats = tables.seat_bit, tables.beaters, tables.attacks, \
-            tables.beats
-        self.beat_ids = BEATERS[self.trump]
+        self.seat_bit, self.beaters, self.beat_ids = tables.seat_bit, tables.beaters, BEATERS[self.trump]
+        self.attacks, self.attack_at, self.beat_at = tables.attacks, tables.attack_at, tables.beat_at
 
     def key(self) -> tuple[object, ...]:
         """The arguments that make this setup."""
@@ -236,8 +235,8 @@ def position_state(players: int, trump_card: CardId, hands: Sequence[Sequence[Ca
                    left: Sequence[int] | None = None, over: bool = False, fool: Seat | None = None,
                    capped: bool = False, bout_limit: int = 1000) -> DurakState:
     """A state built from its parts (search worlds, test positions); cards in none of them are absent."""
-    placed = [c for h in hands for c in h] + [*deck, *bout, *gone]
-    absent = sum(1 << c for c in range(rules.DECK_SIZE) if c not in set(placed))
+    placed = {c for h in hands for c in h} | {*deck, *bout, *gone}
+    absent = sum(1 << c for c in range(rules.DECK_SIZE) if c not in placed)
     setup = DurakSetup(players, capped, bout_limit, trump_card, tuple(deck), absent)
     state = DurakState()
     state.setup, state.drawn = setup, 0
@@ -380,7 +379,8 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
     def legal_actions(self, state: DurakState, seat: Seat) -> list[DurakAction]:
         """Attacker: any card to lead, then cards of the bout's ranks or stop; defender: beating cards or take.
 
-        In hand order: the hand is a position mask, read four 9-bit chunks at a time (``durak.masks``).
+        In hand order: the hand is a position mask (``durak.masks``), read four 9-bit chunks at a
+        time for a lead (a whole hand), bit by bit for the few beating or matching cards.
         """
         if state.over:
             return []
@@ -390,10 +390,14 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
                 return []
             setup = state.setup
             m = state.held >> LANE * seat & setup.beaters[bout[-1]]
-            if not m:
-                return [TAKE]
-            b = setup.beats
-            return [*b[m & 511], *b[512 | m >> 9 & 511], *b[1024 | m >> 18 & 511], *b[1536 | m >> 27], TAKE]
+            beat_at = setup.beat_at
+            actions: list[DurakAction] = []
+            while m:
+                low = m & -m
+                actions.append(beat_at[low.bit_length()])
+                m ^= low
+            actions.append(TAKE)
+            return actions
         if seat != state.attacker:
             return []
         setup = state.setup
@@ -407,9 +411,14 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         for c in bout:
             ranks |= RANK_CARDS[c]
         m &= ranks
-        if not m:
-            return [STOP]
-        return [*a[m & 511], *a[512 | m >> 9 & 511], *a[1024 | m >> 18 & 511], *a[1536 | m >> 27], STOP]
+        attack_at = setup.attack_at
+        actions = []
+        while m:
+            low = m & -m
+            actions.append(attack_at[low.bit_length()])
+            m ^= low
+        actions.append(STOP)
+        return actions
 
     def why_illegal_now(self, state: DurakState, seat: Seat, action: DurakAction) -> str | None:
         """The turn, then the test ``legal_actions`` makes for this one action (no list built), in Durak's words."""
@@ -616,8 +625,9 @@ _DREW_CARDS: dict[tuple[Seat, tuple[CardId, ...]], DrewCards] = {}
 _SHARED_BOUTS = 256  # the BoutStarted events of the first bouts are built once and shared:
 #: _BOUTS[number * 25 + attacker * 5 + defender] for number < _SHARED_BOUTS, built on first use.
 _BOUTS: list[BoutStarted | None] = [None] * (_SHARED_BOUTS * 25)
-#: The tally: per seat two counters of ``_TALLY`` bits, defences (lane ``2 s``) and takes (lane ``2 s + 1``).
-_TALLY = 32
+#: The tally: per seat two counters of ``_TALLY`` bits, defences (lane ``2 s``) and takes (lane ``2 s + 1``);
+#: 64 bits: no game plays 2**64 bouts, so a counter never carries into the next.
+_TALLY = 64
 _COUNT = (1 << _TALLY) - 1
 _DEFENDED = tuple(1 << _TALLY * 2 * s for s in _SEATS)
 _TOOK = tuple(1 << _TALLY * 2 * s | 1 << _TALLY * (2 * s + 1) for s in _SEATS)  # a take is a defence too

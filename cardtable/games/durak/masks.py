@@ -7,8 +7,9 @@ without sorting, a card joins or leaves a hand with one OR or XOR, and the four 
 are the same positions whatever the trump. The state packs every seat's mask into one int,
 :data:`LANE` bits per seat (seat ``s`` at bits ``LANE * s`` …).
 
-Ordered lists come from chunk tables: a 9-bit slice of a mask (one rank group of the
-non-trumps, or the trumps) indexes the tuple of its cards (or actions), four lookups per mask.
+Ordered lists come from chunk tables: a 9-bit slice of a mask (three ranks of the non-trumps,
+or the trumps) indexes the tuple of its cards (or attack actions), four lookups per mask; the
+few cards that beat or match a bout are read bit by bit (``attack_at``, ``beat_at``).
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ RANK_CARDS: tuple[int, ...] = tuple(0b111 << 3 * RANK[c] | 1 << 27 + RANK[c] for
 class TrumpTables:
     """The tables of one trump suit: card ↔ position, the beating cards, and the chunk tables."""
 
-    __slots__ = ("trump", "order", "bit", "seat_bit", "beaters", "cards", "attacks", "beats", "card_mask")
+    __slots__ = ("trump", "order", "bit", "seat_bit", "beaters", "cards", "attacks", "card_mask", "attack_at",
+                 "beat_at")
 
     def __init__(self, trump: int) -> None:
         keys = SORT_KEY[trump]
@@ -51,10 +53,13 @@ class TrumpTables:
             tuple(b << LANE * s for b in self.bit) for s in range(_SEATS))
         #: beaters[attack]: the positions of the cards that beat ``attack``.
         self.beaters: tuple[int, ...] = tuple(self.mask(_card_ids(BEATERS[trump][a])) for a in range(DECK_SIZE))
-        #: The chunk tables, index ``chunk << 9 | bits``: the cards, attack and beat actions of those bits.
+        #: The chunk tables, index ``chunk << 9 | bits``: the cards and the attack actions of those bits.
         self.cards: tuple[tuple[CardId, ...], ...] = self._chunks(lambda c: c)
         self.attacks: tuple[tuple[Attack, ...], ...] = self._chunks(ATTACKS.__getitem__)
-        self.beats: tuple[tuple[Beat, ...], ...] = self._chunks(BEATS.__getitem__)
+        #: attack_at[p + 1], beat_at[p + 1]: the action with the card at position ``p`` (a bit's ``bit_length()``;
+        #: index 0, never read, repeats index 1).
+        self.attack_at: tuple[Attack, ...] = tuple(ATTACKS[self.order[max(p - 1, 0)]] for p in range(DECK_SIZE + 1))
+        self.beat_at: tuple[Beat, ...] = tuple(BEATS[self.order[max(p - 1, 0)]] for p in range(DECK_SIZE + 1))
         #: card_mask[chunk << 9 | bits]: the card-id bitmask (bit ``card``) of those positions.
         self.card_mask: tuple[int, ...] = tuple(mask_of(part) for part in self.cards)
 

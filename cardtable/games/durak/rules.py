@@ -224,13 +224,3 @@ def deal(deck: Sequence[CardId], players: int,
 def turn_trump(stock: Sequence[CardId]) -> tuple[CardId, tuple[CardId, ...]]:
     """Turn up the top card as trump and put it at the bottom, to be drawn last."""
     return stock[0], tuple(stock[1:]) + (stock[0],)
-
-
-def lowest_trump_holder(hands: Sequence[Sequence[CardId]], trump: int) -> int | None:
-    """The seat holding the lowest trump, or ``None`` if nobody holds one."""
-    best: tuple[int, int] | None = None
-    for seat, hand in enumerate(hands):
-        for card in hand:
-            if SUIT[card] == trump and (best is None or RANK[card] < best[0]):
-                best = (RANK[card], seat)
-    return None if best is None else best[1]
