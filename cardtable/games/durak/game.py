@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from cardtable.cards import mask_of
 from cardtable.core.bot import BotFactory
 from cardtable.core.events import Event
 from cardtable.core.fast import TrustedActions, constructor
@@ -235,9 +236,10 @@ def position_state(players: int, trump_card: CardId, hands: Sequence[Sequence[Ca
                    left: Sequence[int] | None = None, over: bool = False, fool: Seat | None = None,
                    capped: bool = False, bout_limit: int = 1000) -> DurakState:
     """A state built from its parts (search worlds, test positions); cards in none of them are absent."""
-    placed = {c for h in hands for c in h} | {*deck, *bout, *gone}
-    absent = sum(1 << c for c in range(rules.DECK_SIZE) if c not in placed)
-    setup = DurakSetup(players, capped, bout_limit, trump_card, tuple(deck), absent)
+    placed = mask_of(bout) | mask_of(gone) | mask_of(deck)
+    for hand in hands:
+        placed |= mask_of(hand)
+    setup = DurakSetup(players, capped, bout_limit, trump_card, tuple(deck), _ALL_IDS & ~placed)
     state = DurakState()
     state.setup, state.drawn = setup, 0
     state.hands = hands
@@ -248,6 +250,9 @@ def position_state(players: int, trump_card: CardId, hands: Sequence[Sequence[Ca
     state.over, state.fool, state.tally = over, fool, 0
     state.known = setup.tables.mask(known)
     return state
+
+
+_ALL_IDS = (1 << rules.DECK_SIZE) - 1
 
 
 def _ids(card_mask: int) -> list[CardId]:
