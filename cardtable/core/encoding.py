@@ -21,6 +21,7 @@ which costs a fraction of a full write (see ``docs/rl.md``, "Cost").
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable, Sequence
 from numbers import Integral
 from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
@@ -316,6 +317,30 @@ def rotation(players: int, seat: Seat, *, bit_counts: bool = False, sizes: bool 
 _ROTATIONS: dict[tuple[int, int, bool, bool], Callable[[Sequence[Any]], tuple[int, ...]]] = {}
 
 
+def rotated_packer(players: int, seat: Seat, kinds: str) -> Callable[..., None]:
+    """A function ``(view, at, *tuples)`` storing per-seat tuples from ``seat`` on, side by side, as bytes at ``at``.
+
+    One letter of ``kinds`` per tuple: ``v`` its values, ``b`` their bit counts (bitmask hands),
+    ``n`` their lengths (tuple hands); every value must fit in a byte. One ``struct.pack_into``,
+    written out for these numbers (no loop, no intermediate tuple).
+    """
+    key = (players, seat, kinds)
+    found = _PACKERS.get(key)
+    if found is None:
+        forms = {"v": "{}", "b": "{}.bit_count()", "n": "len({})"}
+        args = [f"t{j}" for j in range(len(kinds))]
+        items = [forms[kind].format(f"{arg}[{(seat + k) % players}]")
+                 for arg, kind in zip(args, kinds) for k in range(players)]
+        namespace: dict[str, Any] = {"pack_into": struct.Struct(f"{len(items)}B").pack_into}
+        exec(f"def packer(view, at, {', '.join(args)}):\n    pack_into(view, at, {', '.join(items)})",
+             namespace)  # generated from two ints and the letters above only
+        found = _PACKERS[key] = namespace["packer"]
+    return found
+
+
+_PACKERS: dict[tuple[int, int, str], Callable[..., None]] = {}
+
+
 def ids_of(mask: int) -> list[int]:
     """The set bits of ``mask``, lowest first."""
     out: list[int] = []
@@ -336,5 +361,6 @@ def write_bit_changes(view: Any, new: int, old: int, offset: int = 0) -> None:
         diff ^= low
 
 
-__all__ = ["ActionId", "Encoder", "Encoding", "bits", "ids_of", "rotation", "write", "write_bit_changes"]
+__all__ = ["ActionId", "Encoder", "Encoding", "bits", "ids_of", "rotated_packer", "rotation", "write",
+           "write_bit_changes"]
 
