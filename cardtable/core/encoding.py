@@ -317,28 +317,29 @@ def rotation(players: int, seat: Seat, *, bit_counts: bool = False, sizes: bool 
 _ROTATIONS: dict[tuple[int, int, bool, bool], Callable[[Sequence[Any]], tuple[int, ...]]] = {}
 
 
-def rotated_packer(players: int, seat: Seat, kinds: str) -> Callable[..., None]:
-    """A function ``(view, at, *tuples)`` storing per-seat tuples from ``seat`` on, side by side, as bytes at ``at``.
+def rotated_packer(players: int, seat: Seat, kinds: str, extra: int = 0) -> Callable[..., None]:
+    """A function ``(view, at, *tuples, *values)`` storing per-seat tuples from ``seat`` on, side by side, as bytes.
 
     One letter of ``kinds`` per tuple: ``v`` its values, ``b`` their bit counts (bitmask hands),
-    ``n`` their lengths (tuple hands); every value must fit in a byte. One ``struct.pack_into``,
-    written out for these numbers (no loop, no intermediate tuple).
+    ``n`` their lengths (tuple hands); then ``extra`` single values. Every value must fit in a
+    byte. One ``struct.pack_into``, written out for these numbers (no loop, no intermediate tuple).
     """
-    key = (players, seat, kinds)
+    key = (players, seat, kinds, extra)
     found = _PACKERS.get(key)
     if found is None:
         forms = {"v": "{}", "b": "{}.bit_count()", "n": "len({})"}
         args = [f"t{j}" for j in range(len(kinds))]
         items = [forms[kind].format(f"{arg}[{(seat + k) % players}]")
                  for arg, kind in zip(args, kinds) for k in range(players)]
-        namespace: dict[str, Any] = {"pack_into": struct.Struct(f"{len(items)}B").pack_into}
-        exec(f"def packer(view, at, {', '.join(args)}):\n    pack_into(view, at, {', '.join(items)})",
-             namespace)  # generated from two ints and the letters above only
+        values = [f"x{j}" for j in range(extra)]
+        namespace: dict[str, Any] = {"pack_into": struct.Struct(f"{len(items) + extra}B").pack_into}
+        exec(f"def packer(view, at, {', '.join(args + values)}):\n    pack_into(view, at, {', '.join(items + values)})",
+             namespace)  # generated from three ints and the letters above only
         found = _PACKERS[key] = namespace["packer"]
     return found
 
 
-_PACKERS: dict[tuple[int, int, str], Callable[..., None]] = {}
+_PACKERS: dict[tuple[int, int, str, int], Callable[..., None]] = {}
 
 
 def ids_of(mask: int) -> list[int]:
