@@ -61,27 +61,39 @@ BENCH_OPTIONS: dict[str, dict[str, Any]] = {
 #: Per game, what an incremental encoder must read at every call during play: each field the
 #: encoding shows that can change between two calls of the same seat, except those that another
 #: field read here stands for (a round's setup is fixed while its bids or totals tuple is the
-#: same object; a constant of the whole game is proven by one field read here too).
-FLOOR_READS: dict[str, tuple[str, ...]] = {
-    "wizard": ("s.hands[seat]", "s.phase", "s.bids", "s.trick", "s.played", "s.lead", "s.leader", "s.tricks",
-               "s.hands", "s.to_act"),
-    "crazy_eights": ("s.hands[seat]", "s.top", "s.suit", "s.turn", "s.over", "s.last_drawn", "s.hands", "s.stock",
-                     "s.discards", "s.drawn", "s.passes", "s.totals"),
-    "kaiser": ("s.hands[seat]", "s.trick", "s.last_trick", "s.last_winner", "s.phase", "s.bids", "s.turn",
-               "s.leader", "s.tricks", "s.points", "s.hands"),
-    "durak": ("s.hands[seat]", "s.bout", "s.trump_card", "s.left", "s.over", "s.attacker", "s.defender", "s.deck",
-              "s.bout_number", "s.discards", "s.hands"),
-    "mus": ("s.hands", "s.pending", "s.shown", "s.phase", "s.dealer", "s.turn", "s.betting", "s.declared_pares",
-            "s.declared_juego", "s.envites", "s.results", "s.team_in", "s.signals_seen[seat]", "s.winner",
-            "s.tanteo", "s.games", "s.discard_counts", "s.mus_rounds", "s.deck", "s.hand_no", "s.game_no"),
+#: same object; a constant of the whole game is proven by one field read here too). Where a
+#: game's state has had two layouts, one list per layout: the first whose fields the state has.
+FLOOR_READS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "wizard": (("s.hands[seat]", "s.phase", "s.bids", "s.trick", "s.played", "s.lead", "s.leader", "s.tricks",
+                "s.hands", "s.to_act"),),
+    "crazy_eights": (("s.hands[seat]", "s.top", "s.suit", "s.turn", "s.over", "s.last_drawn", "s.hands", "s.stock",
+                      "s.discards", "s.drawn", "s.passes", "s.totals"),),
+    "kaiser": (("s.hands[seat]", "s.trick", "s.last_trick", "s.last_winner", "s.phase", "s.bids", "s.turn",
+                "s.leader", "s.tricks", "s.points", "s.hands"),),
+    "durak": (("s.held", "s.setup", "s.bout", "s.left", "s.over", "s.attacker", "s.defender", "s.drawn",
+               "s.bout_number", "s.discards"),  # the packed state: every hand in one int, the deal's constants apart
+              ("s.hands[seat]", "s.bout", "s.trump_card", "s.left", "s.over", "s.attacker", "s.defender", "s.deck",
+               "s.bout_number", "s.discards", "s.hands")),
+    "mus": (("s.hands", "s.pending", "s.shown", "s.phase", "s.dealer", "s.turn", "s.betting", "s.declared_pares",
+             "s.declared_juego", "s.envites", "s.results", "s.team_in", "s.signals_seen[seat]", "s.winner",
+             "s.tanteo", "s.games", "s.discard_counts", "s.mus_rounds", "s.deck", "s.hand_no", "s.game_no"),),
 }
+
+
+def floor_reads(name: str, state_type: type) -> tuple[str, ...]:
+    """The first list of reads of ``FLOOR_READS[name]`` whose fields are all slots of ``state_type``."""
+    slots = {slot for cls in state_type.__mro__ for slot in getattr(cls, "__slots__", ())}
+    for reads in FLOOR_READS[name]:
+        if all(expr[2:].split("[")[0] in slots for expr in reads):
+            return reads
+    raise ValueError(f"no list of floor reads fits the fields of {state_type.__name__}")
 
 
 class Floor:
     """The least a correct encoder and mask writer of one seat do per call, writing nothing but the mask."""
 
-    def __init__(self, name: str, encoding: Any, options: Any, seat: int) -> None:
-        reads = "".join(f"        if {expr} is not last:\n            pass\n" for expr in FLOOR_READS[name])
+    def __init__(self, name: str, encoding: Any, options: Any, seat: int, state_type: type) -> None:
+        reads = "".join(f"        if {expr} is not last:\n            pass\n" for expr in floor_reads(name, state_type))
         namespace: dict[str, Any] = {}
         # Generated from the fixed expressions above: one read and one comparison each, no loop.
         exec(f"def make(seat, last):\n    def encode(s):\n{reads}    return encode\n", namespace)
@@ -128,7 +140,8 @@ def playouts(game: Any, options: Any, seconds: float, encoding: Any | None, mode
         mask = np.zeros(encoding.num_actions(options), np.int8)
         encode, action_mask = encoding.encode, encoding.action_mask
     elif mode == "floor":
-        floors = [Floor(game.info.name, encoding, options, seat) for seat in range(options.players)]
+        state_type = type(game.new(options, 0)[0])
+        floors = [Floor(game.info.name, encoding, options, seat, state_type) for seat in range(options.players)]
     elif mode != "plain":
         encoders = [encoding.encoder(options, seat) for seat in range(options.players)]
     start = time.process_time()
