@@ -313,11 +313,20 @@ def _misc(s: MusState, seat: Seat) -> int:
 
 def _counts(s: MusState, seat: Seat) -> list[int]:
     """The first 16 counts: envites, tanteo, games, target, discards, rounds, deck, hand and game numbers."""
+    return _bet_counts(s) + _table_counts(s, seat)
+
+
+def _bet_counts(s: MusState) -> list[int]:
+    """The envite in force and the envite proposed (the first two counts)."""
     b = s.betting
+    return [0, 0] if b is None else [b.before if b.status is BetStatus.PENDING else b.total, b.total]
+
+
+def _table_counts(s: MusState, seat: Seat) -> list[int]:
+    """The other 14 of the first 16 counts: tanteo, games, target, discards, rounds, deck, hand and game numbers."""
     side = seat & 1
-    counts = [0, 0] if b is None else [b.before if b.status is BetStatus.PENDING else b.total, b.total]
-    counts += (s.tanteo[side], s.tanteo[1 - side], s.games[side], s.games[1 - side],
-               s.options.scoring.target, s.options.match.games_to_win)
+    counts = [s.tanteo[side], s.tanteo[1 - side], s.games[side], s.games[1 - side],
+              s.options.scoring.target, s.options.match.games_to_win]
     counts += s.discard_counts[seat:] + s.discard_counts[:seat]
     counts += (s.mus_rounds, len(s.deck), s.hand_no, s.game_no)
     return counts
@@ -337,11 +346,13 @@ def _clip(counts: list[int]) -> bytes:
 class MusEncoder(Encoder[MusState]):
     """``MusEncoding.features`` for one seat: each section rewritten only when the fields it reads changed."""
 
-    __slots__ = ("_cards", "_table", "_declared", "_envites", "_named", "_results", "_misc", "_counts")
+    __slots__ = ("_cards", "_table", "_declared", "_envites", "_named", "_results", "_misc",
+                 "_betting", "_counts")
 
     def _forget(self) -> None:
         self._cards: tuple[object, ...] | None = None
         self._table: tuple[object, ...] | None = None
+        self._betting: object = False  # never a state's betting (None or a record)
         self._declared: tuple[object, ...] | None = None
         self._envites: tuple[Any, ...] = ()
         self._named = [0] * 20
@@ -375,10 +386,12 @@ class MusEncoder(Encoder[MusState]):
         if key != self._misc:
             view[483:544] = bits(_misc(s, seat) >> 483, 61)
             self._misc = key
-        key = (s.betting, s.tanteo, s.games, s.discard_counts, s.mus_rounds, s.deck, s.hand_no, s.game_no,
-               s.options)
+        if s.betting is not self._betting:
+            view[544:546] = _clip(_bet_counts(s))
+            self._betting = s.betting
+        key = (s.tanteo, s.games, s.discard_counts, s.mus_rounds, s.deck, s.hand_no, s.game_no, s.options)
         if key != self._counts:
-            view[544:560] = _clip(_counts(s, seat))
+            view[546:560] = _clip(_table_counts(s, seat))
             self._counts = key
         return self.obs
 
