@@ -22,8 +22,8 @@ repeated:
   every decision, writing nothing: a call that reads every field the encoding shows that can
   change during play (``FLOOR_READS``) and compares each with a remembered value, and a call
   that writes the mask from legal ids the loop already has (their bits, found before the
-  game's timing starts by playing it once with a copy of the random stream; one cached byte
-  string copied in when the set changed).
+  game's timing starts by playing it once with a copy of the random stream), as the encoders
+  write it: the one or two bytes that changed, or the whole mask in one copy.
 
 It prints CPU µs per decision and the ratios to ``plain`` (median of the repeats, with the
 lowest and highest). The goal is a ratio of at most 1.3. With ``--floor`` it also prints how
@@ -101,21 +101,17 @@ class Floor:
         self.encode = namespace["make"](seat, None)
         size = encoding.num_actions(options)
         view = np.zeros(size, np.int8).data.cast("B")
-        cache: dict[int, bytes] = {}
         held = [0]
 
         def action_mask(legal_bits: int) -> None:
-            """Write the mask of these legal id bits: the few bytes that changed, or a cached byte string."""
+            """Write the mask of these legal id bits: the one or two bytes that changed, or all of them."""
             diff = legal_bits ^ held[0]
             if diff:
                 held[0] = legal_bits
-                if diff.bit_count() <= 4:
+                if diff.bit_count() <= 2:
                     write_bit_changes(view, legal_bits, legal_bits ^ diff)
-                    return
-                data = cache.get(legal_bits)
-                if data is None:
-                    data = cache[legal_bits] = bits(legal_bits, size)
-                view[:] = data
+                else:
+                    view[:] = bits(legal_bits, size)
 
         self.action_mask = action_mask
 

@@ -208,7 +208,7 @@ class Encoder(Generic[S]):
     """
 
     __slots__ = ("encoding", "options", "seat", "obs", "mask", "_view", "_mask_view", "_size",
-                 "_legal", "_legal_state", "_mask_bits", "_actions", "_masks")
+                 "_legal", "_legal_state", "_mask_bits", "_actions")
 
     def __init__(self, encoding: Encoding[S, Any, Any], options: Any, seat: Seat) -> None:
         import numpy as np
@@ -222,8 +222,6 @@ class Encoder(Generic[S]):
         #: The seat's action mask (``int8``): read it, copy it, never write it.
         self.mask: npt.NDArray[np.int8] = np.zeros(self._size, np.int8)
         self._actions = encoding.action_table(options)
-        #: Mask bytes by legal bits: the same few sets of legal ids come back again and again.
-        self._masks: dict[int, bytes] = {}
         self._view = self.obs.data.cast("B")
         self._mask_view = self.mask.data.cast("B")
         self.reset()
@@ -268,17 +266,15 @@ class Encoder(Generic[S]):
         diff = new ^ self._mask_bits
         if diff:
             self._mask_bits = new
-            if diff & (diff - 1):
-                data = self._masks.get(new)
-                if data is None:
-                    data = bits(new, self._size)
-                    if len(self._masks) >= 1 << 12:
-                        self._masks.clear()
-                    self._masks[new] = data
-                self._mask_view[:] = data
-            else:
-                i = diff.bit_length() - 1
-                self._mask_view[i] = new >> i & 1
+            if diff.bit_count() <= 2:  # a card gone, a bid more or less: those bytes
+                view = self._mask_view
+                while diff:
+                    low = diff & -diff
+                    i = low.bit_length() - 1
+                    view[i] = new >> i & 1
+                    diff ^= low
+            else:  # the whole mask; a cache of these bytes by legal set lost more on misses than it won
+                self._mask_view[:] = bits(new, self._size)
         return self.mask
 
     def legal_ids(self, state: S) -> list[ActionId]:
