@@ -316,14 +316,15 @@ _ROTATIONS: dict[tuple[int, int, bool, bool], Callable[[Sequence[Any]], tuple[in
 def rotated_packer(players: int, seat: Seat, kinds: str, extra: int = 0) -> Callable[..., None]:
     """A function ``(view, at, *tuples, *values)`` storing per-seat tuples from ``seat`` on, side by side, as bytes.
 
-    One letter of ``kinds`` per tuple: ``v`` its values, ``b`` their bit counts (bitmask hands),
-    ``n`` their lengths (tuple hands); then ``extra`` single values. Every value must fit in a
+    One letter of ``kinds`` per tuple: ``v`` its values, ``p`` its values plus one, ``f`` whether
+    each value is at least 0 (a flag), ``b`` their bit counts (bitmask hands), ``n`` their
+    lengths (tuple hands); then ``extra`` single values. Every value must fit in a
     byte. One ``struct.pack_into``, written out for these numbers (no loop, no intermediate tuple).
     """
     key = (players, seat, kinds, extra)
     found = _PACKERS.get(key)
     if found is None:
-        forms = {"v": "{}", "b": "{}.bit_count()", "n": "len({})"}
+        forms = {"v": "{}", "p": "{} + 1", "f": "{} >= 0", "b": "{}.bit_count()", "n": "len({})"}
         args = [f"t{j}" for j in range(len(kinds))]
         items = [forms[kind].format(f"{arg}[{(seat + k) % players}]")
                  for arg, kind in zip(args, kinds) for k in range(players)]

@@ -161,7 +161,7 @@ class WizardEncoder(Encoder[WizardState]):
 
     __slots__ = ("_n", "_rel", "_base", "_counts", "_rotated", "_pack", "_trick_at", "_hand",
                  "_played", "_trick", "_trick_on", "_setup", "_setup_on", "_lead", "_to_act", "_leader", "_bids",
-                 "_hidden", "_phase", "_forbidden", "_totals", "_pack_tricks_held")
+                 "_hidden", "_phase", "_forbidden", "_totals", "_pack_tricks_held", "_pack_has_bid", "_pack_shown")
 
     def __init__(self, encoding: WizardEncoding, options: WizardOptions, seat: Seat) -> None:
         n = options.players
@@ -172,6 +172,8 @@ class WizardEncoder(Encoder[WizardState]):
         self._counts = self._base + 73 + 4 * n
         self._pack = struct.Struct(f"{n}B").pack_into
         self._pack_tricks_held = rotated_packer(n, seat, "vb")
+        self._pack_has_bid = rotated_packer(n, seat, "f")
+        self._pack_shown = rotated_packer(n, seat, "p")
         #: Per leader, the offset of each position of the trick in the seat's layout.
         self._trick_at = tuple(tuple(120 + 60 * ((leader + i - seat) % n) for i in range(n)) for leader in range(n))
         super().__init__(encoding, options, seat)
@@ -316,16 +318,14 @@ class WizardEncoder(Encoder[WizardState]):
 
     def _write_bids(self, s: WizardState, hidden: bool) -> None:
         """Who has bid and the bids shown (``hidden``: only the seat's own, hidden bids while bidding)."""
-        seat, n, view = self.seat, self._n, self._view
-        bids = s.bids[seat:] + s.bids[:seat]
-        flags = self._base + 73 + 3 * n
-        view[flags:flags + n] = bytes([b >= 0 for b in bids])
+        view, bids, counts = self._view, s.bids, self._counts
+        self._pack_has_bid(view, self._base + 73 + 3 * self._n, bids)
         if hidden:
-            shown = bytes((bids[0] + 1,)) + bytes(n - 1)
+            view[counts] = bids[self.seat] + 1
+            view[counts + 1:counts + self._n] = _ZEROS_60[:self._n - 1]
         else:
-            shown = bytes([b + 1 for b in bids])
-        view[self._counts:self._counts + n] = shown
-        self._bids, self._hidden = s.bids, hidden
+            self._pack_shown(view, counts, bids)
+        self._bids, self._hidden = bids, hidden
 
     def _write_forbidden(self, s: WizardState) -> None:
         hidden = s.options.hidden_bids and s.phase in (BIDDING, CHOOSING_TRUMP)
