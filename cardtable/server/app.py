@@ -228,7 +228,7 @@ def _websocket(app: FastAPI, manager: TableManager) -> None:
             table = await manager.find(table_id)
             connection = manager.connect(table, token, _address(websocket), since, patches=patches == 1)
         except TableError as exc:
-            await websocket.send_text(encode(error_message(exc.message, exc.code)))
+            await websocket.send_text(encode(error_message(exc.message, exc.code, exc.params)))
             await websocket.close(code=4404 if exc.status == 404 else CLOSE_POLICY, reason=exc.message[:120])
             return
         writer = asyncio.create_task(_write(websocket, connection))

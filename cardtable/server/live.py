@@ -12,6 +12,7 @@ from cardtable.core import Event, Game, GameRecord, Seat
 from cardtable.core.bot import Bot
 from cardtable.server.ahead import Ahead
 from cardtable.server.limits import TokenBucket
+from cardtable.server.refusals import RefusalCode
 from cardtable.store import StoredTable
 
 AnyGame = Game[Any, Any, Any, Any]
@@ -25,12 +26,15 @@ RESTART_REASON = "server restarting; reconnect"
 class TableError(Exception):
     """A refused request: an HTTP status for REST, the message for both REST and WebSocket."""
 
-    def __init__(self, status: int, message: str, code: str | None = None) -> None:
+    def __init__(self, status: int, message: str, code: RefusalCode | None = None,
+                 params: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
-        #: The refusal's code for translated pages, when the English line alone does not tell it (``messages``).
+        #: The refusal's code for translated pages (``messages.RefusalCode``); ``None``: shown as the English line.
         self.code = code
+        #: What the page fills into its sentence for ``code`` (seats are numbers from 0); ``None``: the line itself.
+        self.params = params
 
 
 @dataclass(eq=False)

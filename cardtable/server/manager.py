@@ -269,10 +269,10 @@ class TableManager:
         if table is not None and table.status != ABANDONED:
             return table
         if not TABLE_ID.fullmatch(table_id):
-            raise TableError(404, f"no table {excerpt(table_id, 40)!r}")
+            raise TableError(404, f"no table {excerpt(table_id, 40)!r}", code="no_table", params={})
         stored = await self._read(self.store.load, table_id)
         if stored is None or stored.status == ABANDONED:
-            raise TableError(404, f"no table {table_id!r}")
+            raise TableError(404, f"no table {table_id!r}", code="no_table", params={})
         try:
             table = self._rebuild(stored)
         except Exception as exc:  # stored by another version of a game, say: report, do not crash
@@ -320,7 +320,8 @@ class TableManager:
         """A new waiting table; returns it with the host's seat and token."""
         if not self.creations.take(address):
             raise TableError(429, f"too many new tables from your address (at most "
-                                  f"{self.limits.tables_per_minute:g} a minute); wait a little")
+                                  f"{self.limits.tables_per_minute:g} a minute); wait a little",
+                             code="tables_rate", params={"n": f"{self.limits.tables_per_minute:g}"})
         game = self.game(body.game)
         options, seats = self._setup(game, body)
         token = secrets.token_urlsafe(24)
@@ -395,12 +396,13 @@ class TableManager:
         async with table.lock:
             if table.status != WAITING:
                 raise TableError(409, f"table {table.id} is {table.status}: seats can be taken only before the "
-                                      "start")
+                                      "start", code="seats_before_start", params={"status": table.status})
             target = self._seat(table, seat).copy()
             if target.kind != "human":
-                raise TableError(409, f"seat {seat} is a computer player's seat")
+                raise TableError(409, f"seat {seat} is a computer player's seat", code="seat_is_computer",
+                                 params={"seat": seat})
             if target.taken:
-                raise TableError(409, f"seat {seat} is taken")
+                raise TableError(409, f"seat {seat} is taken", code="seat_taken", params={"seat": seat})
             target.name, target.taken, target.token_hash = name, True, token_hash
             await self._write(lambda c: self.store.save_seats(table.id, [target], None, c), table)
             table.stored.seats[seat] = target
@@ -421,7 +423,8 @@ class TableManager:
                 target.kind, target.bot, target.token_hash = "bot", bot, None
                 target.name = f"{target.name} (now {bot} bot)"[:64]
             else:
-                raise TableError(409, f"table {table.id} is {table.status}")
+                raise TableError(409, f"table {table.id} is {table.status}", code="table_status",
+                                 params={"status": table.status})
             def work(c: DbConnection) -> None:
                 self.store.save_seats(table.id, [target], status, c)
                 if status == ABANDONED:
@@ -446,7 +449,8 @@ class TableManager:
     async def _start(self, table: LiveTable) -> None:
         async with table.lock:
             if table.status != WAITING:
-                raise TableError(409, f"table {table.id} is {table.status}, not waiting")
+                raise TableError(409, f"table {table.id} is {table.status}, not waiting", code="table_is_not",
+                                 params={"status": table.status, "wanted": "waiting"})
             seats = [s.copy() for s in table.stored.seats]
             for seat in seats:
                 if seat.kind == "human" and not seat.taken:
@@ -457,7 +461,8 @@ class TableManager:
                 to_act = table.game.to_act(state)
             except Exception as exc:
                 await self._fail(table, f"the rules engine could not deal: {excerpt(exc, 160)}")
-                raise TableError(500, f"the table stopped: {table.error}") from None
+                raise TableError(500, f"the table stopped: {table.error}", code="table_stopped",
+                                 params={"reason": str(table.error)}) from None
             await self._write(lambda c: self.store.save_seats(table.id, seats, PLAYING, c, to_act=to_act), table)
             table.stored.seats = seats
             table.state, table.events, table.marks = state, list(events), [len(events)]
@@ -474,7 +479,8 @@ class TableManager:
             await self._settle(table)
             before, after = (PLAYING, PAUSED) if paused else (PAUSED, PLAYING)
             if table.status != before:
-                raise TableError(409, f"table {table.id} is {table.status}, not {before}")
+                raise TableError(409, f"table {table.id} is {table.status}, not {before}", code="table_is_not",
+                                 params={"status": table.status, "wanted": before})
             await self._write(lambda c: self.store.set_status(table.id, after, c), table)
             table.stored.status, table.stored.updated_at = after, utcnow()
             self._changed(table)
@@ -483,7 +489,8 @@ class TableManager:
     def record(self, table: LiveTable) -> dict[str, Any]:
         """The finished (or stopped) game's record as JSON; 409 before (a record reveals every hand)."""
         if table.status not in (FINISHED, ERROR) or table.record is None:
-            raise TableError(409, "the record is available once the game is finished")
+            raise TableError(409, "the record is available once the game is finished", code="record_not_finished",
+                             params={})
         data = table.record.to_json()
         data["notes"] = [f"table {table.id}"] + [
             f"seat {s.index}: {s.name} ({f'{s.bot} bot' if s.kind == 'bot' else 'human'})"
@@ -504,7 +511,7 @@ class TableManager:
         events after it (a page that reconnects keeps its log). Out of range: every event, as without it.
         """
         if self.address_connections.get(address, 0) >= self.limits.connections_per_address:
-            raise TableError(429, "too many open connections from your address")
+            raise TableError(429, "too many open connections from your address", code="connections_rate", params={})
         token_hash = hash_token(token) if token else None
         seat = None if token_hash is None else table.seat_of_token(token_hash)
         is_host = token_hash is not None and secrets.compare_digest(token_hash, table.stored.host_token_hash)
@@ -552,7 +559,7 @@ class TableManager:
             now = time.monotonic()
             if now - connection.throttled_at > 1.0:
                 connection.throttled_at = now
-                connection.send(error_message("too many messages: slow down (they were dropped)"))
+                connection.send(error_message("too many messages: slow down (they were dropped)", "socket_rate", {}))
             return
         try:
             message = _parse_message(text, self.limits.message_bytes)
@@ -567,14 +574,15 @@ class TableManager:
             else:
                 await self._host_message(table, connection, kind)
         except TableError as exc:
-            connection.send(error_message(excerpt(exc.message, 300), exc.code))
+            connection.send(error_message(excerpt(exc.message, 300), exc.code, exc.params))
         except Exception:  # a bug: log it, tell the client, keep the socket
             log.exception("message at table %s failed", table.id)
-            connection.send(error_message("the server failed to handle that message; nothing changed"))
+            connection.send(error_message("the server failed to handle that message; nothing changed",
+                                          "server_failed", {}))
 
     async def _host_message(self, table: LiveTable, connection: Connection, kind: str) -> None:
         if not connection.is_host:
-            raise TableError(403, f"only the host can {kind} the table")
+            raise TableError(403, f"only the host can {kind} the table", code="host_only", params={})
         await self.operate(table, {"op": kind, "token_hash": table.stored.host_token_hash})
 
     def _tell_presence(self, table: LiveTable) -> None:
@@ -633,7 +641,8 @@ class TableManager:
     async def play_for(self, table: LiveTable, seat: Seat, version: int) -> None:
         """The computer plays ``seat``'s move at ``version`` now (the turn timer); 409 if the table moved on."""
         if table.version != version or table.to_act != seat or table.status != PLAYING or not table.owned:
-            raise TableError(409, f"stale version {version}: the table is at version {table.version}")
+            raise TableError(409, f"stale version {version}: the table is at version {table.version}",
+                             code="stale", params={})
         legal = table.game.legal_actions(table.state, seat)
         observation = table.game.observe(table.state, seat)
         action = await asyncio.to_thread(_choose, self._bot(table, seat), observation, legal)
@@ -659,7 +668,7 @@ class TableManager:
     async def _act(self, table: LiveTable, connection: Connection, message: dict[str, Any]) -> None:
         seat = connection.seat
         if seat is None:
-            raise TableError(403, "spectators cannot act")
+            raise TableError(403, "spectators cannot act", code="spectators_cannot_act", params={})
         version = message.get("version")
         if not isinstance(version, int) or isinstance(version, bool):
             raise TableError(400, 'an action needs the integer "version" it was chosen on')
@@ -683,13 +692,16 @@ class TableManager:
         async with table.lock:
             await self._settle(table)
             if table.status != PLAYING:
-                raise TableError(409, f"the table is {table.status}")
+                raise TableError(409, f"the table is {table.status}", code="table_is", params={"status": table.status})
             if driving and table.computer_to_act() != seat:
-                raise TableError(409, f"seat {seat} is no longer the computer's to play")
+                raise TableError(409, f"seat {seat} is no longer the computer's to play", code="no_longer_computer",
+                                 params={"seat": seat})
             if version != table.version:
-                raise TableError(409, f"stale version {version}: the table is at version {table.version}")
+                raise TableError(409, f"stale version {version}: the table is at version {table.version}",
+                             code="stale", params={})
             if seat != table.to_act:
-                raise TableError(409, f"it is not your turn (seat {table.to_act} is to act)")
+                raise TableError(409, f"it is not your turn (seat {table.to_act} is to act)", code="not_your_turn",
+                                 params={"seat": table.to_act})
             if not computer and seat in table.covering:
                 self._returned(table, seat)
             try:
@@ -700,7 +712,8 @@ class TableManager:
                 raise TableError(409, excerpt(exc, 200), code="illegal") from None
             except Exception as exc:
                 await self._fail(table, f"the rules engine failed on seat {seat}'s action: {excerpt(exc, 160)}")
-                raise TableError(500, f"the table stopped: {table.error}") from None
+                raise TableError(500, f"the table stopped: {table.error}", code="table_stopped",
+                                 params={"reason": str(table.error)}) from None
             status = FINISHED if outcome is not None else PLAYING
             data = to_json(action)
             outcome_data = None if outcome is None else dict(to_json(outcome))
@@ -736,7 +749,7 @@ class TableManager:
         except TableError:  # the store is down too: the table is stopped in memory; a restart replays it
             log.error("could not store the error of table %s", table.id)
         for connection in table.connections:
-            connection.send(error_message(f"The table stopped: {reason}"))
+            connection.send(error_message(f"The table stopped: {reason}", "table_stopped", {"reason": reason}))
         self._changed(table)
 
     # Computer players.
@@ -967,14 +980,15 @@ class TableManager:
             assert table is not None
             log.warning("table %s is driven by another process now; this one stops driving it", table.id)
             self._disown(table)
-            raise TableError(409, f"table {table.id} moved to another server process; try again") from None
+            raise TableError(409, f"table {table.id} moved to another server process; try again",
+                             code="other_process", params={}) from None
         except StaleVersion:
             raise TableError(409, f"table {table.id if table else ''} moved on meanwhile; try again") from None
         except KeyError:
-            raise TableError(404, "the table is no longer in the store") from None
+            raise TableError(404, "the table is no longer in the store", code="no_table", params={}) from None
         except Exception as exc:
             log.warning("the store failed: %s", excerpt(exc, 200))
-            raise TableError(503, STORE_DOWN) from None
+            raise TableError(503, STORE_DOWN, code="store_down", params={}) from None
 
     async def _read(self, read: Callable[..., T], *args: Any) -> T:
         """A read off the event loop; a store failure is a 503."""
@@ -982,7 +996,7 @@ class TableManager:
             return await asyncio.to_thread(read, *args)
         except Exception as exc:
             log.warning("the store failed: %s", excerpt(exc, 200))
-            raise TableError(503, STORE_DOWN) from None
+            raise TableError(503, STORE_DOWN, code="store_down", params={}) from None
 
     def _changed(self, table: LiveTable, *, moved: bool = False) -> None:
         """A change is in memory: views, lobby cache, other processes. A move (``moved``) of a table still
@@ -1003,7 +1017,8 @@ class TableManager:
     async def _forward(self, table: LiveTable, operation: dict[str, Any]) -> dict[str, Any]:
         """Send an operation on a table another process drives to that process; its answer."""
         if self.forward is None:
-            raise TableError(409, f"table {table.id} is driven by another server process; reconnect to reach it")
+            raise TableError(409, f"table {table.id} is driven by another server process; reconnect to reach it",
+                             code="other_process", params={})
         result = await self.forward(table.id, operation)
         return dict(result or {})
 
@@ -1036,7 +1051,8 @@ class TableManager:
 
     def _seat(self, table: LiveTable, seat: int) -> StoredSeat:
         if not 0 <= seat < len(table.stored.seats):
-            raise TableError(400, f"no seat {seat}: the table has seats 0–{len(table.stored.seats) - 1}")
+            raise TableError(400, f"no seat {seat}: the table has seats 0–{len(table.stored.seats) - 1}",
+                             code="no_seat", params={"seat": seat})
         return table.stored.seats[seat]
 
     def _seat_by_token(self, table: LiveTable, token: str) -> Seat:
@@ -1046,12 +1062,12 @@ class TableManager:
     def _seat_by_hash(self, table: LiveTable, token_hash: str) -> Seat:
         seat = table.seat_of_token(token_hash)
         if seat is None:
-            raise TableError(403, "this token holds no seat at this table")
+            raise TableError(403, "this token holds no seat at this table", code="no_token_seat", params={})
         return seat
 
     def _check_host(self, table: LiveTable, token_hash: str) -> None:
         if not secrets.compare_digest(token_hash, table.stored.host_token_hash):
-            raise TableError(403, "only the host can do that")
+            raise TableError(403, "only the host can do that", code="host_only", params={})
 
     def _forget(self, table: LiveTable) -> None:
         """Drop a done table from memory (it stays in the store); watchers keep their last view."""

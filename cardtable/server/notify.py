@@ -24,6 +24,7 @@ from sqlalchemy.engine import make_url
 from cardtable.server.limits import excerpt
 from cardtable.server.live import LiveTable, TableError
 from cardtable.server.manager import TableManager
+from cardtable.server.refusals import CODES
 
 log = logging.getLogger("cardtable.server")
 CHANNEL = "cardtable"
@@ -200,7 +201,8 @@ class Notifier:
         if owner is None or owner == self.me:
             table = await self.manager.adopt(table_id)
             if table is None:
-                raise TableError(503, f"table {table_id} is changing hands between server processes; try again")
+                raise TableError(503, f"table {table_id} is changing hands between server processes; try again",
+                                 code="changing_hands", params={})
             await self.manager.run_operation(table, operation)
             return {}
         ask = secrets.token_hex(8)
@@ -212,11 +214,13 @@ class Notifier:
             answer = await asyncio.wait_for(future, FORWARD_TIMEOUT)
         except TimeoutError:
             raise TableError(503, f"the server process driving table {table_id} does not answer; "
-                                  "try again in a few seconds") from None
+                                  "try again in a few seconds", code="changing_hands", params={}) from None
         finally:
             self._waiting.pop(ask, None)
         if not answer.get("ok"):
-            raise TableError(int(answer.get("status", 500)), str(answer.get("message", "refused")))
+            code, params = answer.get("code"), answer.get("params")
+            raise TableError(int(answer.get("status", 500)), str(answer.get("message", "refused")),
+                             code=code if code in CODES else None, params=params if isinstance(params, dict) else None)
         return dict(answer.get("result") or {})
 
     async def _serve(self, message: dict[str, Any]) -> None:
@@ -227,13 +231,15 @@ class Notifier:
         table = self.manager.tables.get(str(message.get("table")))
         try:
             if table is None or not table.owned:
-                raise TableError(503, "that table is changing hands between server processes; try again")
+                raise TableError(503, "that table is changing hands between server processes; try again",
+                                 code="changing_hands", params={})
             await self.manager.run_operation(table, dict(message.get("operation") or {}))
         except TableError as exc:
-            answer.update(ok=False, status=exc.status, message=exc.message)
+            answer.update(ok=False, status=exc.status, message=exc.message, code=exc.code, params=exc.params)
         except Exception:
             log.exception("forwarded operation on table %s failed", message.get("table"))
-            answer.update(ok=False, status=500, message="the server failed to handle that; nothing changed")
+            answer.update(ok=False, status=500, message="the server failed to handle that; nothing changed",
+                          code="server_failed", params={})
         log.debug("served a forwarded operation in %.1f ms", (time.monotonic() - started) * 1000)
         with contextlib.suppress(Exception):
             await self._notify(answer)

@@ -153,7 +153,8 @@ class Social:
         # An open table's writes are fenced by its lease (only its driving process writes); a finished one's not.
         fence = table if table.status in ("waiting", "playing", "paused") else None
         if fence is not None and not table.owned:
-            raise TableError(409, f"table {table.id} is driven by another server process; reload to reach it")
+            raise TableError(409, f"table {table.id} is driven by another server process; reload to reach it",
+                             code="other_process", params={})
         store = self.manager.store
         await self.manager.write(lambda c: store.set_status(table.id, None, c, settings=values), fence)
         table.stored.settings = values
@@ -216,9 +217,10 @@ class Social:
         seat = self.manager.seat_of(table, token)
         clean = " ".join(text.split())
         if not clean:
-            raise TableError(400, "an empty message is not sent")
+            raise TableError(400, "an empty message is not sent", code="chat_empty", params={})
         if len(clean) > MAX_CHAT_CHARS:
-            raise TableError(400, f"a message may have at most {MAX_CHAT_CHARS} characters (this one has {len(clean)})")
+            raise TableError(400, f"a message may have at most {MAX_CHAT_CHARS} characters (this one has {len(clean)})",
+                             code="chat_too_long", params={"max": str(MAX_CHAT_CHARS), "n": str(len(clean))})
         return self._post(table, seat, {"kind": "chat", "text": clean})
 
     def react(self, table: LiveTable, token: str, reaction: str) -> dict[str, Any]:
@@ -246,7 +248,8 @@ class Social:
         while clock and now - clock[0] > RATE_WINDOW:
             clock.popleft()
         if len(clock) >= RATE_LINES:
-            raise TableError(429, f"slow down: at most {RATE_LINES} messages in {RATE_WINDOW:g} seconds")
+            raise TableError(429, f"slow down: at most {RATE_LINES} messages in {RATE_WINDOW:g} seconds",
+                             code="chat_rate", params={"n": str(RATE_LINES), "seconds": f"{RATE_WINDOW:g}"})
         clock.append(now)
         line = {**line, "seat": seat, "name": table.stored.seats[seat].name, "at": now}
         social.chat.append(line)
@@ -268,19 +271,23 @@ class Social:
         if target.kind == "human":
             return await self.manager.join(table, seat, name), False
         if not table.owned:
-            raise TableError(409, f"table {table.id} is driven by another server process; reload to reach it")
+            raise TableError(409, f"table {table.id} is driven by another server process; reload to reach it",
+                             code="other_process", params={})
         token = secrets.token_urlsafe(24)
         async with table.lock:
             target = self.manager.seat_at(table, seat)
             social = self.of(table.id)
             if target.kind == "human":
-                raise TableError(409, f"seat {seat} was just taken")
+                raise TableError(409, f"seat {seat} was just taken", code="seat_taken", params={"seat": seat})
             if seat in social.pending:
-                raise TableError(409, f"seat {seat} is promised to {social.pending[seat].name} at its next turn")
+                raise TableError(409, f"seat {seat} is promised to {social.pending[seat].name} at its next turn",
+                                 code="seat_promised", params={"seat": seat, "name": social.pending[seat].name})
             if table.status == "playing" and not social.settings.allow_takeover:
-                raise TableError(409, "the host does not let people take over computer seats during the game")
+                raise TableError(409, "the host does not let people take over computer seats during the game",
+                                 code="no_takeover", params={})
             if table.status not in ("waiting", "playing"):
-                raise TableError(409, f"table {table.id} is {table.status}")
+                raise TableError(409, f"table {table.id} is {table.status}", code="table_status",
+                                 params={"status": table.status})
             promise = PendingTakeover(seat, name, hash_token(token))
             if table.status == "playing" and table.to_act != seat:
                 social.pending[seat] = promise
@@ -347,7 +354,8 @@ class Social:
         """
         seat = self.manager.seat_of(table, token)
         if table.status != "finished":
-            raise TableError(409, "a rematch can start once the game is finished")
+            raise TableError(409, "a rematch can start once the game is finished", code="rematch_not_finished",
+                             params={})
         social = self.of(table.id)
         if social.rematch is not None:
             made = await self.manager.find(social.rematch)
@@ -358,7 +366,8 @@ class Social:
         host = old.seats[old.host_seat] if old.host_seat is not None else None
         host_seat = old.host_seat if host is not None and host.kind == "human" and host.token_hash else seat
         if host_seat != seat:
-            raise TableError(403, "only the host (or, once the host has left, a player) can start a rematch")
+            raise TableError(403, "only the host (or, once the host has left, a player) can start a rematch",
+                             code="rematch_host", params={})
         seats = [StoredSeat(s.index, s.kind, s.name, s.bot, s.token_hash, s.taken) for s in old.seats]
         stored = StoredTable(self.manager.new_table_id(), old.game, dict(old.options), secrets.randbelow(2**31),
                              "waiting", hash_token(token), old.preset, host_seat, seats,
@@ -373,7 +382,7 @@ class Social:
 
     def _require_host(self, table: LiveTable, token: str) -> None:
         if not secrets.compare_digest(hash_token(token), table.stored.host_token_hash):
-            raise TableError(403, "only the host can change the table's settings")
+            raise TableError(403, "only the host can change the table's settings", code="host_settings", params={})
 
     def _send_all(self, table: LiveTable, message: dict[str, Any]) -> None:
         for connection in list(table.connections):

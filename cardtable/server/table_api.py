@@ -144,10 +144,11 @@ def _router(manager: TableManager, social: Social) -> APIRouter:
     async def replay(table_id: str, token: str | None = None) -> dict[str, Any]:
         table = await manager.find(table_id)
         if table.status != "finished" or table.record is None:
-            raise TableError(409, "a replay is available once the game is finished")
+            raise TableError(409, "a replay is available once the game is finished", code="replay_not_finished",
+                             params={})
         seat = None if not token else table.seat_of_token(hash_token(token))
         if token and seat is None:
-            raise TableError(403, "this token held no seat at this table")
+            raise TableError(403, "this token held no seat at this table", code="no_token_seat", params={})
         record: GameRecord = table.record
         return {"game": table.game.info.name, "title": table.game.info.title, "table_id": table.id,
                 "seat": seat, "seats": seats_json(table), "frames": replay_frames(table.game, record, seat)}

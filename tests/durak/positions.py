@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardtable.core.events import Event
-from cardtable.games.durak.game import DurakGame, DurakState, next_in_game
-from cardtable.games.durak.rules import SUIT, parse_card, sort_hand
+from cardtable.games.durak.game import DurakGame, DurakState, next_in_game, position_state
+from cardtable.games.durak.rules import parse_card
 
 GAME = DurakGame()
 
@@ -23,21 +23,15 @@ def cards(text: str) -> tuple[int, ...]:
 
 def position(hands: Sequence[str], *, trump: str, deck: str = "", attacker: int = 0,
              defender: int | None = None, left: Sequence[int] | None = None, capped: bool = False,
-             bout_limit: int = 1000) -> DurakState:
-    """A position at the start of a bout. ``deck`` is top first; the trump card is not added to it."""
-    state = DurakState()
-    trump_card = cards(trump)[0]
+             bout_limit: int = 1000, gone: str = "") -> DurakState:
+    """A position at the start of a bout. ``deck`` is top first; the trump card is not added to it.
+
+    Cards in no hand and not in the deck are out of the game but not discarded (``gone``: discarded).
+    """
     players = len(hands)
-    state.players, state.capped, state.bout_limit = players, capped, bout_limit
-    state.trump, state.trump_card = SUIT[trump_card], trump_card
-    state.hands = tuple(sort_hand(cards(h), SUIT[trump_card]) for h in hands)
-    state.deck = cards(deck)
-    state.bout, state.bout_number, state.discards = (), 1, 0
-    state.left = tuple(left) if left is not None else (0,) * players
-    state.over, state.fool = False, None
-    state.takes = state.defences = (0,) * players
-    state.known, state.gone = (frozenset(),) * players, frozenset()
-    state.attacker = attacker
+    seats = tuple(left) if left is not None else (0,) * players
+    state = position_state(players, cards(trump)[0], [cards(h) for h in hands], cards(deck), attacker=attacker,
+                           defender=0, gone=cards(gone), left=seats, capped=capped, bout_limit=bout_limit)
     state.defender = next_in_game(state, attacker) if defender is None else defender
     return state
 

@@ -10,16 +10,15 @@ from cardtable.bots import make_bot
 from cardtable.games.durak.actions import TAKE, Attack, Beat
 from cardtable.games.durak.bots import CarefulBot, EndgameBot
 from cardtable.games.durak.game import DurakState
+from cardtable.games.durak.rules import DECK
 from tests.durak.positions import GAME, cards, play, position
 
 
 def _endgame(hands: list[str], trump: str, attacker: int = 0) -> DurakState:
     """A position with the deck empty: every card not in a hand has left the game."""
-    state = position(hands, trump=trump, attacker=attacker)
-    held = set().union(*map(set, state.hands))
-    state.gone = frozenset(c for c in range(36) if c not in held)
-    state.discards = len(state.gone)
-    return state
+    held = set(cards(" ".join(hands)))
+    return position(hands, trump=trump, attacker=attacker, gone=" ".join(DECK.text(c) for c in range(36)
+                                                                        if c not in held))
 
 
 def test_endgame_bot_reads_out_a_won_ending_that_careful_play_loses() -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from cardtable.cards import RUSSIAN_36
 from cardtable.core.errors import InvalidOptions
-from cardtable.core.rng import draws, seeded
+from cardtable.core.rng import draws, rng_state, seeded
 from cardtable.games.durak import rules
 from cardtable.games.durak.events import (
     BoutStarted,
@@ -76,6 +76,18 @@ def test_rule_02_default_shuffle_moves_a_random_card_to_the_top_1000_times(numbe
         deck.insert(0, card)
     assert rules.shuffle(number, "random") == deck
     assert rules.shuffle(number, "random") != rules.shuffle(number + 1, "random")
+
+
+@pytest.mark.parametrize("n", [5, 36])
+def test_rule_02_random_to_top_is_the_forward_shuffle_for_many_streams(n: int) -> None:
+    """The 36-card path reads whole words with its digits written out; any other size takes the plain loop."""
+    for number in range(150):
+        last_first, _ = draws(rng_state(number), n, 1000)
+        deck = list(range(n))
+        for card in reversed(last_first):
+            deck.remove(card)
+            deck.insert(0, card)
+        assert rules.random_to_top(rng_state(number), n)[0] == deck
 
 
 # Rule 3: six cards each from the top.

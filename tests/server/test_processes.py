@@ -75,7 +75,8 @@ def _share_forward_and_take_over(database: str, tmp_path: Path) -> None:
         status, joined = b.request("POST", f"/api/tables/{table_id}/join", {"seat": 1, "name": "Morty"})
         assert status == 200, joined
         status, refused = b.request("POST", f"/api/tables/{table_id}/join", {"seat": 1, "name": "Rick"})
-        assert (status, "taken" in refused["detail"]) == (409, True)  # the owner's answer, forwarded back
+        # the owner's answer, forwarded back with its code and parameters
+        assert (status, refused) == (409, {"detail": "seat 1 is taken", "code": "seat_taken", "params": {"seat": 1}})
         assert a.request("GET", f"/api/tables/{table_id}")[1]["seats"][1]["name"] == "Morty"
         tokens = [created["token"], joined["token"]]
         with connect(f"{a.ws}/ws/tables/{table_id}?token={tokens[0]}") as ws0, \

@@ -8,20 +8,25 @@ from cardtable.server.messages import coded
 from tests.server.conftest import create, receive, start
 
 
-def test_known_lines_get_their_codes_and_unknown_lines_keep_their_words() -> None:
-    """Seat numbers become integers (the page names the seat); a line no pattern knows is ``refused``."""
-    assert coded("it is not your turn (seat 2 is to act)") == {"code": "not_your_turn", "params": {"seat": 2}}
-    assert coded("table abc_D-1 is playing, not waiting") == {
-        "code": "table_is_not", "params": {"status": "playing", "wanted": "waiting"}}
-    assert coded("table abc is finished")["code"] == "table_status"
-    assert coded("seat 3 is promised to Rick at its next turn") == {
-        "code": "seat_promised", "params": {"seat": 3, "name": "Rick"}}
-    assert coded("only the host (or, once the host has left, a player) can start a rematch")["code"] == "rematch_host"
-    assert coded("only the host can pause the table")["code"] == "host_only"
-    assert coded("The table stopped: the computer player at seat 1 failed: boom") == {
-        "code": "table_stopped", "params": {"reason": "the computer player at seat 1 failed: boom"}}
+def test_a_refusal_without_code_keeps_its_words_and_one_without_params_gives_its_line() -> None:
+    """No code: ``refused`` with the English line; a code and no params: the line as ``detail``."""
     assert coded("something new") == {"code": "refused", "params": {"detail": "something new"}}
     assert coded("you must follow suit", "illegal") == {"code": "illegal", "params": {"detail": "you must follow suit"}}
+    assert coded("it is not your turn (seat 2 is to act)", "not_your_turn", {"seat": 2}) == {
+        "code": "not_your_turn", "params": {"seat": 2}}
+
+
+def test_refusals_name_their_code_where_they_are_raised(client: TestClient) -> None:
+    """A taken seat and a seat off the table: the code and the seat number come from the place that refused."""
+    created = create(client, "durak", ["human", "human"])
+    table_id = created["table_id"]
+    client.post(f"/api/tables/{table_id}/join", json={"seat": 1, "name": "Morty"})
+    taken = client.post(f"/api/tables/{table_id}/join", json={"seat": 1, "name": "Summer"})
+    assert taken.status_code == 409
+    assert taken.json() == {"detail": "seat 1 is taken", "code": "seat_taken", "params": {"seat": 1}}
+    off = client.post(f"/api/tables/{table_id}/join", json={"seat": 7, "name": "Summer"})
+    assert off.status_code == 400
+    assert off.json() == {"detail": "no seat 7: the table has seats 0–1", "code": "no_seat", "params": {"seat": 7}}
 
 
 def test_rest_and_socket_refusals_carry_code_params_and_the_english_line(client: TestClient) -> None:

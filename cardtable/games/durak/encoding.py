@@ -14,13 +14,14 @@ discarded (beaten off), cards held per seat (n).
 from __future__ import annotations
 
 import struct
-from typing import TYPE_CHECKING, Final
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final
 
-from cardtable.cards import mask_of
-from cardtable.core.encoding import ActionId, Encoder, Encoding, bits, rotation
+from cardtable.core.encoding import ActionId, Encoder, Encoding, bits
 from cardtable.core.types import Seat
 from cardtable.games.durak.actions import ATTACKS, BEATS, STOP, TAKE, Attack, Beat, DurakAction, Stop, Take
 from cardtable.games.durak.game import DurakState
+from cardtable.games.durak.masks import FULL, LANE
 from cardtable.games.durak.options import DurakOptions
 from cardtable.games.durak.rules import BEATERS, DECK_SIZE, RANK, RANK_BIT
 
@@ -50,7 +51,7 @@ class DurakEncoding(Encoding[DurakState, DurakAction, DurakOptions]):
 
     def options_of(self, state: DurakState) -> DurakOptions:
         """Only ``players`` matters to the space and shape; the state keeps no options object."""
-        return DurakOptions(players=state.players)
+        return DurakOptions(players=state.setup.players)
 
     def encoder(self, options: DurakOptions, seat: Seat) -> DurakEncoder:
         """The incremental encoder of ``seat`` (see :class:`cardtable.core.encoding.Encoder`)."""
@@ -81,32 +82,34 @@ class DurakEncoding(Encoding[DurakState, DurakAction, DurakOptions]):
         """The same rules as ``legal_actions``, as id bits (from the rules' tables of beating cards and ranks)."""
         if state.over:
             return 0
-        bout = state.bout
+        bout, setup = state.bout, state.setup
+        hand = setup.tables.card_ids(state.held >> LANE * seat & FULL)
         if len(bout) & 1:
             if seat != state.defender:
                 return 0
-            return 1 << TAKE_ID | (mask_of(state.hands[seat]) & BEATERS[state.trump][bout[-1]]) << BEAT_BASE
+            return 1 << TAKE_ID | (hand & BEATERS[setup.trump][bout[-1]]) << BEAT_BASE
         if seat != state.attacker:
             return 0
         if not bout:
-            return mask_of(state.hands[seat])
-        if state.capped and not state.hands[state.defender]:
+            return hand
+        if setup.capped and not state.held >> LANE * state.defender & FULL:
             return 1 << STOP_ID
         ranks = 0
         for card in bout:
             ranks |= RANK_BIT[card]
-        return 1 << STOP_ID | (mask_of(state.hands[seat]) & _OF_RANKS[ranks])
+        return 1 << STOP_ID | (hand & _OF_RANKS[ranks])
 
     def features(self, state: DurakState, seat: Seat) -> bytes:
         """The bytes described in the module docstring."""
-        n = state.players
-        flags = mask_of(state.hands[seat])
+        setup, held = state.setup, state.held
+        n = setup.players
+        flags = setup.tables.card_ids(held >> LANE * seat & FULL)
         bout = state.bout
         for i, card in enumerate(bout):
             flags |= 1 << ((72 if i & 1 else 36) + card)
         if len(bout) & 1:
             flags |= 1 << (108 + bout[-1])
-        flags |= 1 << (144 + state.trump_card) | 1 << (180 + state.trump)
+        flags |= 1 << (144 + setup.trump_card) | 1 << (180 + setup.trump)
         base = 184
         for k in range(n):
             if not state.left[(seat + k) % n]:
@@ -117,10 +120,10 @@ class DurakEncoding(Encoding[DurakState, DurakAction, DurakOptions]):
             attacker, defender = (state.attacker - seat) % n, (state.defender - seat) % n
             flags |= 1 << (base + n + attacker) | 1 << (base + 2 * n + defender)
             flags |= 1 << (base + 3 * n + (defender if len(bout) & 1 else attacker))
-        if state.capped:
+        if setup.capped:
             flags |= 1 << (base + 4 * n + 1)
-        counts = [len(state.deck), min(state.bout_number, 255), state.discards]
-        counts += [len(h) for h in state.hands[seat:] + state.hands[:seat]]
+        counts = [len(setup.stock) - state.drawn, min(state.bout_number, 255), state.discards]
+        counts += [(held >> LANE * ((seat + k) % n) & FULL).bit_count() for k in range(n)]
         return bits(flags, base + 4 * n + 2) + bytes(counts)
 
 
@@ -133,36 +136,37 @@ _ZEROS: Final = bytes(108)
 class DurakEncoder(Encoder[DurakState]):
     """``DurakEncoding.features`` for one seat, rewriting only the bytes that changed."""
 
-    __slots__ = ("_n", "_rel", "_sizes", "_pack_held", "_hand", "_hand_mask", "_bout", "_setup", "_left",
-                 "_roles", "_roles_on", "_hands")
+    __slots__ = ("_n", "_rel", "_lanes", "_pack_held", "_hand", "_hand_mask", "_bout", "_setup_of", "_setup",
+                 "_left", "_roles", "_roles_on", "_held")
 
     def __init__(self, encoding: DurakEncoding, options: DurakOptions, seat: Seat) -> None:
         n = options.players
         self._n = n
         self._rel = tuple((x - seat) % n for x in range(n))
-        self._sizes = rotation(n, seat, sizes=True)
+        self._lanes = _lane_counts(n, seat)
         self._pack_held = struct.Struct(f"{n}B").pack_into
         super().__init__(encoding, options, seat)
 
     def _forget(self) -> None:
-        self._hand: tuple[int, ...] | None = None
-        self._hand_mask = 0
+        self._hand = -1  # the seat's hand as a position mask
+        self._hand_mask = 0  # … and as card ids, as written
         self._bout: tuple[int, ...] = ()
+        self._setup_of: object = None
         self._setup: tuple[object, ...] | None = None
         self._left: tuple[int, ...] | None = None
         self._roles: tuple[bool, Seat, Seat, int] | None = None
         self._roles_on: tuple[int, ...] = ()
-        self._hands: tuple[tuple[int, ...], ...] | None = None
+        self._held = -1
 
     def encode(self, state: DurakState) -> npt.NDArray[np.uint8]:
         """The seat's information state in ``state``, written into ``obs``; returns ``obs``."""
-        s, view = state, self._view
-        if s.players != self._n:
-            raise ValueError(f"this encoder is for {self._n} players, the state has {s.players}")
-        hand = s.hands[self.seat]
-        if hand is not self._hand:
+        s, view, setup, held = state, self._view, state.setup, state.held
+        if setup.players != self._n:
+            raise ValueError(f"this encoder is for {self._n} players, the state has {setup.players}")
+        hand = held >> LANE * self.seat & FULL
+        if hand != self._hand or setup is not self._setup_of:
             self._hand = hand
-            new = mask_of(hand)
+            new = setup.tables.card_ids(hand)
             diff = new ^ self._hand_mask
             self._hand_mask = new
             while diff:
@@ -173,18 +177,20 @@ class DurakEncoder(Encoder[DurakState]):
         bout = s.bout
         if bout is not self._bout:
             self._write_bout(bout)
-        if (s.trump_card, s.trump, s.capped) != self._setup:
-            self._write_setup(s)
+        if setup is not self._setup_of:
+            self._setup_of = setup
+            if (setup.trump_card, setup.trump, setup.capped) != self._setup:
+                self._write_setup(s)
         if s.left is not self._left:
             self._write_left(s.left)
         roles = (s.over, s.attacker, s.defender, len(bout) & 1)
         if roles != self._roles:
             self._write_roles(roles)
         at = 186 + 4 * self._n
-        _PACK3(view, at, len(s.deck), min(s.bout_number, 255), s.discards)
-        if s.hands is not self._hands:
-            self._hands = s.hands
-            self._pack_held(view, at + 3, *self._sizes(s.hands))
+        _PACK3(view, at, len(setup.stock) - s.drawn, min(s.bout_number, 255), s.discards)
+        if held != self._held:
+            self._held = held
+            self._pack_held(view, at + 3, *self._lanes(held))
         return self.obs
 
     def _write_bout(self, bout: tuple[int, ...]) -> None:
@@ -209,10 +215,11 @@ class DurakEncoder(Encoder[DurakState]):
         """Trump card and suit, and the attack cap."""
         view, base = self._view, 184 + 4 * self._n
         view[144:184] = _ZEROS[:40]
-        view[144 + s.trump_card] = 1
-        view[180 + s.trump] = 1
-        view[base + 1] = 1 if s.capped else 0
-        self._setup = (s.trump_card, s.trump, s.capped)
+        setup = s.setup
+        view[144 + setup.trump_card] = 1
+        view[180 + setup.trump] = 1
+        view[base + 1] = 1 if setup.capped else 0
+        self._setup = (setup.trump_card, setup.trump, setup.capped)
 
     def _write_left(self, left: tuple[int, ...]) -> None:
         """Which seats are still in the game."""
@@ -236,6 +243,15 @@ class DurakEncoder(Encoder[DurakState]):
             view[i] = 1
         self._roles_on = on
         self._roles = roles
+
+
+def _lane_counts(players: int, seat: Seat) -> Callable[[int], tuple[int, ...]]:
+    """A function of the packed hands giving the hand sizes from ``seat`` on, written out (no loop)."""
+    items = [f"(held >> {LANE * ((seat + k) % players)} & {FULL}).bit_count()" for k in range(players)]
+    namespace: dict[str, Any] = {}
+    exec(f"def counts(held):\n    return ({', '.join(items)},)", namespace)  # generated from ints only
+    counts: Callable[[int], tuple[int, ...]] = namespace["counts"]
+    return counts
 
 
 ENCODING: Final = DurakEncoding()

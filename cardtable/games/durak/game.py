@@ -47,8 +47,9 @@ from cardtable.games.durak.events import (
     Took,
     TrumpTurned,
 )
+from cardtable.games.durak.masks import FULL, LANE, NON_TRUMPS, RANK_CARDS, trump_tables
 from cardtable.games.durak.options import PRESETS, DurakOptions, check
-from cardtable.games.durak.rules import BEATERS, HAND_ORDER, HAND_SIZE, RANK_BIT, SUIT
+from cardtable.games.durak.rules import BEATERS, HAND_SIZE, RANK_BIT, SUIT
 
 #: Most actions in one bout: every card moved from a hand to the table, then stop or take.
 _ACTIONS_PER_BOUT = rules.DECK_SIZE + 1
@@ -66,20 +67,70 @@ _TRUSTED_IDS = _TRUSTED.ids
 _TRUSTED.add(*ATTACKS, *BEATS, STOP, TAKE)
 
 
+class DurakSetup:
+    """What the deal fixes for a whole game: the table's rules, the trump, the stock (top first) and its tables.
+
+    Every state of a game shares one setup. ``prefix[i]`` is the position mask of the stock's
+    first ``i`` cards, so a draw of ``stock[i:j]`` is ``prefix[j] ^ prefix[i]``. ``absent`` (a
+    card-id bitmask): cards in no hand, deck, bout or discard pile from the start (only
+    hand-written test positions leave cards out). Pickled as its arguments: the tables are
+    rebuilt, not copied.
+    """
+
+    __slots__ = ("players", "capped", "bout_limit", "trump", "trump_card", "stock", "absent", "tables", "prefix",
+                 "absent_positions", "refill", "seat_bit", "beaters", "beat_ids", "attacks", "attack_at", "beat_at")
+
+    def __init__(self, players: int, capped: bool, bout_limit: int, trump_card: CardId,
+                 stock: tuple[CardId, ...], absent: int = 0) -> None:
+        self.players, self.capped, self.bout_limit = players, capped, bout_limit
+        self.trump, self.trump_card, self.stock, self.absent = SUIT[trump_card], trump_card, stock, absent
+        tables = self.tables = trump_tables(self.trump)
+        prefix, mask, bit = [0], 0, tables.bit
+        for card in stock:
+            mask |= bit[card]
+            prefix.append(mask)
+        self.prefix = tuple(prefix)
+        self.absent_positions = tables.mask(_ids(absent)) if absent else 0
+        #: refill[attacker][defender]: who draws after a bout, in order (see ``_refill_order``).
+        self.refill = _REFILL_ORDER[players]
+        # The hot tables, one attribute away (see ``durak.masks``); beat_ids[attack]: card-id bits of the beaters.
+        self.seat_bit, self.beaters, self.beat_ids = tables.seat_bit, tables.beaters, BEATERS[self.trump]
+        self.attacks, self.attack_at, self.beat_at = tables.attacks, tables.attack_at, tables.beat_at
+
+    def key(self) -> tuple[object, ...]:
+        """The arguments that make this setup."""
+        return self.players, self.capped, self.bout_limit, self.trump_card, self.stock, self.absent
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, DurakSetup) and self.key() == other.key())
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __reduce__(self) -> tuple[type[DurakSetup], tuple[object, ...]]:
+        return DurakSetup, self.key()
+
+    def __repr__(self) -> str:
+        return f"DurakSetup{self.key()!r}"
+
+
 class DurakState(SlotState):
-    """A position. ``left[s]`` is the bout after which seat ``s`` left the game (0: still playing)."""
+    """A position; the rest of the deal is in ``setup``, shared by every state of the game.
 
-    __slots__ = ("players", "capped", "bout_limit", "trump", "trump_card", "hands", "deck", "attacker",
-                 "defender", "bout", "bout_number", "discards", "left", "over", "fool", "takes", "defences",
-                 "known", "gone")
+    ``held``: every seat's hand, a position mask (``durak.masks``) of ``LANE`` bits per seat;
+    ``drawn``: cards drawn from ``setup.stock`` so far; ``known``: the cards taken in view of all
+    (a take, a hand-over, the trump card drawn last), a position mask: a seat's known cards are
+    ``known`` & its hand; ``tally``: defences and takes per seat, packed (``_DEFENDED``, ``_TOOK``);
+    ``left[s]``: the bout after which seat ``s`` left the game (0: still playing). The old
+    field names (``hands``, ``deck``, ``trump``, ``takes`` …) are read as properties.
+    """
 
-    players: int
-    capped: bool
-    bout_limit: int
-    trump: int
-    trump_card: CardId
-    hands: tuple[tuple[CardId, ...], ...]
-    deck: tuple[CardId, ...]
+    __slots__ = ("setup", "held", "drawn", "attacker", "defender", "bout", "bout_number", "discards", "left",
+                 "over", "fool", "tally", "known")
+
+    setup: DurakSetup
+    held: int
+    drawn: int
     attacker: Seat
     defender: Seat
     bout: tuple[CardId, ...]
@@ -88,10 +139,121 @@ class DurakState(SlotState):
     left: tuple[int, ...]
     over: bool
     fool: Seat | None
-    takes: tuple[int, ...]
-    defences: tuple[int, ...]
-    known: tuple[frozenset[CardId], ...]  # per seat: the cards of its hand every seat has seen (taken, the trump)
-    gone: frozenset[CardId]  # the discarded cards (every seat saw them in the bout)
+    tally: int
+    known: int
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return self.setup.players
+
+    @property
+    def capped(self) -> bool:
+        """Whether the attack cap ``defender_hand`` is on."""
+        return self.setup.capped
+
+    @property
+    def bout_limit(self) -> int:
+        """The safety stop: the game is a draw after this many bouts."""
+        return self.setup.bout_limit
+
+    @property
+    def trump(self) -> int:
+        """The trump suit (0 ♠, 1 ♥, 2 ♣, 3 ♦)."""
+        return self.setup.trump
+
+    @property
+    def trump_card(self) -> CardId:
+        """The card turned up for trump."""
+        return self.setup.trump_card
+
+    @trump_card.setter
+    def trump_card(self, card: CardId) -> None:
+        hands, known = self.hands, self.known_cards
+        su = self.setup
+        self.setup = DurakSetup(su.players, su.capped, su.bout_limit, card, self.deck, su.absent)
+        self.drawn = 0
+        self.hands = hands
+        self.known = self.setup.tables.mask(c for k in known for c in k)
+
+    @property
+    def deck(self) -> tuple[CardId, ...]:
+        """The cards still to draw, top first (the trump card last)."""
+        return self.setup.stock[self.drawn:]
+
+    @deck.setter
+    def deck(self, cards: tuple[CardId, ...]) -> None:
+        su = self.setup
+        self.setup = DurakSetup(su.players, su.capped, su.bout_limit, su.trump_card, tuple(cards), su.absent)
+        self.drawn = 0
+
+    @property
+    def hands(self) -> tuple[tuple[CardId, ...], ...]:
+        """Every seat's hand, in hand order."""
+        cards_of, held = self.setup.tables.cards_of, self.held
+        return tuple(cards_of(held >> LANE * s & FULL) for s in range(self.setup.players))
+
+    @hands.setter
+    def hands(self, hands: Sequence[Sequence[CardId]]) -> None:
+        mask = self.setup.tables.mask
+        self.held = sum(mask(hand) << LANE * s for s, hand in enumerate(hands))
+
+    @property
+    def known_cards(self) -> tuple[tuple[CardId, ...], ...]:
+        """Per seat, the cards of its hand that every seat has seen, in hand order."""
+        cards_of, held, known = self.setup.tables.cards_of, self.held, self.known
+        return tuple(cards_of(held >> LANE * s & known) for s in range(self.setup.players))
+
+    @property
+    def gone(self) -> frozenset[CardId]:
+        """The discarded cards (every seat saw them in their bout)."""
+        return frozenset(self.setup.tables.cards_of(self._gone_mask()))
+
+    def _gone_mask(self) -> int:
+        """The discarded cards as a position mask: those in no hand, the deck or the bout (nor absent)."""
+        su, held = self.setup, self.held
+        out = su.prefix[-1] ^ su.prefix[self.drawn] | su.absent_positions | su.tables.mask(self.bout)
+        while held:
+            out |= held & FULL
+            held >>= LANE
+        return FULL & ~out
+
+    @property
+    def takes(self) -> tuple[int, ...]:
+        """Per seat, the bouts it lost (took the cards)."""
+        return tuple(self.tally >> _TALLY * (2 * s + 1) & _COUNT for s in range(self.setup.players))
+
+    @property
+    def defences(self) -> tuple[int, ...]:
+        """Per seat, the bouts it defended (beaten off or taken)."""
+        return tuple(self.tally >> _TALLY * 2 * s & _COUNT for s in range(self.setup.players))
+
+
+def position_state(players: int, trump_card: CardId, hands: Sequence[Sequence[CardId]], deck: Sequence[CardId],
+                   *, attacker: Seat, defender: Seat, bout: Sequence[CardId] = (), bout_number: int = 1,
+                   gone: Sequence[CardId] = (), discards: int | None = None, known: Sequence[CardId] = (),
+                   left: Sequence[int] | None = None, over: bool = False, fool: Seat | None = None,
+                   capped: bool = False, bout_limit: int = 1000) -> DurakState:
+    """A state built from its parts (search worlds, test positions); cards in none of them are absent."""
+    placed = {c for h in hands for c in h} | {*deck, *bout, *gone}
+    absent = sum(1 << c for c in range(rules.DECK_SIZE) if c not in placed)
+    setup = DurakSetup(players, capped, bout_limit, trump_card, tuple(deck), absent)
+    state = DurakState()
+    state.setup, state.drawn = setup, 0
+    state.hands = hands
+    state.attacker, state.defender = attacker, defender
+    state.bout, state.bout_number = tuple(bout), bout_number
+    state.discards = len(gone) if discards is None else discards
+    state.left = tuple(left) if left is not None else (0,) * players
+    state.over, state.fool, state.tally = over, fool, 0
+    state.known = setup.tables.mask(known)
+    return state
+
+
+def _ids(card_mask: int) -> list[CardId]:
+    """The card ids of a card-id bitmask."""
+    return [c for c in range(rules.DECK_SIZE) if card_mask >> c & 1]
+
 
 @dataclass(frozen=True)
 class DurakObservation(Observation):
@@ -142,9 +304,15 @@ def winner_of(left: Sequence[int]) -> Seat | None:
 
 def next_in_game(state: DurakState, seat: Seat) -> Seat:
     """The next seat after ``seat``, cyclically, that is still in the game."""
-    for k in range(1, state.players + 1):
-        other = (seat + k) % state.players
-        if not state.left[other]:
+    return _next_seat(state.left, seat)
+
+
+def _next_seat(left: tuple[int, ...], seat: Seat) -> Seat:
+    """The next seat after ``seat``, cyclically, whose ``left`` entry is 0 (``seat`` itself if none)."""
+    players = len(left)
+    for k in range(1, players + 1):
+        other = (seat + k) % players
+        if not left[other]:
             return other
     return seat
 
@@ -183,22 +351,20 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         deck = rules.shuffle(seed, options.shuffle)
         hands, stock = rules.deal(deck, players, options.deal)
         trump_card, stock_left = rules.turn_trump(stock)
-        trump = SUIT[trump_card]
+        setup = DurakSetup(players, options.attack_cap == "defender_hand", options.bout_limit, trump_card, stock_left)
+        tables = setup.tables
+        masks = [tables.mask(h) for h in hands]
         state = DurakState()
-        state.players, state.capped, state.bout_limit = players, options.attack_cap == "defender_hand", \
-            options.bout_limit
-        state.trump, state.trump_card, state.deck = trump, trump_card, stock_left
-        state.hands = tuple(rules.sort_hand(h, trump) for h in hands)
+        state.setup, state.held, state.drawn = setup, sum(m << LANE * s for s, m in enumerate(masks)), 0
         state.bout, state.bout_number, state.discards = (), 1, 0
         state.left, state.over, state.fool = (0,) * players, False, None
-        state.takes = state.defences = (0,) * players
-        state.known, state.gone = (frozenset(),) * players, frozenset()
-        first = rules.lowest_trump_holder(hands, trump) if options.first_attacker == "lowest_trump" else None
+        state.tally = state.known = 0
+        first = _lowest_trump_holder(masks) if options.first_attacker == "lowest_trump" else None
         state.attacker = 0 if first is None else first
         state.defender = next_in_game(state, state.attacker)
         events: list[Event] = []
-        for seat, hand in enumerate(state.hands):
-            events += (_dealt(seat, len(hand)), _dealt_hand(seat, hand))
+        for seat, mask in enumerate(masks):
+            events += (_dealt(seat, mask.bit_count()), _dealt_hand(seat, tables.cards_of(mask)))
         events += (_trump_turned(trump_card), _bout_started(1, state.attacker, state.defender))
         return state, events
 
@@ -211,27 +377,46 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         return state.defender if len(state.bout) & 1 else state.attacker
 
     def legal_actions(self, state: DurakState, seat: Seat) -> list[DurakAction]:
-        """Attacker: any card to lead, then cards of the bout's ranks or stop; defender: beating cards or take."""
+        """Attacker: any card to lead, then cards of the bout's ranks or stop; defender: beating cards or take.
+
+        In hand order: the hand is a position mask (``durak.masks``), read four 9-bit chunks at a
+        time for a lead (a whole hand), bit by bit for the few beating or matching cards.
+        """
         if state.over:
             return []
         bout = state.bout
         if len(bout) & 1:
             if seat != state.defender:
                 return []
-            beaters = BEATERS[state.trump][bout[-1]]
-            actions: list[DurakAction] = [BEATS[c] for c in state.hands[seat] if beaters >> c & 1]
+            setup = state.setup
+            m = state.held >> LANE * seat & setup.beaters[bout[-1]]
+            beat_at = setup.beat_at
+            actions: list[DurakAction] = []
+            while m:
+                low = m & -m
+                actions.append(beat_at[low.bit_length()])
+                m ^= low
             actions.append(TAKE)
             return actions
         if seat != state.attacker:
             return []
+        setup = state.setup
+        m = state.held >> LANE * seat & FULL
+        a = setup.attacks
         if not bout:
-            return [ATTACKS[c] for c in state.hands[seat]]
-        if state.capped and not state.hands[state.defender]:
+            return [*a[m & 511], *a[512 | m >> 9 & 511], *a[1024 | m >> 18 & 511], *a[1536 | m >> 27]]
+        if setup.capped and not state.held >> LANE * state.defender & FULL:
             return [STOP]
         ranks = 0
         for c in bout:
-            ranks |= RANK_BIT[c]
-        actions = [ATTACKS[c] for c in state.hands[seat] if RANK_BIT[c] & ranks]
+            ranks |= RANK_CARDS[c]
+        m &= ranks
+        attack_at = setup.attack_at
+        actions = []
+        while m:
+            low = m & -m
+            actions.append(attack_at[low.bit_length()])
+            m ^= low
         actions.append(STOP)
         return actions
 
@@ -245,16 +430,19 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         if seat != turn:
             return f"it is seat {turn}'s turn, not seat {seat}'s"
         kind = type(action)
+        setup = state.setup
+        if not 0 <= getattr(action, "card", 0) < rules.DECK_SIZE:
+            return self._reason(state, seat, action)
         if defending:
             if kind is Take:
                 return None
-            if kind is Beat and action.card in state.hands[seat] and (  # type: ignore[union-attr]
-                    BEATERS[state.trump][bout[-1]] >> action.card & 1):  # type: ignore[union-attr]
+            if kind is Beat and state.held & setup.seat_bit[seat][action.card] and (  # type: ignore[union-attr]
+                    setup.beat_ids[bout[-1]] >> action.card & 1):  # type: ignore[union-attr]
                 return None
-        elif kind is Attack and action.card in state.hands[seat]:  # type: ignore[union-attr]
+        elif kind is Attack and state.held & setup.seat_bit[seat][action.card]:  # type: ignore[union-attr]
             if not bout:
                 return None
-            if not (state.capped and not state.hands[state.defender]):
+            if not (setup.capped and not state.held >> LANE * state.defender & FULL):
                 ranks = 0
                 for c in bout:
                     ranks |= RANK_BIT[c]
@@ -274,11 +462,13 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         if isinstance(action, Stop):
             return "the attacker must lead a card to start the bout"
         card = action.card if isinstance(action, (Attack, Beat)) else -1
-        if card not in state.hands[seat]:
-            return f"{rules.DECK.text(card)} is not in seat {seat}'s hand" if 0 <= card < 36 else "no such card"
+        if not 0 <= card < rules.DECK_SIZE:
+            return "no such card"
+        if not state.held & state.setup.tables.seat_bit[seat][card]:
+            return f"{rules.DECK.text(card)} is not in seat {seat}'s hand"
         if isinstance(action, Beat):
             return f"{rules.DECK.text(card)} does not beat {rules.DECK.text(state.bout[-1])}"
-        if state.capped and not state.hands[state.defender]:
+        if state.setup.capped and not state.held >> LANE * state.defender & FULL:
             return "the defender has no cards left (attack cap: defender_hand)"
         return f"{rules.DECK.text(card)} is not of a rank already in the bout"
 
@@ -295,25 +485,30 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
             if len(bout) & 1:
                 if seat == state.defender:
                     if kind is Take:
-                        return _end_bout(state, seat, kind)
+                        return _end_bout(state, seat, True)
                     if kind is Beat:
                         card = action.card  # type: ignore[union-attr]
-                        if BEATERS[state.trump][bout[-1]] >> card & 1 and card in state.hands[seat]:
-                            return _play_card(state, seat, card, _COVERED[seat][card])
+                        setup = state.setup
+                        bit = setup.seat_bit[seat][card]
+                        if state.held & bit and setup.beat_ids[bout[-1]] >> card & 1:
+                            return _after_card(state, state.held ^ bit, bout + (card,)), [_COVERED[seat][card]]
             elif seat == state.attacker:
                 if kind is Attack:
                     card = action.card  # type: ignore[union-attr]
-                    if card in state.hands[seat]:
+                    setup = state.setup
+                    bit = setup.seat_bit[seat][card]
+                    held = state.held
+                    if held & bit:
                         if not bout:
-                            return _play_card(state, seat, card, _ATTACKED[seat][card])
-                        if not (state.capped and not state.hands[state.defender]):
+                            return _after_card(state, held ^ bit, (card,)), [_ATTACKED[seat][card]]
+                        if not (setup.capped and not held >> LANE * state.defender & FULL):
                             ranks = 0
                             for c in bout:
                                 ranks |= RANK_BIT[c]
                             if RANK_BIT[card] & ranks:
-                                return _play_card(state, seat, card, _ATTACKED[seat][card])
+                                return _after_card(state, held ^ bit, bout + (card,)), [_ATTACKED[seat][card]]
                 elif kind is Stop and bout:
-                    return _end_bout(state, seat, kind)
+                    return _end_bout(state, seat, False)
         return super().apply(state, seat, action)
 
     def apply_unchecked(self, state: DurakState, seat: Seat,
@@ -321,27 +516,40 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
         """Play a card, or end the bout (stop or take) and refill, check who left, start the next bout."""
         kind = type(action)
         if kind is Attack:
-            return _play_card(state, seat, action.card, _ATTACKED[seat][action.card])  # type: ignore[union-attr]
+            card = action.card  # type: ignore[union-attr]
+            held = state.held ^ state.setup.seat_bit[seat][card]
+            return _after_card(state, held, state.bout + (card,)), [_ATTACKED[seat][card]]
         if kind is Beat:
-            return _play_card(state, seat, action.card, _COVERED[seat][action.card])  # type: ignore[union-attr]
-        return _end_bout(state, seat, kind)
+            card = action.card  # type: ignore[union-attr]
+            held = state.held ^ state.setup.seat_bit[seat][card]
+            return _after_card(state, held, state.bout + (card,)), [_COVERED[seat][card]]
+        return _end_bout(state, seat, kind is Take)
 
     # What leaves the engine.
 
     def observe(self, state: DurakState, seat: Seat | None) -> DurakObservation:
         """Own hand, the trump, the bout, and counts of hands, deck and discards."""
         self.check_observer(state, seat)
-        over = state.over
+        over, setup, held = state.over, state.setup, state.held
+        cards_of, known, players = setup.tables.cards_of, state.known, setup.players
+        lanes = [held >> LANE * s & FULL for s in range(players)]
+        placed = setup.prefix[-1] ^ setup.prefix[state.drawn] | setup.absent_positions  # the deck, the absent
+        for mask in lanes:
+            placed |= mask
+        bit = setup.tables.bit
+        for card in state.bout:
+            placed |= bit[card]
         return DurakObservation(
-            seat=seat, players=state.players, hand=() if seat is None else state.hands[seat],
-            trump_card=state.trump_card, trump_suit=rules.SUIT_WORDS[state.trump], deck_count=len(state.deck),
-            hand_counts=tuple(len(h) for h in state.hands), in_game=tuple(not b for b in state.left),
+            seat=seat, players=players, hand=() if seat is None else cards_of(lanes[seat]),
+            trump_card=setup.trump_card, trump_suit=rules.SUIT_WORDS[setup.trump],
+            deck_count=len(setup.stock) - state.drawn,
+            hand_counts=tuple(m.bit_count() for m in lanes), in_game=tuple(not b for b in state.left),
             attacker=None if over else state.attacker, defender=None if over else state.defender,
             to_act=self.to_act(state), bout=state.bout, bout_number=state.bout_number, discards=state.discards,
-            attack_cap="defender_hand" if state.capped else "none", fool=state.fool,
+            attack_cap="defender_hand" if setup.capped else "none", fool=state.fool,
             winner=winner_of(state.left) if over else None, finished=over,
-            known_cards=tuple(rules.sort_hand(tuple(k), state.trump) for k in state.known),
-            discarded=rules.sort_hand(tuple(state.gone), state.trump),
+            known_cards=tuple(cards_of(m & known) if m & known else () for m in lanes) if known else ((),) * players,
+            discarded=cards_of(FULL & ~placed),  # everything else was discarded (``DurakState.gone``)
         )
 
     def outcome(self, state: DurakState) -> Outcome | None:
@@ -357,17 +565,17 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
 
     def hidden_cards(self, state: DurakState, seat: Seat | None) -> frozenset[CardId]:
         """Other players' hands and the deck, except the turned-up trump card and cards taken in view of all."""
-        hidden = set(state.deck)
-        for other, hand in enumerate(state.hands):
+        setup, held = state.setup, state.held
+        hidden = setup.prefix[-1] ^ setup.prefix[state.drawn]
+        for other in range(setup.players):
             if other != seat:
-                hidden.update(hand)
-                hidden.difference_update(state.known[other])
-        hidden.discard(state.trump_card)
-        return frozenset(hidden)
+                hidden |= held >> LANE * other & FULL & ~state.known
+        hidden &= ~setup.tables.bit[setup.trump_card]
+        return frozenset(setup.tables.cards_of(hidden))
 
     def players(self, state: DurakState) -> int:
         """The number of seats."""
-        return state.players
+        return state.setup.players
 
     def max_actions(self, options: DurakOptions) -> int:
         """At most 37 actions per bout, and at most ``bout_limit`` bouts."""
@@ -402,128 +610,139 @@ class DurakGame(Game[DurakState, DurakAction, DurakObservation, DurakOptions]):
     def seat_stats(self, state: DurakState) -> Sequence[Mapping[str, float]]:
         """Per seat: games, fool, won (first to leave), bouts defended and takes."""
         winners = first_leavers(state.left) if state.over else ()
+        defences, takes = state.defences, state.takes
         return [{"games": 1.0, "fool": float(state.fool == s), "won": float(s in winners),
-                 "defences": float(state.defences[s]), "takes": float(state.takes[s])}
-                for s in range(state.players)]
+                 "defences": float(defences[s]), "takes": float(takes[s])}
+                for s in range(state.setup.players)]
 
 
 # Stepping: a card played, or the end of a bout (stop or take, refill, who left, the next bout).
 
-_after_card = updater(DurakState, "hands", "bout")
-#: HANDABLE[trump][card]: the card's rank bit if it is not a trump (a take hands over such cards), else 0.
-HANDABLE: tuple[tuple[int, ...], ...] = tuple(
-    tuple(0 if SUIT[c] == t else RANK_BIT[c] for c in range(rules.DECK_SIZE)) for t in range(4))
+_after_card = updater(DurakState, "held", "bout")
 _DREW_COUNT = tuple(tuple(Drew(s, n) for n in range(HAND_SIZE + 1)) for s in _SEATS)
-_BOUT_STARTED: dict[tuple[int, Seat, Seat], BoutStarted] = {}
 #: The DrewCards events of draws of one or two cards, built once and shared (at most 5 * 36 * 36 of them).
 _DREW_CARDS: dict[tuple[Seat, tuple[CardId, ...]], DrewCards] = {}
-_SHARED_BOUTS = 256  # the BoutStarted events of the first bouts are built once and shared
+_SHARED_BOUTS = 256  # the BoutStarted events of the first bouts are built once and shared:
+#: _BOUTS[number * 25 + attacker * 5 + defender] for number < _SHARED_BOUTS, built on first use.
+_BOUTS: list[BoutStarted | None] = [None] * (_SHARED_BOUTS * 25)
+#: The tally: per seat two counters of ``_TALLY`` bits, defences (lane ``2 s``) and takes (lane ``2 s + 1``);
+#: 64 bits: no game plays 2**64 bouts, so a counter never carries into the next.
+_TALLY = 64
+_COUNT = (1 << _TALLY) - 1
+_DEFENDED = tuple(1 << _TALLY * 2 * s for s in _SEATS)
+_TOOK = tuple(1 << _TALLY * 2 * s | 1 << _TALLY * (2 * s + 1) for s in _SEATS)  # a take is a defence too
+_LANES = tuple(LANE * s for s in _SEATS)
 
 
-def _play_card(state: DurakState, seat: Seat, card: CardId, event: Event) -> tuple[DurakState, list[Event]]:
-    """``seat`` puts ``card`` on the table (an attack or a beat)."""
-    hands = list(state.hands)
-    hand = hands[seat]
-    i = hand.index(card)
-    hands[seat] = hand[:i] + hand[i + 1:]
-    new = _after_card(state, tuple(hands), state.bout + (card,))
-    known = state.known[seat]
-    if card in known:
-        new.known = _with(state.known, seat, known - {card})
-    return new, [event]
-
-
-def _end_bout(state: DurakState, seat: Seat, kind: type) -> tuple[DurakState, list[Event]]:
+def _end_bout(state: DurakState, seat: Seat, taken: bool) -> tuple[DurakState, list[Event]]:
     """Stop or take, then refill, remove players without cards, end the game or start the next bout."""
-    bout, known, takes, discards, gone = state.bout, state.known, state.takes, state.discards, state.gone
-    attacker, defender, trump, players = state.attacker, state.defender, state.trump, state.players
-    hands = list(state.hands)
+    setup, bout, held, known, discards = state.setup, state.bout, state.held, state.known, state.discards
+    attacker, defender, players = state.attacker, state.defender, setup.players
+    tables = setup.tables
     events: list[Event]
-    taken = kind is Take
     if taken:  # hand over the attacker's non-trump cards of the bout's ranks; the defender takes it all
-        ranks = 0
+        bit = tables.bit
+        ranks = cards = 0
         for c in bout:
-            ranks |= RANK_BIT[c]
-        handable = HANDABLE[trump]
-        hand = hands[attacker]
-        handed = tuple([c for c in hand if handable[c] & ranks])
+            ranks |= RANK_CARDS[c]
+            cards |= bit[c]
+        at = _LANES[attacker]
+        handed = held >> at & ranks & NON_TRUMPS
         if handed:
-            hands[attacker] = tuple([c for c in hand if not handable[c] & ranks])
-            events = [_handed_over(attacker, handed), _took(defender, bout + handed)]
-            known = _with(known, attacker, known[attacker] - frozenset(handed))
-            cards = bout + handed
+            held ^= handed << at
+            shown = tables.cards_of(handed)
+            events = [_handed_over(attacker, shown), _took(defender, bout + shown)]
+            cards |= handed
         else:
             events = [_took(defender, bout)]
-            cards = bout
-        hands[defender] = tuple(sorted(hands[defender] + cards, key=HAND_ORDER[trump].__getitem__))
-        known = _with(known, defender, known[defender].union(cards))
-        takes = _bump(takes, defender)
+        held |= cards << _LANES[defender]
+        known |= cards
+        tally = state.tally + _TOOK[defender]
     else:
         events = [_stopped(seat, bout)]
         discards += len(bout)
-        gone = gone.union(bout)
-    defences = _bump(state.defences, defender)
-    deck = state.deck
-    left = state.left
-    if deck:  # refill up to six from the top: attacker, defender, then the others after the defender
-        key = HAND_ORDER[trump].__getitem__
-        for other in _REFILL_ORDER[players][attacker][defender]:
-            need = HAND_SIZE - len(hands[other])
+        tally = state.tally + _DEFENDED[defender]
+    stock, drawn, left = setup.stock, state.drawn, state.left
+    end = len(stock)
+    if drawn < end:  # refill up to six from the top: attacker, defender, then the others after the defender
+        prefix = setup.prefix
+        for other in setup.refill[attacker][defender]:
+            at = _LANES[other]
+            need = HAND_SIZE - (held >> at & FULL).bit_count()
             if need <= 0 or left[other]:
                 continue
-            drawn, deck = deck[:need], deck[need:]
-            hands[other] = tuple(sorted(hands[other] + drawn, key=key))
-            private = _DREW_CARDS.get((other, drawn))
-            if private is None:
-                private = _drew_cards(other, drawn)
-                if len(drawn) <= 2:
-                    _DREW_CARDS[other, drawn] = private
-            events += (_DREW_COUNT[other][len(drawn)], private)
-            if not deck:
-                if state.trump_card in drawn:  # the turned-up trump is drawn last, in view of all
-                    known = _with(known, other, known[other] | {state.trump_card})
+            upto = drawn + need
+            if upto > end:
+                upto = end
+            cards_drawn = stock[drawn:upto]
+            held |= (prefix[upto] ^ prefix[drawn]) << at
+            count = upto - drawn
+            if count > 2:
+                private = _drew_cards(other, cards_drawn)
+            else:
+                private = _DREW_CARDS.get((other, cards_drawn))  # type: ignore[assignment]
+                if private is None:
+                    private = _DREW_CARDS[other, cards_drawn] = _drew_cards(other, cards_drawn)
+            events += (_DREW_COUNT[other][count], private)
+            drawn = upto
+            if drawn == end:
+                if setup.trump_card in cards_drawn:  # the turned-up trump card, drawn last, is seen by all
+                    known |= tables.bit[setup.trump_card]
                 break
-        if deck and not any(left) and state.bout_number < state.bout_limit:
-            # The common case: nobody has left or leaves now, the next bout starts (``_next_bout``, inline).
-            attacker = (defender + 1) % players if taken else defender
-            number = state.bout_number + 1
-            defender = (attacker + 1) % players
-            started = _BOUT_STARTED.get((number, attacker, defender))
-            if started is None:
-                started = _bout_started(number, attacker, defender)
-                if number < _SHARED_BOUTS:
-                    _BOUT_STARTED[number, attacker, defender] = started
-            events.append(started)
-            return _after_next_bout(state, tuple(hands), deck, (), known, takes, defences, discards, gone, attacker,
-                                    defender, number), events
-    new = _after_bout(state, tuple(hands), deck, (), known, takes, defences, discards, gone)
-    if not deck:  # leaving: only once the deck is empty, checked after the refill
-        out = list(left)
-        for other in range(players):
-            if not out[other] and not hands[other]:
-                out[other] = state.bout_number
-                events.append(LeftGame(other))
-        new.left = tuple(out)
-        playing = [s for s in range(players) if not out[s]]
-        if len(playing) <= 1:
-            _finish(new, playing[0] if playing else None, "one player holds cards" if playing
-                    else "nobody holds cards", events)
-            return new, events
-    if state.bout_number >= state.bout_limit:
-        _finish(new, None, f"bout limit {state.bout_limit} reached", events)
+    if drawn == end:
+        for other in range(players):  # leaving: only once the deck is empty, checked after the refill
+            if not left[other] and not held >> _LANES[other] & FULL:
+                return _after_leaving(state, held, drawn, known, tally, discards, taken, events)
+    if state.bout_number >= setup.bout_limit:
+        new = _after_bout(state, held, drawn, (), known, tally, discards)
+        _finish(new, None, f"bout limit {setup.bout_limit} reached", events)
+        return new, events
+    # Nobody leaves now: the taker misses his turn; a successful defender attacks (``_next_bout``, inline).
+    if any(left):
+        attacker = _next_seat(left, defender) if taken or left[defender] else defender
+        defender = (attacker + 1) % players
+        if left[defender]:
+            defender = _next_seat(left, attacker)
+    else:
+        attacker = (defender + 1) % players if taken else defender
+        defender = (attacker + 1) % players
+    number = state.bout_number + 1
+    started = _BOUTS[number * 25 + attacker * 5 + defender] if number < _SHARED_BOUTS else None
+    events.append(started or _bout_start(number, attacker, defender))
+    return _after_next_bout(state, held, drawn, (), known, tally, discards, attacker, defender, number), events
+
+
+def _after_leaving(state: DurakState, held: int, drawn: int, known: int, tally: int, discards: int, taken: bool,
+                   events: list[Event]) -> tuple[DurakState, list[Event]]:
+    """The end of a bout after which someone leaves the game (the deck is empty and a hand too)."""
+    new = _after_bout(state, held, drawn, (), known, tally, discards)
+    players = state.setup.players
+    out = list(state.left)
+    for other in range(players):
+        if not out[other] and not held >> _LANES[other] & FULL:
+            out[other] = state.bout_number
+            events.append(LeftGame(other))
+    new.left = tuple(out)
+    playing = [s for s in range(players) if not out[s]]
+    if len(playing) <= 1:
+        _finish(new, playing[0] if playing else None, "one player holds cards" if playing
+                else "nobody holds cards", events)
+        return new, events
+    if state.bout_number >= state.setup.bout_limit:
+        _finish(new, None, f"bout limit {state.setup.bout_limit} reached", events)
         return new, events
     _next_bout(new, state, taken, events)
     return new, events
 
 
-_after_bout = updater(DurakState, "hands", "deck", "bout", "known", "takes", "defences", "discards", "gone")
-_after_next_bout = updater(DurakState, "hands", "deck", "bout", "known", "takes", "defences", "discards", "gone",
-                           "attacker", "defender", "bout_number")
+_after_bout = updater(DurakState, "held", "drawn", "bout", "known", "tally", "discards")
+_after_next_bout = updater(DurakState, "held", "drawn", "bout", "known", "tally", "discards", "attacker", "defender",
+                           "bout_number")
 
 
 def _next_bout(new: DurakState, state: DurakState, taken: bool, events: list[Event]) -> None:
     """Start the next bout in ``new``: the taker misses his turn; a successful defender attacks (if still playing)."""
-    out, defender, players = new.left, state.defender, state.players
+    out, defender, players = new.left, state.defender, state.setup.players
     if taken or out[defender]:
         attacker = next_in_game(new, defender)
     else:
@@ -533,12 +752,18 @@ def _next_bout(new: DurakState, state: DurakState, taken: bool, events: list[Eve
         defender = next_in_game(new, attacker)
     new.attacker, new.defender = attacker, defender
     number = new.bout_number = state.bout_number + 1
-    started = _BOUT_STARTED.get((number, attacker, defender))
+    events.append(_bout_start(number, attacker, defender))
+
+
+def _bout_start(number: int, attacker: Seat, defender: Seat) -> BoutStarted:
+    """The event of a bout's start; those of the first bouts are kept in ``_BOUTS`` and shared."""
+    if number >= _SHARED_BOUTS:
+        return _bout_started(number, attacker, defender)
+    i = number * 25 + attacker * 5 + defender
+    started = _BOUTS[i]
     if started is None:
-        started = _bout_started(number, attacker, defender)
-        if number < _SHARED_BOUTS:
-            _BOUT_STARTED[number, attacker, defender] = started
-    events.append(started)
+        started = _BOUTS[i] = _bout_started(number, attacker, defender)
+    return started
 
 
 def _refill_order(players: int, attacker: Seat, defender: Seat) -> tuple[Seat, ...]:
@@ -558,15 +783,14 @@ def _finish(new: DurakState, fool: Seat | None, reason: str, events: list[Event]
     events.append(GameOver(fool, winner_of(new.left), reason))
 
 
-def _with(values: tuple[frozenset[CardId], ...], seat: Seat,
-          value: frozenset[CardId]) -> tuple[frozenset[CardId], ...]:
-    """``values`` with ``value`` for ``seat``."""
-    return values[:seat] + (value,) + values[seat + 1:]
+def _lowest_trump_holder(hands: Sequence[int]) -> Seat | None:
+    """The seat holding the lowest trump (position masks: trumps at 27–35, by rank), or ``None``."""
+    best: tuple[int, Seat] | None = None
+    for seat, hand in enumerate(hands):
+        trumps = hand >> 27
+        if trumps and (best is None or trumps & -trumps < best[0]):
+            best = (trumps & -trumps, seat)
+    return None if best is None else best[1]
 
 
-def _bump(counts: tuple[int, ...], seat: Seat) -> tuple[int, ...]:
-    """``counts`` with one more for ``seat``."""
-    return counts[:seat] + (counts[seat] + 1,) + counts[seat + 1:]
-
-
-__all__ = ["DurakGame", "DurakObservation", "DurakState", "Stop", "Take"]
+__all__ = ["DurakGame", "DurakObservation", "DurakSetup", "DurakState", "Stop", "Take", "position_state"]

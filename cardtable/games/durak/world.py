@@ -18,7 +18,7 @@ from cardtable.core.types import Seat
 from cardtable.core.worlds import deal_hidden
 from cardtable.games.durak import rules
 from cardtable.games.durak.actions import STOP, TAKE, DurakAction
-from cardtable.games.durak.game import DurakObservation, DurakState
+from cardtable.games.durak.game import DurakObservation, DurakState, position_state
 
 
 def sample_world(obs: DurakObservation, rng: random.Random) -> DurakState:
@@ -26,7 +26,6 @@ def sample_world(obs: DurakObservation, rng: random.Random) -> DurakState:
     if obs.seat is None:
         raise ValueError("a world is sampled for a seat, not for a spectator")
     me, n = obs.seat, obs.players
-    trump = rules.SUIT_WORDS.index(obs.trump_suit)
     known = [frozenset(k) for k in obs.known_cards] if obs.known_cards else [frozenset()] * n
     seen = set(obs.hand) | set(obs.bout) | set(obs.discarded) | set().union(*known)
     if obs.deck_count:
@@ -39,20 +38,14 @@ def sample_world(obs: DurakObservation, rng: random.Random) -> DurakState:
     hands: list[tuple[int, ...]] = [()] * n
     hands[me] = obs.hand
     for other, cards in zip(others, deal):
-        hands[other] = rules.sort_hand((*known[other], *cards), trump)
-    s = DurakState()
-    s.players, s.capped, s.bout_limit = n, obs.attack_cap == "defender_hand", 1000
-    s.trump, s.trump_card = trump, obs.trump_card
-    s.hands = tuple(hands)
-    s.deck = (*deal[-1], obs.trump_card) if obs.deck_count else ()
-    s.attacker = obs.attacker if obs.attacker is not None else 0
-    s.defender = obs.defender if obs.defender is not None else 0
-    s.bout, s.bout_number, s.discards = obs.bout, obs.bout_number, obs.discards
-    s.left = tuple(0 if playing else 1 for playing in obs.in_game)
-    s.over, s.fool = obs.finished, obs.fool
-    s.takes = s.defences = (0,) * n
-    s.known, s.gone = tuple(known), frozenset(obs.discarded)
-    return s
+        hands[other] = (*known[other], *cards)
+    return position_state(
+        n, obs.trump_card, hands, (*deal[-1], obs.trump_card) if obs.deck_count else (),
+        attacker=obs.attacker if obs.attacker is not None else 0,
+        defender=obs.defender if obs.defender is not None else 0,
+        bout=obs.bout, bout_number=obs.bout_number, gone=obs.discarded, discards=obs.discards,
+        known=[c for k in known for c in k], left=[0 if playing else 1 for playing in obs.in_game],
+        over=obs.finished, fool=obs.fool, capped=obs.attack_cap == "defender_hand")
 
 
 # Playout hints: play to the end of the game with a cheap policy on the state.
@@ -60,7 +53,8 @@ def sample_world(obs: DurakObservation, rng: random.Random) -> DurakState:
 
 def playout_policy(state: DurakState, seat: Seat, legal: Sequence[DurakAction], rng: random.Random) -> DurakAction:
     """Defend with the lowest beating card (a trump only if needed), else take; attack low, keep trumps."""
-    trump = state.trump
+    setup = state.setup
+    trump = setup.trump
     if TAKE in legal:
         beats = [a for a in legal if a is not TAKE]
         if not beats:
@@ -71,7 +65,7 @@ def playout_policy(state: DurakState, seat: Seat, legal: Sequence[DurakAction], 
         return STOP
     if STOP in legal:
         plain = [a for a in cards if rules.SUIT[a.card] != trump]  # type: ignore[union-attr]
-        if not plain and state.deck:
+        if not plain and state.drawn < len(setup.stock):
             return STOP
         cards = plain or cards
     return min(cards, key=lambda a: rules.SORT_KEY[trump][a.card])  # type: ignore[union-attr]

@@ -1,0 +1,16 @@
+"""The codes of the server's refusals, which the pages translate (``static/i18n/<lang>.json``, ``error.<code>``)."""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+#: Every code a refusal can carry; each has a sentence in every catalogue (a test checks it).
+RefusalCode = Literal[
+    "store_down", "not_your_turn", "stale", "no_longer_computer", "table_is", "seats_before_start",
+    "table_is_not", "other_process", "table_status", "seat_is_computer", "seat_taken", "seat_promised",
+    "no_takeover", "no_seat", "no_token_seat", "rematch_host", "host_settings", "host_only",
+    "spectators_cannot_act", "chat_empty", "chat_too_long", "chat_rate", "socket_rate", "tables_rate",
+    "connections_rate", "rematch_not_finished", "replay_not_finished", "record_not_finished",
+    "changing_hands", "no_table", "table_stopped", "server_failed", "illegal", "refused",
+]
+CODES: frozenset[str] = frozenset(get_args(RefusalCode))
