@@ -1,6 +1,6 @@
 """The cost of encoding for learning agents: random playouts with and without encode + mask.
 
-    python benchmarks/encoding.py [--seconds 1] [--repeats 5] [--game NAME ...] [--json]
+    python benchmarks/encoding.py [--seconds 1] [--repeats 5] [--game NAME ...] [--mode LOOP ...] [--floor] [--json]
 
 For each game, random games are played four ways, interleaved in one process and
 repeated:
