@@ -21,6 +21,7 @@ which costs a fraction of a full write (see ``docs/rl.md``, "Cost").
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable, Sequence
 from numbers import Integral
 from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
@@ -207,7 +208,7 @@ class Encoder(Generic[S]):
     """
 
     __slots__ = ("encoding", "options", "seat", "obs", "mask", "_view", "_mask_view", "_size",
-                 "_legal", "_legal_state", "_mask_bits", "_actions", "_masks")
+                 "_legal", "_legal_state", "_mask_bits", "_actions")
 
     def __init__(self, encoding: Encoding[S, Any, Any], options: Any, seat: Seat) -> None:
         import numpy as np
@@ -221,8 +222,6 @@ class Encoder(Generic[S]):
         #: The seat's action mask (``int8``): read it, copy it, never write it.
         self.mask: npt.NDArray[np.int8] = np.zeros(self._size, np.int8)
         self._actions = encoding.action_table(options)
-        #: Mask bytes by legal bits: the same few sets of legal ids come back again and again.
-        self._masks: dict[int, bytes] = {}
         self._view = self.obs.data.cast("B")
         self._mask_view = self.mask.data.cast("B")
         self.reset()
@@ -267,17 +266,15 @@ class Encoder(Generic[S]):
         diff = new ^ self._mask_bits
         if diff:
             self._mask_bits = new
-            if diff & (diff - 1):
-                data = self._masks.get(new)
-                if data is None:
-                    data = bits(new, self._size)
-                    if len(self._masks) >= 1 << 12:
-                        self._masks.clear()
-                    self._masks[new] = data
-                self._mask_view[:] = data
-            else:
-                i = diff.bit_length() - 1
-                self._mask_view[i] = new >> i & 1
+            if diff.bit_count() <= 2:  # a card gone, a bid more or less: those bytes
+                view = self._mask_view
+                while diff:
+                    low = diff & -diff
+                    i = low.bit_length() - 1
+                    view[i] = new >> i & 1
+                    diff ^= low
+            else:  # the whole mask; a cache of these bytes by legal set lost more on misses than it won
+                self._mask_view[:] = bits(new, self._size)
         return self.mask
 
     def legal_ids(self, state: S) -> list[ActionId]:
@@ -316,6 +313,32 @@ def rotation(players: int, seat: Seat, *, bit_counts: bool = False, sizes: bool 
 _ROTATIONS: dict[tuple[int, int, bool, bool], Callable[[Sequence[Any]], tuple[int, ...]]] = {}
 
 
+def rotated_packer(players: int, seat: Seat, kinds: str, extra: int = 0) -> Callable[..., None]:
+    """A function ``(view, at, *tuples, *values)`` storing per-seat tuples from ``seat`` on, side by side, as bytes.
+
+    One letter of ``kinds`` per tuple: ``v`` its values, ``p`` its values plus one, ``f`` whether
+    each value is at least 0 (a flag), ``b`` their bit counts (bitmask hands), ``n`` their
+    lengths (tuple hands); then ``extra`` single values. Every value must fit in a
+    byte. One ``struct.pack_into``, written out for these numbers (no loop, no intermediate tuple).
+    """
+    key = (players, seat, kinds, extra)
+    found = _PACKERS.get(key)
+    if found is None:
+        forms = {"v": "{}", "p": "{} + 1", "f": "{} >= 0", "b": "{}.bit_count()", "n": "len({})"}
+        args = [f"t{j}" for j in range(len(kinds))]
+        items = [forms[kind].format(f"{arg}[{(seat + k) % players}]")
+                 for arg, kind in zip(args, kinds) for k in range(players)]
+        values = [f"x{j}" for j in range(extra)]
+        namespace: dict[str, Any] = {"pack_into": struct.Struct(f"{len(items) + extra}B").pack_into}
+        exec(f"def packer(view, at, {', '.join(args + values)}):\n    pack_into(view, at, {', '.join(items + values)})",
+             namespace)  # generated from three ints and the letters above only
+        found = _PACKERS[key] = namespace["packer"]
+    return found
+
+
+_PACKERS: dict[tuple[int, int, str, int], Callable[..., None]] = {}
+
+
 def ids_of(mask: int) -> list[int]:
     """The set bits of ``mask``, lowest first."""
     out: list[int] = []
@@ -336,5 +359,6 @@ def write_bit_changes(view: Any, new: int, old: int, offset: int = 0) -> None:
         diff ^= low
 
 
-__all__ = ["ActionId", "Encoder", "Encoding", "bits", "ids_of", "rotation", "write", "write_bit_changes"]
+__all__ = ["ActionId", "Encoder", "Encoding", "bits", "ids_of", "rotated_packer", "rotation", "write",
+           "write_bit_changes"]
 

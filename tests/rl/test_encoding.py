@@ -119,3 +119,29 @@ def test_every_game_has_an_encoding() -> None:
     assert sorted(cardtable.all_games()) == sorted(CASES)
     for name in CASES:
         assert encoding_of(name).game == name
+
+
+@pytest.mark.parametrize("opts", [{"scoring.target": 10}, {"scoring.target": 10, "betting.max_bet": 4},
+                                  {"scoring.target": 10, "betting.min_bet": 3, "betting.raise_rule": "double"}])
+def test_mus_legal_bits_without_the_actions_are_their_ids_in_every_betting_case(opts: dict[str, Any]) -> None:
+    """Mus finds its legal ids without building the actions: the same ids, whichever branch of the betting."""
+    from cardtable.games.mus.fsm import BetStatus
+
+    game, enc = cardtable.load_game("mus"), encoding_of("mus")
+    seen: set[str] = set()
+    for seed in range(12):
+        for state, seat in playout("mus", opts, seed, limit=300):
+            legal = game.legal_actions(state, seat)
+            assert enc.legal_bits(state, seat) == sum(1 << enc.action_id(a, state) for a in legal)
+            b = state.betting
+            if b is None or state.turn != seat or state.phase.name in ("MUS_DECISION", "DISCARD"):
+                continue
+            if b.status is BetStatus.OPEN:
+                seen.add("open")
+            elif b.ordago:
+                seen.add("answer to an órdago")
+            elif any(type(a).__name__ == "Raise" for a in legal):
+                seen.add("answer with raises")
+            else:
+                seen.add("answer without raises")
+    assert {"open", "answer with raises", "answer to an órdago"} <= seen, seen

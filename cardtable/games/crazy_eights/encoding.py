@@ -16,7 +16,7 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING, Final
 
-from cardtable.core.encoding import ActionId, Encoder, Encoding, bits, rotation, write_bit_changes
+from cardtable.core.encoding import ActionId, Encoder, Encoding, bits, rotated_packer, rotation, write_bit_changes
 from cardtable.core.types import Seat
 from cardtable.games.crazy_eights.actions import DRAW, PASS, Action, Draw, Pass, Play, PlayEight
 from cardtable.games.crazy_eights.game import MATCH
@@ -125,24 +125,22 @@ class CrazyEightsEncoding(Encoding[CrazyEightsState, Action, CrazyEightsOptions]
 class CrazyEightsEncoder(Encoder[CrazyEightsState]):
     """``CrazyEightsEncoding.features`` for one seat, rewriting only the bytes that changed."""
 
-    __slots__ = ("_n", "_rel", "_counts", "_held", "_rotated", "_pack_held", "_pack_counts", "_hand", "_top", "_suit",
-                 "_drawn", "_turn", "_dealer", "_hands", "_totals")
+    __slots__ = ("_n", "_rel", "_counts", "_rotated", "_pack_held", "_pack_counts", "_hand", "_top", "_suit",
+                 "_drawn", "_turn", "_dealer", "_totals")
 
     def __init__(self, encoding: CrazyEightsEncoding, options: CrazyEightsOptions, seat: Seat) -> None:
         n = options.players
         self._n = n
         self._rel = tuple((x - seat) % n for x in range(n))
         self._counts = 160 + 2 * n
-        self._held = rotation(n, seat, bit_counts=True)
         self._rotated = rotation(n, seat)
         self._pack_held = struct.Struct(f"{n}B").pack_into
-        self._pack_counts = struct.Struct("6B").pack_into
+        self._pack_counts = rotated_packer(n, seat, "b", 6)
         super().__init__(encoding, options, seat)
 
     def _forget(self) -> None:
         self._hand = 0
         self._top = self._suit = self._drawn = self._turn = self._dealer = -1
-        self._hands: tuple[int, ...] | None = None
         self._totals: tuple[int, ...] | None = None
 
     def encode(self, state: CrazyEightsState) -> npt.NDArray[np.uint8]:
@@ -150,9 +148,14 @@ class CrazyEightsEncoder(Encoder[CrazyEightsState]):
         s, view, seat = state, self._view, self.seat
         if s.players != self._n:
             raise ValueError(f"this encoder is for {self._n} players, the state has {s.players}")
-        hand = s.hands[seat]
-        if hand != self._hand:
-            write_bit_changes(view, hand, self._hand)
+        hand, old = s.hands[seat], self._hand
+        if hand != old:
+            diff = hand ^ old
+            if diff & (diff - 1):
+                write_bit_changes(view, hand, old)
+            else:  # one card played or drawn (the usual change): one byte
+                i = diff.bit_length() - 1
+                view[i] = hand >> i & 1
             self._hand = hand
         top = s.top
         if top != self._top:
@@ -184,14 +187,10 @@ class CrazyEightsEncoder(Encoder[CrazyEightsState]):
             self._turn = turn
         if s.dealer != self._dealer:
             self._write_dealer(s.dealer)
-        counts = self._counts
-        if s.hands is not self._hands:
-            self._hands = s.hands
-            self._pack_held(view, counts, *self._held(s.hands))
-        n = self._n
-        # Each count is at most 52 (a deck), so none needs clipping.
-        self._pack_counts(view, counts + n, len(s.stock), s.discards.bit_count() + 1, s.drawn, s.passes, s.round,
-                          s.options.rounds)
+        # The cards held per seat and six counts, side by side in one store. Each count is at most
+        # 52 (a deck), so none needs clipping.
+        self._pack_counts(view, self._counts, s.hands, len(s.stock), s.discards.bit_count() + 1, s.drawn, s.passes,
+                          s.round, s.options.rounds)
         if s.totals is not self._totals:
             self._write_totals(s.totals)
         return self.obs

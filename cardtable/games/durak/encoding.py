@@ -17,7 +17,7 @@ import struct
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
-from cardtable.core.encoding import ActionId, Encoder, Encoding, bits
+from cardtable.core.encoding import ActionId, Encoder, Encoding, bits, write_bit_changes
 from cardtable.core.types import Seat
 from cardtable.games.durak.actions import ATTACKS, BEATS, STOP, TAKE, Attack, Beat, DurakAction, Stop, Take
 from cardtable.games.durak.game import DurakState
@@ -129,22 +129,21 @@ class DurakEncoding(Encoding[DurakState, DurakAction, DurakOptions]):
 
 #: Per set of ranks (one bit per rank, as ``RANK_BIT``), every card of those ranks.
 _OF_RANKS: Final = tuple(sum(1 << c for c in range(DECK_SIZE) if ranks >> RANK[c] & 1) for ranks in range(512))
-_PACK3: Final = struct.Struct("3B").pack_into
 _ZEROS: Final = bytes(108)
 
 
 class DurakEncoder(Encoder[DurakState]):
     """``DurakEncoding.features`` for one seat, rewriting only the bytes that changed."""
 
-    __slots__ = ("_n", "_rel", "_lanes", "_pack_held", "_hand", "_hand_mask", "_bout", "_setup_of", "_setup",
-                 "_left", "_roles", "_roles_on", "_held")
+    __slots__ = ("_n", "_rel", "_at", "_pack_counts", "_hand", "_hand_mask", "_bout", "_setup_of", "_setup",
+                 "_left", "_roles", "_roles_on")
 
     def __init__(self, encoding: DurakEncoding, options: DurakOptions, seat: Seat) -> None:
         n = options.players
         self._n = n
         self._rel = tuple((x - seat) % n for x in range(n))
-        self._lanes = _lane_counts(n, seat)
-        self._pack_held = struct.Struct(f"{n}B").pack_into
+        self._at = 186 + 4 * n
+        self._pack_counts = _counts_packer(n, seat)
         super().__init__(encoding, options, seat)
 
     def _forget(self) -> None:
@@ -156,7 +155,6 @@ class DurakEncoder(Encoder[DurakState]):
         self._left: tuple[int, ...] | None = None
         self._roles: tuple[bool, Seat, Seat, int] | None = None
         self._roles_on: tuple[int, ...] = ()
-        self._held = -1
 
     def encode(self, state: DurakState) -> npt.NDArray[np.uint8]:
         """The seat's information state in ``state``, written into ``obs``; returns ``obs``."""
@@ -169,11 +167,11 @@ class DurakEncoder(Encoder[DurakState]):
             new = setup.tables.card_ids(hand)
             diff = new ^ self._hand_mask
             self._hand_mask = new
-            while diff:
-                low = diff & -diff
-                i = low.bit_length() - 1
+            if diff & (diff - 1):
+                write_bit_changes(view, new, new ^ diff)
+            elif diff:  # one card played (the usual change): one byte
+                i = diff.bit_length() - 1
                 view[i] = new >> i & 1
-                diff ^= low
         bout = s.bout
         if bout is not self._bout:
             self._write_bout(bout)
@@ -186,11 +184,8 @@ class DurakEncoder(Encoder[DurakState]):
         roles = (s.over, s.attacker, s.defender, len(bout) & 1)
         if roles != self._roles:
             self._write_roles(roles)
-        at = 186 + 4 * self._n
-        _PACK3(view, at, len(setup.stock) - s.drawn, min(s.bout_number, 255), s.discards)
-        if held != self._held:
-            self._held = held
-            self._pack_held(view, at + 3, *self._lanes(held))
+        # Stock, bout number, discards and the cards held per seat, side by side in one store.
+        self._pack_counts(view, self._at, len(setup.stock) - s.drawn, min(s.bout_number, 255), s.discards, held)
         return self.obs
 
     def _write_bout(self, bout: tuple[int, ...]) -> None:
@@ -245,13 +240,17 @@ class DurakEncoder(Encoder[DurakState]):
         self._roles = roles
 
 
-def _lane_counts(players: int, seat: Seat) -> Callable[[int], tuple[int, ...]]:
-    """A function of the packed hands giving the hand sizes from ``seat`` on, written out (no loop)."""
-    items = [f"(held >> {LANE * ((seat + k) % players)} & {FULL}).bit_count()" for k in range(players)]
-    namespace: dict[str, Any] = {}
-    exec(f"def counts(held):\n    return ({', '.join(items)},)", namespace)  # generated from ints only
-    counts: Callable[[int], tuple[int, ...]] = namespace["counts"]
-    return counts
+def _counts_packer(players: int, seat: Seat) -> Callable[..., None]:
+    """A function ``(view, at, stock, bout, discards, held)`` storing three counts and the hand sizes from ``seat`` on.
+
+    One ``struct.pack_into`` written out for these numbers (no loop, no intermediate tuple).
+    """
+    sizes = [f"(held >> {LANE * ((seat + k) % players)} & {FULL}).bit_count()" for k in range(players)]
+    namespace: dict[str, Any] = {"pack_into": struct.Struct(f"{3 + players}B").pack_into}
+    exec(f"def pack(view, at, stock, bout, discards, held):\n"
+         f"    pack_into(view, at, stock, bout, discards, {', '.join(sizes)})", namespace)  # generated from ints only
+    pack: Callable[..., None] = namespace["pack"]
+    return pack
 
 
 ENCODING: Final = DurakEncoding()

@@ -153,12 +153,14 @@ _ZEROS: Final = bytes(128)
 class KaiserEncoder(Encoder[KaiserState]):
     """``KaiserEncoding.features`` for one seat, rewriting only the bytes that changed."""
 
-    __slots__ = ("_rel", "_held", "_hand", "_trick", "_last", "_setup", "_setup_on", "_turn", "_leader",
-                 "_winner", "_bids", "_scores", "_hands")
+    __slots__ = ("_rel", "_held", "_side", "_other", "_pack_counts", "_hand", "_trick", "_last", "_setup",
+                 "_setup_on", "_phase", "_trump", "_turn", "_leader", "_winner", "_bids", "_totals", "_clipped")
 
     def __init__(self, encoding: KaiserEncoding, options: KaiserOptions, seat: Seat) -> None:
         self._rel = tuple((x - seat) & 3 for x in range(4))
         self._held = rotation(4, seat, bit_counts=True)
+        self._side, self._other = seat & 1, 1 - (seat & 1)
+        self._pack_counts = struct.Struct("11B").pack_into
         super().__init__(encoding, options, seat)
 
     def _forget(self) -> None:
@@ -169,15 +171,21 @@ class KaiserEncoder(Encoder[KaiserState]):
         self._setup_on: tuple[int, ...] = ()
         self._turn = self._leader = self._winner = -1
         self._bids: tuple[tuple[int, int, bool], ...] | None = None
-        self._scores: tuple[object, ...] | None = None
-        self._hands: tuple[int, ...] | None = None
+        self._phase = self._trump = -2
+        self._totals: tuple[int, ...] | None = None
+        self._clipped = (0, 0)
 
     def encode(self, state: KaiserState) -> npt.NDArray[np.uint8]:
         """The seat's information state in ``state``, written into ``obs``; returns ``obs``."""
         s, view, rel = state, self._view, self._rel
-        hand = s.hands[self.seat]
-        if hand != self._hand:
-            write_bit_changes(view, hand, self._hand)
+        hand, old = s.hands[self.seat], self._hand
+        if hand != old:
+            diff = hand ^ old
+            if diff & (diff - 1):
+                write_bit_changes(view, hand, old)
+            else:  # one card played (the usual change): one byte
+                i = diff.bit_length() - 1
+                view[i] = hand >> i & 1
             self._hand = hand
         trick = s.trick
         if trick is not self._trick:
@@ -190,8 +198,15 @@ class KaiserEncoder(Encoder[KaiserState]):
         if last is not self._last:
             self._write_last(last, s.last_winner)
         phase = s.phase
-        if (phase, s.dealer, s.high_bidder, s.trump, s.hand_no, s.options) != self._setup:
-            self._write_setup(s)
+        # While the phase, the bids (a new tuple at each bid, never shared by two hands unless empty)
+        # and the trump stay, so do the dealer, the contract, the hand number and the options.
+        bids = s.bids
+        if phase != self._phase or bids is not self._bids or s.trump != self._trump or not bids:
+            if (phase, s.dealer, s.high_bidder, s.trump, s.hand_no, s.options) != self._setup:
+                self._write_setup(s)
+            if bids is not self._bids:
+                self._write_bids(s)
+            self._phase, self._trump = phase, s.trump
         turn = -1 if phase == OVER else s.turn
         if turn != self._turn:
             if self._turn >= 0:
@@ -206,15 +221,13 @@ class KaiserEncoder(Encoder[KaiserState]):
             if leader >= 0:
                 view[300 + rel[leader]] = 1
             self._leader = leader
-        if s.bids is not self._bids:
-            self._write_bids(s)
-        scores = (s.tricks, s.points, s.totals, s.high)
-        if scores != self._scores:
-            self._write_scores(s)
-            self._scores = scores
-        if s.hands is not self._hands:
-            self._hands = s.hands
-            _PACK4(view, 340, *self._held(s.hands))
+        totals = s.totals
+        if totals is not self._totals:
+            self._write_totals(totals)
+        # The highest bid, tricks and points per side, the totals and the cards held: side by side.
+        tricks, points, side, other = s.tricks, s.points, self._side, self._other
+        self._pack_counts(view, 333, s.high + 1, tricks[side], tricks[other], points[side] + 16, points[other] + 16,
+                          *self._clipped, *self._held(s.hands))
         return self.obs
 
     def _write_last(self, last: tuple[tuple[int, int], ...], winner: Seat) -> None:
@@ -266,12 +279,11 @@ class KaiserEncoder(Encoder[KaiserState]):
         _PACK4(view, 329, *points)
         self._bids = s.bids
 
-    def _write_scores(self, s: KaiserState) -> None:
-        """The highest bid, tricks and points per side, totals per side."""
+    def _write_totals(self, totals: tuple[int, ...]) -> None:
+        """Keep the totals per side, clipped to a byte, for the next stores."""
         side = self.seat & 1
-        tricks, taken, totals = s.tricks, s.points, s.totals
-        _PACK7(self._view, 333, s.high + 1, tricks[side], tricks[1 - side], taken[side] + 16, taken[1 - side] + 16,
-               min(255, max(0, totals[side] + 128)), min(255, max(0, totals[1 - side] + 128)))
+        self._clipped = (min(255, max(0, totals[side] + 128)), min(255, max(0, totals[1 - side] + 128)))
+        self._totals = totals
 
 
 ENCODING: Final = KaiserEncoding()

@@ -134,36 +134,50 @@ class MusEncoding(Encoding[MusState, A.MusAction, MusGameOptions]):
         return A.Bet(amount) if amount <= cap else A.Raise(amount - cap)
 
     def legal_bits(self, state: MusState, seat: Seat) -> int:
-        """The legal actions' ids: discards from the hand's size, other actions through a cache of their ids."""
+        """The legal actions' ids, found as the game finds the actions but without building them.
+
+        ``tests/rl`` checks at every decision of many games that these are exactly the ids of
+        ``legal_actions``.
+        """
         if seat != state.turn or state.phase not in ACTING_PHASES:
             return 0
         options = state.options
-        if state.phase is Phase.DISCARD:
+        phase = state.phase
+        if phase is Phase.MUS_DECISION:
+            out = 0b11 if state.mus_rounds < options.mus.max_rounds else 0b10
+        elif phase is Phase.DISCARD:
             out = _discard_ids(len(state.hands[seat]), options.mus.min_discard)
             if options.mus.cut_anytime_a_falta and _GAME.is_a_falta(state):
                 out |= 1 << 1
-            if options.signals.enabled:
-                for action in _GAME._signal_actions(state, seat):
-                    out |= 1 << (SIGNAL_BASE + _SIGNAL[action.signal])  # type: ignore[union-attr]
-            return out
-        out = 0
-        cache = _BITS
-        for action in _GAME.legal_actions(state, seat):
-            entry = cache.get(id(action))
-            if entry is not None and entry[0] is action and entry[1] is options:
-                out |= entry[2]
-                continue
-            bit = 1 << self.action_id(action, state)
-            if len(cache) > 4096:
-                cache.clear()
-            cache[id(action)] = (action, options, bit)
-            out |= bit
+        else:
+            out = self._betting_bits(state, seat, options)
+        if options.signals.enabled:
+            for action in _GAME._signal_actions(state, seat):
+                out |= 1 << (SIGNAL_BASE + _SIGNAL[action.signal])  # type: ignore[union-attr]
+        return out
+
+    def _betting_bits(self, state: MusState, seat: Seat, options: MusGameOptions) -> int:
+        """``MusGame._betting_actions`` as id bits: bets and raises are runs of consecutive ids."""
+        b = state.betting
+        assert b is not None
+        bt = options.betting
+        low = bt.min_bet
+        matter = _GAME.tantos_that_matter(state)
+        cap = max(low, min(bt.max_bet, matter))
+        if b.status is BetStatus.OPEN:  # pass, every bet from low to cap, órdago
+            return 1 << PASS_ID | ((1 << (cap - low + 1)) - 1) << (AMOUNT_BASE + low) | 1 << ORDAGO_ID
+        out = (1 << ACCEPT_NO_LOSE_ID if _GAME.must_accept_no_lose(state, seat) else 1 << ACCEPT_ID) | 1 << REJECT_ID
+        if not b.ordago:
+            if b.total < matter:
+                first, last = (b.total, b.total) if bt.raise_rule == "double" else (low, cap)
+                out |= ((1 << (last - first + 1)) - 1) << (AMOUNT_BASE + _space_cap(options) + first)
+            out |= 1 << ORDAGO_ID
         return out
 
     def features(self, state: MusState, seat: Seat) -> bytes:
         """The bytes described in the module docstring."""
         s = state
-        flags = (_cards(s, seat) | _table(s, seat) | _declared(s, seat) | _envites(s, seat)[0]
+        flags = (_cards(s, seat) | _table(s, seat) << 240 | _declared(s, seat) | _envites(s, seat)[0]
                  | _results(s, seat)[0] | _misc(s, seat))
         counts = _counts(s, seat) + _results(s, seat)[1] + _envites(s, seat)[1]
         return bits(flags, 544) + bytes([c if c < 255 else 255 for c in counts])
@@ -188,7 +202,17 @@ class MusEncoding(Encoding[MusState, A.MusAction, MusGameOptions]):
 
 #: Action ids by ``id(action)`` (the engine hands out cached action objects), with the action
 #: itself (so the id of a dead object is never trusted) and the options the id depends on.
-_BITS: dict[int, tuple[A.MusAction, MusGameOptions, int]] = {}
+_CAPS: dict[int, tuple[MusGameOptions, int]] = {}
+
+
+def _space_cap(options: MusGameOptions) -> int:
+    """``amount_cap(options)``, remembered by the identity of the options (kept alive in the entry)."""
+    entry = _CAPS.get(id(options))
+    if entry is None or entry[0] is not options:
+        if len(_CAPS) > 64:
+            _CAPS.clear()
+        entry = _CAPS[id(options)] = (options, amount_cap(options))
+    return entry[1]
 
 
 @functools.cache
@@ -213,21 +237,24 @@ def _cards(s: MusState, seat: Seat) -> int:
 
 
 def _table(s: MusState, seat: Seat) -> int:
-    """Phase, dealer, seat to act and the betting of the lance in play (bits 240–286)."""
-    flags = 1 << (240 + _PHASE[s.phase]) | 1 << (255 + ((s.dealer - seat) & 3))
+    """Phase, dealer, seat to act and the betting of the lance in play (bits 240–286, here from bit 0).
+
+    Counted from bit 0, every flag is a small int (a shift past 62 bits makes a big int, slower).
+    """
+    flags = 1 << _PHASE[s.phase] | 1 << (15 + ((s.dealer - seat) & 3))
     if s.phase in ACTING_PHASES and s.turn is not None:
-        flags |= 1 << (259 + ((s.turn - seat) & 3))
+        flags |= 1 << (19 + ((s.turn - seat) & 3))
     b = s.betting
     if b is not None:
-        flags |= 1 << (263 + _LANCE[b.lance]) | 1 << (268 + _STATUS[b.status])
+        flags |= 1 << (23 + _LANCE[b.lance]) | 1 << (28 + _STATUS[b.status])
         if b.ordago:
-            flags |= 1 << 274
+            flags |= 1 << 34
         if b.bettor is not None:
-            flags |= 1 << (275 + ((b.bettor - seat) & 3))
+            flags |= 1 << (35 + ((b.bettor - seat) & 3))
         for x in b.responders:
-            flags |= 1 << (279 + ((x - seat) & 3))
+            flags |= 1 << (39 + ((x - seat) & 3))
         for x in b.speakers:
-            flags |= 1 << (283 + ((x - seat) & 3))
+            flags |= 1 << (43 + ((x - seat) & 3))
     return flags
 
 
@@ -286,11 +313,20 @@ def _misc(s: MusState, seat: Seat) -> int:
 
 def _counts(s: MusState, seat: Seat) -> list[int]:
     """The first 16 counts: envites, tanteo, games, target, discards, rounds, deck, hand and game numbers."""
+    return _bet_counts(s) + _table_counts(s, seat)
+
+
+def _bet_counts(s: MusState) -> list[int]:
+    """The envite in force and the envite proposed (the first two counts)."""
     b = s.betting
+    return [0, 0] if b is None else [b.before if b.status is BetStatus.PENDING else b.total, b.total]
+
+
+def _table_counts(s: MusState, seat: Seat) -> list[int]:
+    """The other 14 of the first 16 counts: tanteo, games, target, discards, rounds, deck, hand and game numbers."""
     side = seat & 1
-    counts = [0, 0] if b is None else [b.before if b.status is BetStatus.PENDING else b.total, b.total]
-    counts += (s.tanteo[side], s.tanteo[1 - side], s.games[side], s.games[1 - side],
-               s.options.scoring.target, s.options.match.games_to_win)
+    counts = [s.tanteo[side], s.tanteo[1 - side], s.games[side], s.games[1 - side],
+              s.options.scoring.target, s.options.match.games_to_win]
     counts += s.discard_counts[seat:] + s.discard_counts[:seat]
     counts += (s.mus_rounds, len(s.deck), s.hand_no, s.game_no)
     return counts
@@ -310,11 +346,13 @@ def _clip(counts: list[int]) -> bytes:
 class MusEncoder(Encoder[MusState]):
     """``MusEncoding.features`` for one seat: each section rewritten only when the fields it reads changed."""
 
-    __slots__ = ("_cards", "_table", "_declared", "_envites", "_named", "_results", "_misc", "_counts")
+    __slots__ = ("_cards", "_table", "_declared", "_envites", "_named", "_results", "_misc",
+                 "_betting", "_counts")
 
     def _forget(self) -> None:
         self._cards: tuple[object, ...] | None = None
         self._table: tuple[object, ...] | None = None
+        self._betting: object = False  # never a state's betting (None or a record)
         self._declared: tuple[object, ...] | None = None
         self._envites: tuple[Any, ...] = ()
         self._named = [0] * 20
@@ -331,7 +369,7 @@ class MusEncoder(Encoder[MusState]):
             self._cards = key
         key = (s.phase, s.dealer, s.turn, s.betting)
         if key != self._table:
-            view[240:287] = bits(_table(s, seat) >> 240, 47)
+            view[240:287] = bits(_table(s, seat), 47)
             self._table = key
         key = (s.declared_pares, s.declared_juego)
         if key != self._declared:
@@ -348,10 +386,12 @@ class MusEncoder(Encoder[MusState]):
         if key != self._misc:
             view[483:544] = bits(_misc(s, seat) >> 483, 61)
             self._misc = key
-        key = (s.betting, s.tanteo, s.games, s.discard_counts, s.mus_rounds, s.deck, s.hand_no, s.game_no,
-               s.options)
+        if s.betting is not self._betting:
+            view[544:546] = _clip(_bet_counts(s))
+            self._betting = s.betting
+        key = (s.tanteo, s.games, s.discard_counts, s.mus_rounds, s.deck, s.hand_no, s.game_no, s.options)
         if key != self._counts:
-            view[544:560] = _clip(_counts(s, seat))
+            view[546:560] = _clip(_table_counts(s, seat))
             self._counts = key
         return self.obs
 

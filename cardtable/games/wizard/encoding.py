@@ -16,9 +16,10 @@ bid + 1 (0: none or not shown), totals (n, ``total // 10 + 100`` clipped to 0–
 from __future__ import annotations
 
 import struct
+from operator import add
 from typing import TYPE_CHECKING, Final
 
-from cardtable.core.encoding import ActionId, Encoder, Encoding, bits, rotation, write_bit_changes
+from cardtable.core.encoding import ActionId, Encoder, Encoding, bits, rotated_packer, rotation, write_bit_changes
 from cardtable.core.types import Seat
 from cardtable.games.wizard import rules
 from cardtable.games.wizard.actions import Bid, ChooseTrump, Play, WizardAction
@@ -38,6 +39,7 @@ NUM_ACTIONS: Final = TRUMP_BASE + 4
 PHASES: Final = {CHOOSING_TRUMP: 0, BIDDING: 1, PLAYING: 2, "finished": 3}
 
 _GAME = WizardGame()
+_ZEROS_60: Final = bytes(60)
 _PLAYS: Final = tuple(Play(c) for c in range(CARDS))
 _BIDS: Final = tuple(Bid(k) for k in range(MAX_BID + 1))
 _TRUMPS: Final = tuple(ChooseTrump(name) for name in rules.SUITS)  # type: ignore[arg-type]
@@ -157,20 +159,21 @@ class WizardEncoder(Encoder[WizardState]):
     and current tricks stand for the lead, the leader, the tricks won and the cards held.
     """
 
-    __slots__ = ("_n", "_rel", "_base", "_counts", "_rotated", "_held", "_pack", "_zeros", "_trick_at", "_hand",
+    __slots__ = ("_n", "_rel", "_base", "_counts", "_rotated", "_pack", "_trick_at", "_hand",
                  "_played", "_trick", "_trick_on", "_setup", "_setup_on", "_lead", "_to_act", "_leader", "_bids",
-                 "_bid_phase", "_forbidden", "_tricks", "_totals")
+                 "_hidden", "_phase", "_forbidden", "_totals", "_pack_tricks_held", "_pack_has_bid", "_pack_shown")
 
     def __init__(self, encoding: WizardEncoding, options: WizardOptions, seat: Seat) -> None:
         n = options.players
         self._n = n
         self._rel = tuple((x - seat) % n for x in range(n))
         self._rotated = rotation(n, seat)
-        self._held = rotation(n, seat, bit_counts=True)
         self._base = 120 + 60 * n
         self._counts = self._base + 73 + 4 * n
         self._pack = struct.Struct(f"{n}B").pack_into
-        self._zeros = bytes(60 * n)
+        self._pack_tricks_held = rotated_packer(n, seat, "vb")
+        self._pack_has_bid = rotated_packer(n, seat, "f")
+        self._pack_shown = rotated_packer(n, seat, "p")
         #: Per leader, the offset of each position of the trick in the seat's layout.
         self._trick_at = tuple(tuple(120 + 60 * ((leader + i - seat) % n) for i in range(n)) for leader in range(n))
         super().__init__(encoding, options, seat)
@@ -179,28 +182,34 @@ class WizardEncoder(Encoder[WizardState]):
         self._hand = 0
         self._played: tuple[int, ...] = ()
         self._trick: tuple[int, ...] | None = None
-        self._trick_on = False
+        self._trick_on: tuple[int, ...] = ()
         self._setup: tuple[object, ...] | None = None
         self._setup_on: tuple[int, ...] = ()
         self._lead = -1
         self._to_act: Seat | None = -1
         self._leader = -1
         self._bids: tuple[int, ...] | None = None
-        self._bid_phase = ""
+        self._hidden = False
+        self._phase = ""
         self._forbidden = 0
-        self._tricks: tuple[int, ...] | None = None
         self._totals: tuple[int, ...] | None = None
 
     def encode(self, state: WizardState) -> npt.NDArray[np.uint8]:
         """The seat's information state in ``state``, written into ``obs``; returns ``obs``."""
         s, view = state, self._view
-        hand = s.hands[self.seat]
-        if hand != self._hand:
-            write_bit_changes(view, hand, self._hand)
+        hand, old = s.hands[self.seat], self._hand
+        if hand != old:
+            diff = hand ^ old
+            if diff & (diff - 1):
+                write_bit_changes(view, hand, old)
+            else:  # one card played (the usual change): one byte
+                i = diff.bit_length() - 1
+                view[i] = hand >> i & 1
             self._hand = hand
-        if s.phase is not PLAYING or s.bids is not self._bids or self._bid_phase is not PLAYING:
+        phase = s.phase
+        if phase is not PLAYING or s.bids is not self._bids or self._phase is not PLAYING:
             self._write_round(s)
-        if s.trick is not self._trick or s.played is not self._played or s.phase is not PLAYING:
+        if s.trick is not self._trick or s.played is not self._played or phase is not PLAYING:
             self._write_trick(s)
         to_act = s.to_act
         if to_act != self._to_act:
@@ -217,10 +226,13 @@ class WizardEncoder(Encoder[WizardState]):
         if len(s.hands) != self._n:
             raise ValueError(f"this encoder is for {self._n} players, the state has {len(s.hands)}")
         phase = s.phase
-        if (phase, s.round, s.dealer, s.trump_card, s.trump, s.rounds) != self._setup:
+        if phase is not self._phase:
+            self._write_phase(phase)
+        if (s.round, s.dealer, s.trump_card, s.trump, s.rounds) != self._setup:
             self._write_setup(s)
-        if s.bids is not self._bids or phase is not self._bid_phase:
-            self._write_bids(s)
+        hidden = s.options.hidden_bids and phase in (BIDDING, CHOOSING_TRUMP)
+        if s.bids is not self._bids or hidden is not self._hidden:
+            self._write_bids(s, hidden)
         if phase == BIDDING or self._forbidden:
             self._write_forbidden(s)
         if s.totals is not self._totals:
@@ -231,24 +243,31 @@ class WizardEncoder(Encoder[WizardState]):
 
     def _write_trick(self, s: WizardState) -> None:
         """The trick in progress, the cards of finished tricks, lead, leader, tricks won and cards held."""
-        view, n, rel = self._view, self._n, self._rel
+        view = self._view
         played, old = s.played, self._played
-        k = len(old)
-        if k <= len(played) and played[:k] == old:
-            for card in played[k:]:
-                view[60 + card] = 1
-        else:
-            for card in old:
-                view[60 + card] = 0
-            for card in played:
-                view[60 + card] = 1
-        self._played = played
+        if played is not old:
+            k = len(old)
+            if k < len(played) and played[:k] == old:  # a trick more (the usual change): its cards only
+                for card in played[k:]:
+                    view[60 + card] = 1
+            elif not played:  # a new round
+                view[60:120] = _ZEROS_60
+            else:
+                for card in old:
+                    view[60 + card] = 0
+                for card in played:
+                    view[60 + card] = 1
+            self._played = played
         trick, leader = s.trick, s.leader
-        if self._trick_on:
-            view[120:self._base] = self._zeros
-        self._trick_on = bool(trick)
-        for at, card in zip(self._trick_at[leader], trick):
-            view[at + card] = 1
+        for i in self._trick_on:
+            view[i] = 0
+        if trick:
+            on = tuple(map(add, self._trick_at[leader], trick))
+            for i in on:
+                view[i] = 1
+            self._trick_on = on
+        else:
+            self._trick_on = ()
         self._trick = trick
         base = self._base
         lead = s.lead
@@ -258,56 +277,55 @@ class WizardEncoder(Encoder[WizardState]):
             if 0 <= lead < 4:
                 view[base + 65 + lead] = 1
             self._lead = lead
-        if s.phase != PLAYING:
+        if s.phase is not PLAYING:
             leader = -1
         if leader != self._leader:
-            at = base + 73 + 2 * n
+            at = base + 73 + 2 * self._n
             if self._leader >= 0:
-                view[at + rel[self._leader]] = 0
+                view[at + self._rel[self._leader]] = 0
             if leader >= 0:
-                view[at + rel[leader]] = 1
+                view[at + self._rel[leader]] = 1
             self._leader = leader
-        if s.tricks is not self._tricks:
-            tricks = self._tricks = s.tricks
-            self._pack(view, self._counts + n, *self._rotated(tricks))
-        self._write_held(s)
+        # The tricks won and the cards held, side by side: one generated store of both.
+        self._pack_tricks_held(view, self._counts + self._n, s.tricks, s.hands)
 
-    def _write_held(self, s: WizardState) -> None:
-        self._pack(self._view, self._counts + 2 * self._n, *self._held(s.hands))
+    def _write_phase(self, phase: str) -> None:
+        """The phase (one-hot) and the trump-choosing flag."""
+        view, base = self._view, self._base
+        if self._phase:
+            view[base + 69 + PHASES[self._phase]] = 0
+        view[base + 69 + PHASES[phase]] = 1
+        view[base + 64] = phase == CHOOSING_TRUMP
+        self._phase = phase
 
     def _write_setup(self, s: WizardState) -> None:
-        """Trump card and suit, the trump-choosing flag, phase, dealer, round and rounds."""
+        """Trump card and suit, dealer, round and rounds."""
         view, base = self._view, self._base
         for i in self._setup_on:
             view[i] = 0
-        phase = s.phase
-        on = [base + 69 + PHASES[phase], base + 73 + self._rel[s.dealer]]
+        on = [base + 73 + self._rel[s.dealer]]
         if s.trump_card is not None:
             on.append(base + s.trump_card)
         if s.trump >= 0:
             on.append(base + 60 + s.trump)
-        if phase == CHOOSING_TRUMP:
-            on.append(base + 64)
         for i in on:
             view[i] = 1
         counts = self._counts + 3 * self._n
         view[counts] = s.round
         view[counts + 1] = s.rounds
         self._setup_on = tuple(on)
-        self._setup = (phase, s.round, s.dealer, s.trump_card, s.trump, s.rounds)
+        self._setup = (s.round, s.dealer, s.trump_card, s.trump, s.rounds)
 
-    def _write_bids(self, s: WizardState) -> None:
-        """Who has bid and the bids shown (hidden bids: only the seat's own while bidding)."""
-        seat, n, view = self.seat, self._n, self._view
-        bids = s.bids[seat:] + s.bids[:seat]
-        flags = self._base + 73 + 3 * n
-        view[flags:flags + n] = bytes([b >= 0 for b in bids])
-        if s.options.hidden_bids and s.phase in (BIDDING, CHOOSING_TRUMP):
-            shown = bytes((bids[0] + 1,)) + bytes(n - 1)
+    def _write_bids(self, s: WizardState, hidden: bool) -> None:
+        """Who has bid and the bids shown (``hidden``: only the seat's own, hidden bids while bidding)."""
+        view, bids, counts = self._view, s.bids, self._counts
+        self._pack_has_bid(view, self._base + 73 + 3 * self._n, bids)
+        if hidden:
+            view[counts] = bids[self.seat] + 1
+            view[counts + 1:counts + self._n] = _ZEROS_60[:self._n - 1]
         else:
-            shown = bytes([b + 1 for b in bids])
-        view[self._counts:self._counts + n] = shown
-        self._bids, self._bid_phase = s.bids, s.phase
+            self._pack_shown(view, counts, bids)
+        self._bids, self._hidden = bids, hidden
 
     def _write_forbidden(self, s: WizardState) -> None:
         hidden = s.options.hidden_bids and s.phase in (BIDDING, CHOOSING_TRUMP)
