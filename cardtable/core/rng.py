@@ -274,12 +274,33 @@ def _digit_groups(n: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]
 
 def _fisher_yates(out: list[Any], r: int) -> None:
     """Shuffle ``out`` in place: for ``i = n-1 … 1``, ``r, j = divmod(r, i + 1)`` and swap items ``i`` and ``j``."""
-    for product, steps in _digit_groups(len(out)):
-        r, x = divmod(r, product)
-        for i, radix in steps:
-            j = x % radix
-            x //= radix
-            out[i], out[j] = out[j], out[i]
+    steps = _STEPS.get(len(out))
+    if steps is None:
+        steps = _straight_line(len(out))
+        if len(_STEPS) < 256:  # item counts are few: a deck, a discard pile's sizes
+            _STEPS[len(out)] = steps
+    steps(out, r)
+
+
+def _straight_line(n: int) -> Callable[[list[Any], int], None]:
+    """Fisher–Yates for ``n`` items as straight-line code, its radices written in (no loop, no tuple unpacking).
+
+    Generated from :func:`_digit_groups` only: ``r, x = divmod(r, product)`` per group, then per
+    step ``j = x % radix; x //= radix; out[i], out[j] = out[j], out[i]``.
+    """
+    lines = ["def steps(out, r):", "    x = 0"]
+    for product, group in _digit_groups(n):
+        lines.append(f"    r, x = divmod(r, {product})")
+        for i, radix in group:
+            lines.append(f"    j = x % {radix}; x //= {radix}; out[{i}], out[j] = out[j], out[{i}]")
+    namespace: dict[str, Any] = {}
+    exec("\n".join(lines), namespace)  # generated from ints only
+    steps: Callable[[list[Any], int], None] = namespace["steps"]
+    return steps
+
+
+#: The generated shuffles by item count (a deck size or two per game).
+_STEPS: dict[int, Callable[[list[Any], int], None]] = {}
 
 
 # What games call: the only ways randomness enters a game.
