@@ -57,6 +57,7 @@ _BID = tuple(Bid(k) for k in range(rules.DECK_SIZE // rules.MIN_PLAYERS + 1))
 _BIDS_UPTO = tuple(_BID[:n + 1] for n in range(len(_BID)))  # the bids of round n: 0 … n
 _CHOOSE = tuple(ChooseTrump(name) for name in rules.SUITS)  # type: ignore[arg-type]
 _ALL_CARDS = tuple(range(rules.DECK_SIZE))
+_DECK = rules.DECK_SIZE
 # This engine's own cached actions: checked at the edge once, here, not on every apply.
 _TRUSTED = TrustedActions()
 _TRUSTED_IDS = _TRUSTED.ids
@@ -235,7 +236,7 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         kind = type(action)
         if kind is Play and type(seat) is int and seat == state.to_act and state.phase == PLAYING:
             card = action.card  # type: ignore[union-attr]
-            if type(card) is int and 0 <= card < rules.DECK_SIZE:
+            if type(card) is int and 0 <= card < _DECK:
                 hand, lead, bit = state.hands[seat], state.lead, _BIT[card]
                 # Legal (rules.legal_mask, small-int tests first): held, and of the suit led if the hand has it.
                 if hand & bit and (lead < 0 or lead > 3 or card >= _FIRST_WIZARD or card // 13 == lead
