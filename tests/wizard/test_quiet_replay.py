@@ -132,3 +132,15 @@ def test_a_record_that_is_not_a_list_of_pairs_gets_the_general_step_s_error() ->
     state, _ = replay(GAME, record, 3)
     assert quiet.ReplayCodes([], [], []).of([(0,)]) is None  # type: ignore[list-item]
     assert replay_state(GAME, record, 3).__getstate__() == state.__getstate__()
+
+
+def test_decoded_records_share_one_pair_per_seat_and_cached_action() -> None:
+    from cardtable.core.fast import cached_pair
+
+    record, _ = random_game({"players": 4, "rounds": 5}, 2)
+    first, second = loaded(record), loaded(record)
+    assert first == record and all(a is b for a, b in zip(first.actions, second.actions, strict=True))
+    assert all(pair is cached_pair(*pair) for pair in first.actions)
+    play = record.actions[-1][1]
+    assert cached_pair(True, play) is None and cached_pair(64, play) is None
+    assert cached_pair(0, dataclasses.replace(play)) is None  # an equal action, not the registered one
