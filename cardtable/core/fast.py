@@ -74,6 +74,7 @@ class TrustedActions:
                 raise ValueError(f"cannot trust {action!r}: {problem}")
             self.ids.add(id(action))
             CACHED[value_key(action)] = action
+            _REGISTERED.add(id(action))
 
     def holds(self, action: object) -> bool:
         """Whether ``action`` is one of the registered instances (so its fields are known to fit)."""
@@ -83,6 +84,29 @@ class TrustedActions:
 #: Every registered action by :func:`value_key`: decoders hand out these instances (see :func:`cached_action`;
 #: hot loops may bind ``CACHED.get``).
 CACHED: dict[tuple[Any, ...], object] = {}
+
+
+#: The ids of every registered action, of every game (see :func:`cached_pair`).
+_REGISTERED: set[int] = set()
+#: The shared ``(seat, action)`` pairs, by ``(seat, id(action))``.
+_PAIRS: dict[tuple[int, int], tuple[int, object]] = {}
+#: Seats a shared pair is made for: every table has fewer.
+PAIR_SEATS = range(64)
+
+
+def cached_pair(seat: int, action: object) -> tuple[int, object] | None:
+    """The one shared ``(seat, action)`` tuple for a registered action and an int seat 0–63, or None.
+
+    A record's actions are such pairs. Decoders hand out these (``core.record_decoder``), so a
+    game's replay can look a pair up by identity: one dict lookup gives the seat and the action.
+    """
+    if type(seat) is not int or seat not in PAIR_SEATS or id(action) not in _REGISTERED:
+        return None
+    key = (seat, id(action))
+    pair = _PAIRS.get(key)
+    if pair is None:
+        pair = _PAIRS[key] = (seat, action)
+    return pair
 
 
 def value_key(action: object) -> tuple[Any, ...]:

@@ -23,7 +23,7 @@ from typing import Any, Literal
 import msgspec
 
 from cardtable.core.checks import Within
-from cardtable.core.fast import CACHED
+from cardtable.core.fast import CACHED, cached_pair
 
 Convert = Callable[[Any], Any]
 
@@ -36,7 +36,10 @@ class RecordDecoder:
         #: Per generated struct: the function that turns a decoded struct into its action.
         self.convert: dict[type[Any], Convert] = {struct: _converter(cls) for cls, struct in structs.items()}
         union: Any = typing.Union[tuple(structs.values())]  # noqa: UP007 (a union built at run time)
-        item = msgspec.defstruct("RecordItem", [("seat", int), ("action", union)], forbid_unknown_fields=True)
+        item = msgspec.defstruct("RecordItem", [("seat", int), ("action", union)], forbid_unknown_fields=True,
+                                 frozen=True, gc=False)
+        #: Decoded items seen before (hashable: frozen structs) and their shared ``(seat, action)`` pair.
+        self.pairs: dict[Any, tuple[int, Any]] = {}
         record = msgspec.defstruct("Record", [
             ("game", str), ("options", dict[str, Any]), ("seed", int), ("actions", list[item]),  # type: ignore[valid-type]
             ("notes", list[str], []), ("format", int, 0), ("cardtable", Any, None),
@@ -50,12 +53,26 @@ class RecordDecoder:
             data = self._decoder.decode(text)
         except (msgspec.DecodeError, RecursionError, TypeError, ValueError):
             return None
-        convert = self.convert
         try:
-            actions = tuple([(item.seat, convert[type(item.action)](item.action)) for item in data.actions])
-        except (TypeError, ValueError):  # an action class's own checks refused the values: the slow path says why
-            return None
+            actions = tuple(map(self.pairs.__getitem__, data.actions))  # one lookup per action, all in C
+        except KeyError:
+            try:
+                actions = tuple(map(self._pair, data.actions))
+            except (TypeError, ValueError):  # an action class's own checks refused the values: the slow path says why
+                return None
         return data.game, data.options, data.seed, actions, tuple(data.notes), data.format
+
+    def _pair(self, item: Any) -> tuple[int, Any]:
+        """The ``(seat, action)`` of a decoded item: shared (and remembered) for a cached action and a usual seat."""
+        pair = self.pairs.get(item)
+        if pair is None:
+            action = self.convert[type(item.action)](item.action)
+            pair = cached_pair(item.seat, action)
+            if pair is None:
+                return (item.seat, action)
+            if len(self.pairs) < 100_000:  # bounded: seats × cached actions of one game
+                self.pairs[item] = pair
+        return pair
 
 
 @cache
@@ -81,7 +98,7 @@ def _struct_for(cls: type[Any]) -> type[msgspec.Struct]:
         kind = _msgspec_type(hints[f.name])
         spec.append((f.name, kind) if f.default is MISSING else (f.name, kind, f.default))
     return msgspec.defstruct(f"{cls.__name__}Json", spec, tag_field="type", tag=cls.TYPE,
-                             forbid_unknown_fields=True)
+                             forbid_unknown_fields=True, frozen=True, gc=False)
 
 
 def _msgspec_type(hint: Any) -> Any:

@@ -173,7 +173,19 @@ def below(state: int, m: int) -> tuple[int, int]:
     bounds = _BOUNDS.get(m)
     if bounds is None:
         bounds = _bounds(m)
-    words, limit = bounds
+    words, limit, lanes = bounds
+    if lanes is not None:  # several words at once: the same words, in one pass over packed lanes
+        rep, gammas, mask, squeeze = lanes
+        while True:
+            z = (state * rep + gammas) & mask  # lane k holds the state of word ``len(words) - k``
+            state = z & MASK  # lane 0: the state after the last word
+            z = ((z ^ (z >> 30)) & mask) * 0xBF58476D1CE4E5B9 & mask
+            z = ((z ^ (z >> 27)) & mask) * 0x94D049BB133111EB & mask
+            r = (z ^ (z >> 31)) & mask
+            for shift, keep in squeeze:  # 128-bit lanes to adjacent 64-bit words, first word on top
+                r = (r | r >> shift) & keep
+            if r < limit:
+                return r % m, state
     while True:
         r = 0
         for _ in words:  # word(), inlined
@@ -185,20 +197,44 @@ def below(state: int, m: int) -> tuple[int, int]:
             return r % m, state
 
 
-#: ``below``'s words and rejection limit per bound, computed once (a shuffle draws below n! every deal).
-_BOUNDS: dict[int, tuple[range, int]] = {}
+Lanes = tuple[int, int, int, tuple[tuple[int, int], ...]]
+
+#: ``below``'s words, rejection limit and packed-lane constants per bound, computed once (a shuffle draws
+#: below n! every deal).
+_BOUNDS: dict[int, tuple[range, int, Lanes | None]] = {}
 
 
-def _bounds(m: int) -> tuple[range, int]:
-    """How many words a draw below ``m`` takes (as a range to loop over) and the limit above which it is redrawn."""
+def _bounds(m: int) -> tuple[range, int, Lanes | None]:
+    """How many words a draw below ``m`` takes (as a range to loop over), the limit above which it is
+    redrawn, and for several words the constants of :func:`_lanes`."""
     if m < 1:
         raise ValueError(f"cannot draw below {m}")
     words = (m.bit_length() + 127) // 64
     span = 1 << (64 * words)
-    bounds = (range(words), span - span % m)
+    bounds = (range(words), span - span % m, _lanes(words) if words > 1 else None)
     if len(_BOUNDS) < 4096:  # the bounds games use are few (factorials, seats, ranges of bids)
         _BOUNDS[m] = bounds
     return bounds
+
+
+def _lanes(words: int) -> Lanes:
+    """Constants to compute ``words`` consecutive words of the stream as one big int (arithmetic, not a new stream).
+
+    Lane k (bits 128k…128k+127) holds word ``words - k``: its state ``state + (words - k) * gamma``
+    (``state * rep + gammas``), then ``mix`` lane-wise: every product of a 64-bit lane and a 64-bit
+    constant fits in its 128-bit lane, and masking with ``mask`` after each shift keeps lanes apart.
+    ``squeeze`` then closes the gaps, pairs of lanes first, so the words sit side by side, the
+    first word most significant: the ``r`` that the word-by-word loop builds.
+    """
+    rep = sum(1 << (128 * k) for k in range(words))
+    gammas = sum((((words - k) * GOLDEN_GAMMA) & MASK) << (128 * k) for k in range(words))
+    squeeze = []
+    width, stride, groups = 64, 128, words
+    while groups > 1:  # groups of ``width`` bits every ``stride`` bits: merge neighbours
+        keep = sum(((1 << (2 * width)) - 1) << (2 * stride * k) for k in range((groups + 1) // 2))
+        squeeze.append((stride - width, keep))
+        width, stride, groups = 2 * width, 2 * stride, (groups + 1) // 2
+    return rep, gammas, MASK * rep, tuple(squeeze)
 
 
 _FACTORIALS: list[int] = [1]
@@ -214,10 +250,57 @@ def _permutation(state: int, n: int) -> tuple[tuple[int, ...], int]:
     """A uniform permutation of ``range(n)`` (Fisher–Yates on the factorial digits of one draw)."""
     r, state = below(state, _factorial(n))
     out = list(range(n))
-    for i in range(n - 1, 0, -1):
-        r, j = divmod(r, i + 1)
-        out[i], out[j] = out[j], out[i]
+    _fisher_yates(out, r)
     return tuple(out), state
+
+
+@cache
+def _digit_groups(n: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+    """Fisher–Yates' steps ``(i, i + 1)`` for ``i = n-1 … 1``, in groups whose radices multiply below 2**30.
+
+    ``divmod(r, product)`` of a group gives a small int holding that group's digits, which then
+    come out with small-int arithmetic: the same digits as ``divmod(r, i + 1)`` step by step.
+    """
+    groups, i = [], n - 1
+    while i >= 1:
+        product, steps = 1, []
+        while i >= 1 and product * (i + 1) < 1 << 30:
+            product *= i + 1
+            steps.append((i, i + 1))
+            i -= 1
+        groups.append((product, tuple(steps)))
+    return tuple(groups)
+
+
+def _fisher_yates(out: list[Any], r: int) -> None:
+    """Shuffle ``out`` in place: for ``i = n-1 … 1``, ``r, j = divmod(r, i + 1)`` and swap items ``i`` and ``j``."""
+    steps = _STEPS.get(len(out))
+    if steps is None:
+        steps = _straight_line(len(out))
+        if len(_STEPS) < 256:  # item counts are few: a deck, a discard pile's sizes
+            _STEPS[len(out)] = steps
+    steps(out, r)
+
+
+def _straight_line(n: int) -> Callable[[list[Any], int], None]:
+    """Fisher–Yates for ``n`` items as straight-line code, its radices written in (no loop, no tuple unpacking).
+
+    Generated from :func:`_digit_groups` only: ``r, x = divmod(r, product)`` per group, then per
+    step ``j = x % radix; x //= radix; out[i], out[j] = out[j], out[i]``.
+    """
+    lines = ["def steps(out, r):", "    x = 0"]
+    for product, group in _digit_groups(n):
+        lines.append(f"    r, x = divmod(r, {product})")
+        for i, radix in group:
+            lines.append(f"    j = x % {radix}; x //= {radix}; out[{i}], out[j] = out[j], out[{i}]")
+    namespace: dict[str, Any] = {}
+    exec("\n".join(lines), namespace)  # generated from ints only
+    steps: Callable[[list[Any], int], None] = namespace["steps"]
+    return steps
+
+
+#: The generated shuffles by item count (a deck size or two per game).
+_STEPS: dict[int, Callable[[list[Any], int], None]] = {}
 
 
 # What games call: the only ways randomness enters a game.
@@ -236,9 +319,7 @@ def shuffled(rng: Rng, items: Sequence[T], *,
         if method is None:
             r, rng = below(rng, _factorial(n))
             out = list(items)
-            for i in range(n - 1, 0, -1):
-                r, j = divmod(r, i + 1)
-                out[i], out[j] = out[j], out[i]
+            _fisher_yates(out, r)
             return out, rng
         order, rng = method(rng, n)
         return [items[i] for i in order], rng

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import pickle
 from collections import Counter
 
@@ -9,6 +10,7 @@ import pytest
 
 import cardtable
 from cardtable.core.rng import (
+    GOLDEN_GAMMA,
     ChanceRequired,
     Scripted,
     below,
@@ -115,3 +117,58 @@ def test_a_game_dealt_from_a_script_needs_no_change_to_the_game() -> None:
         while seat is not None:
             state, _ = game.apply(state, seat, game.legal_actions(state, seat)[0])
             seat = game.to_act(state)
+
+
+def _reference_below(state: int, m: int, limit: int) -> tuple[int, int]:
+    """``below`` as the module docstring defines it: word by word, redrawn at or above ``limit``."""
+    words = (m.bit_length() + 127) // 64
+    while True:
+        r = 0
+        for _ in range(words):
+            z, state = word(state)
+            r = (r << 64) | z
+        if r < limit:
+            return r % m, state
+
+
+def _reference_shuffle(state: int, n: int) -> tuple[list[int], int]:
+    """``shuffled(range(n))`` as the module docstring defines it: one digit per ``divmod``."""
+    r, state = _reference_below(state, math.factorial(n), _limit(math.factorial(n)))
+    out = list(range(n))
+    for i in range(n - 1, 0, -1):
+        r, j = divmod(r, i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out, state
+
+
+def _limit(m: int) -> int:
+    span = 1 << (64 * ((m.bit_length() + 127) // 64))
+    return span - span % m
+
+
+def test_fast_draws_give_the_documented_stream_for_every_word_count() -> None:
+    """The packed-lane ``below`` and the grouped Fisher–Yates equal the definition, word by word."""
+    states = [0, 1, 2**64 - 1, *(seeded(s) for s in range(40))]
+    bounds = [2, 6, 2**63, 2**64 + 1, 10**40, 2**190 + 7, *(math.factorial(n) for n in (20, 32, 36, 52, 60, 90))]
+    for m in bounds:
+        for state in states:
+            assert below(state, m) == _reference_below(state, m, _limit(m)), (m, state)
+    for n in (2, 3, 13, 32, 36, 52, 60, 61, 100):
+        for state in states[:12]:
+            deck, after = shuffled(state, list(range(n)))
+            assert (deck, after) == _reference_shuffle(state, n), (n, state)
+
+
+def test_a_rejected_draw_is_redrawn_from_where_the_stream_stands(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a limit that rejects about half the draws, both paths redraw the same way."""
+    from cardtable.core import rng as rng_module
+
+    for m in (10**30, math.factorial(60)):
+        words, _, lanes = rng_module._bounds(m)
+        low = 1 << (64 * len(words) - 1)  # rejects every r with the top bit set
+        monkeypatch.setitem(rng_module._BOUNDS, m, (words, low, lanes))
+        results = [below(seeded(s), m) for s in range(60)]
+        assert results == [_reference_below(seeded(s), m, low) for s in range(60)]
+        one_draw = [(seeded(s) + len(words) * GOLDEN_GAMMA) % 2**64 for s in range(60)]
+        redrawn = sum(after != first for (_, after), first in zip(results, one_draw))
+        assert 10 < redrawn < 50  # about half were redrawn

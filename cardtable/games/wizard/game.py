@@ -19,6 +19,8 @@ from cardtable.games.wizard import rules
 from cardtable.games.wizard.actions import Bid, ChooseTrump, Play, WizardAction
 from cardtable.games.wizard.observation import PlayedCard, WizardObservation
 from cardtable.games.wizard.options import PRESETS, RoundsChoice, WizardOptions
+from cardtable.games.wizard.replay import ReplayCodes
+from cardtable.games.wizard.replay import replay as quiet_replay
 from cardtable.games.wizard.state import BIDDING, CHOOSING_TRUMP, FINISHED, PLAYING, WizardState, pack_row
 
 _PLAY = tuple(Play(c) for c in range(rules.DECK_SIZE))
@@ -55,6 +57,7 @@ _BID = tuple(Bid(k) for k in range(rules.DECK_SIZE // rules.MIN_PLAYERS + 1))
 _BIDS_UPTO = tuple(_BID[:n + 1] for n in range(len(_BID)))  # the bids of round n: 0 … n
 _CHOOSE = tuple(ChooseTrump(name) for name in rules.SUITS)  # type: ignore[arg-type]
 _ALL_CARDS = tuple(range(rules.DECK_SIZE))
+_DECK = rules.DECK_SIZE
 # This engine's own cached actions: checked at the edge once, here, not on every apply.
 _TRUSTED = TrustedActions()
 _TRUSTED_IDS = _TRUSTED.ids
@@ -64,12 +67,11 @@ _STRENGTH = rules.STRENGTH
 _BIT = tuple(1 << c for c in range(rules.DECK_SIZE))
 _CLEAR = tuple(~(1 << c) for c in range(rules.DECK_SIZE))  # a hand without card c: hand & _CLEAR[c]
 _FOLLOW = tuple(m | _SPECIAL_MASK for m in _SUIT_MASK)  # what may be played on a suit led, if held
-_CARD_OF = {id(play): play.card for play in _PLAY}  # a cached Play's card, by identity (replay)
 _NO_LEAD, _WIZARD_LED = rules.NO_LEAD_YET, rules.WIZARD_LED
 _after_play = updater(WizardState, "hands", "trick", "lead", "to_act")  # a card played, the trick going on
 _after_bid = updater(WizardState, "bids", "to_act")  # a bid before the dealer's
 _FIRST_WIZARD, _FIRST_JESTER = rules.FIRST_WIZARD, rules.FIRST_JESTER
-_TRICKS_OF = {id(bid): bid.tricks for bid in _BID}  # a cached Bid's tricks, by identity (replay)
+_CODES = ReplayCodes(_PLAY, _BID, _CHOOSE)  # the quiet replay's int per cached action (and per shared pair)
 
 INFO = GameInfo(
     name="wizard",
@@ -234,7 +236,7 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         kind = type(action)
         if kind is Play and type(seat) is int and seat == state.to_act and state.phase == PLAYING:
             card = action.card  # type: ignore[union-attr]
-            if type(card) is int and 0 <= card < rules.DECK_SIZE:
+            if type(card) is int and 0 <= card < _DECK:
                 hand, lead, bit = state.hands[seat], state.lead, _BIT[card]
                 # Legal (rules.legal_mask, small-int tests first): held, and of the suit led if the hand has it.
                 if hand & bit and (lead < 0 or lead > 3 or card >= _FIRST_WIZARD or card // 13 == lead
@@ -328,107 +330,12 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
 
     def replay(self, options: WizardOptions, seed: Seed,
                actions: Sequence[tuple[Seat, WizardAction]]) -> WizardState:
-        """``Game.replay`` on one private state: each action checked as ``apply`` checks it, then made in place.
+        """``Game.replay`` without events or intermediate states: bids and cards checked and made on ints.
 
-        No state is copied and no event list is kept per action; the cards of a round are checked
-        and played in a tight loop on local values (:meth:`_replay_cards`), and anything else (a bid,
-        a trump choice, an action that loop does not vouch for) takes ``apply``'s own check.
+        See :mod:`cardtable.games.wizard.replay`; anything it does not vouch for takes ``apply``'s
+        own check and move, so an illegal action gets the same reason, named by its step.
         """
-        s, _ = self.new(options, seed)  # s belongs to this loop until it is returned
-        p = options.players
-        dropped: list[Event] = []
-        why_illegal_now, move = self.why_illegal_now, self._move
-        step, n = 0, len(actions)
-        while step < n:
-            if s.phase == BIDDING:
-                step = self._replay_bids(s, actions, step)
-            if s.phase == PLAYING:
-                step = self._replay_cards(s, actions, step)
-            if step == n:
-                break
-            seat, action = actions[step]
-            if id(action) in _TRUSTED_IDS and type(seat) is int and 0 <= seat < p:
-                reason = why_illegal_now(s, seat, action)
-            else:
-                reason = Game.why_illegal(self, s, seat, action)
-            if reason is not None:
-                raise IllegalAction(action, reason, step=step)
-            move(s, seat, action, dropped)
-            dropped.clear()
-            step += 1
-        return s
-
-    def _replay_bids(self, s: WizardState, actions: Sequence[tuple[Seat, WizardAction]], step: int) -> int:
-        """Make the record's bids from ``step`` on ``s`` while each is a cached, allowed ``Bid`` by the seat to act.
-
-        Stops once the dealer has bid (play starts) or at the first action it does not vouch for;
-        returns the index of the next action.
-        """
-        bids, to_act, dealer, n = list(s.bids), s.to_act, s.dealer, len(actions)
-        allowed = s.round
-        sum_rule = s.options.bids_may_not_equal_tricks
-        while step < n:
-            seat, action = actions[step]
-            tricks = _TRICKS_OF.get(id(action))
-            if tricks is None or type(seat) is not int or seat != to_act or tricks > allowed:
-                break
-            if sum_rule and seat == dealer and tricks == s.round - sum(b for b in bids if b >= 0):
-                break  # the forbidden last bid: apply's check will say why
-            bids[seat] = tricks
-            step += 1
-            if seat == dealer:
-                s.phase, to_act = PLAYING, s.leader
-                break
-            to_act = seat + 1 if seat + 1 < len(bids) else 0
-        s.bids, s.to_act = tuple(bids), to_act
-        return step
-
-    def _replay_cards(self, s: WizardState, actions: Sequence[tuple[Seat, WizardAction]], step: int) -> int:
-        """Play the record's cards from ``step`` on ``s`` while each is a cached, legal ``Play`` by the seat to act.
-
-        Stops at the end of the round (scored and the next one dealt, as ``_end_trick`` does) or at
-        the first action it does not vouch for; returns the index of the next action. The state it
-        leaves is the one the same moves through ``apply`` give.
-        """
-        hands, trick, tricks = list(s.hands), list(s.trick), list(s.tricks)
-        lead, leader, to_act, played, last = s.lead, s.leader, s.to_act, s.played, None
-        by_lead = _STRENGTH[s.trump + 1]
-        p, n, round_over = len(hands), len(actions), False
-        card_of, suit_mask, bits = _CARD_OF.get, _SUIT_MASK, _BIT
-        while step < n:
-            seat, action = actions[step]
-            card = card_of(id(action))
-            if card is None or type(seat) is not int or seat != to_act:
-                break
-            hand, bit = hands[seat], bits[card]
-            if not hand & bit or not (lead < 0 or lead > 3 or card >= _FIRST_WIZARD or card // 13 == lead
-                                      or not hand & suit_mask[lead]):
-                break  # illegal: apply's check will say why
-            hands[seat] = hand ^ bit
-            trick.append(card)
-            if lead == _NO_LEAD and card < _FIRST_JESTER:  # rules.next_lead
-                lead = _WIZARD_LED if card >= _FIRST_WIZARD else card // 13
-            step += 1
-            if len(trick) < p:
-                to_act = seat + 1 if seat + 1 < p else 0
-                continue
-            done = tuple(trick)
-            strengths = list(map(by_lead[lead + 1].__getitem__, done))  # the first strongest card wins
-            winner = (leader + strengths.index(max(strengths))) % p
-            tricks[winner] += 1
-            played += done
-            last = (done, leader, winner)
-            trick, lead, leader, to_act = [], _NO_LEAD, winner, winner
-            if not hands[winner]:
-                round_over = True
-                break
-        s.hands, s.trick, s.tricks, s.played = tuple(hands), tuple(trick), tuple(tricks), played
-        s.lead, s.leader, s.to_act = lead, leader, to_act
-        if last is not None:
-            s.last_trick, s.last_leader, s.last_winner = last
-        if round_over:
-            self._end_round(s, None)
-        return step
+        return quiet_replay(self, _CODES, options, seed, actions)
 
     # Moves: each changes ``s``, a fresh copy (or a replay's private state), in place.
 
