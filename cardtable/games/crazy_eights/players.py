@@ -17,4 +17,5 @@ BOTS: dict[str, BotFactory] = {
     "search": RaceSearchBot,
     "search_quick": partial(RaceSearchBot, sims=40),
     "search_deep": DeepSearchBot,
+    "search_deep_quick": partial(DeepSearchBot, sims=250),
 }

@@ -4,7 +4,8 @@
 nothing playable. The usual opponents follow known rules, and each of their plays says more:
 
 - a seat that played a plain card X without drawing held no playable plain card costlier than X
-  (the heuristic sheds the costliest first);
+  (the heuristic sheds the costliest first), nor one as costly of X's suit with a lower id (its
+  tie-break);
 - a seat that played a plain card while someone was down to one card held no eight (it would have
   unloaded it);
 - a seat that played an eight while nobody was down to one card held no playable plain card.
@@ -27,9 +28,16 @@ from cardtable.games.crazy_eights.game import MATCH
 from cardtable.games.crazy_eights.observation import CrazyEightsObservation
 from cardtable.games.crazy_eights.rules import BIT, EIGHTS, PENALTY, RANK_OF, SUIT_INDEX, SUIT_OF
 
-#: COSTLIER[c]: the plain cards (no eights) with more penalty points than card c.
-COSTLIER: Final = tuple(sum(BIT[d] for d in range(52) if PENALTY[d] > PENALTY[c] and RANK_OF[d] != 6)
-                        for c in range(52))
+
+def _preferred(d: int, c: int) -> bool:
+    """Whether the heuristic plays plain card d before c whatever else it holds: costlier, or as costly,
+    of the same suit (same count held) and a lower id."""
+    return RANK_OF[d] != 6 and (PENALTY[d] > PENALTY[c] or (
+        PENALTY[d] == PENALTY[c] and SUIT_OF[d] == SUIT_OF[c] and d < c))
+
+
+#: PREFERRED[c]: the plain cards the heuristic would have played instead of c had it held them.
+PREFERRED: Final = tuple(sum(BIT[d] for d in range(52) if _preferred(d, c)) for c in range(52))
 _PLAIN_ALL: Final = ((1 << 52) - 1) & ~EIGHTS
 
 
@@ -38,7 +46,7 @@ def play_reveals(card: int, suit: int, top: int, endgame: bool) -> int:
     match = MATCH[top * 4 + suit]
     if BIT[card] & EIGHTS:
         return 0 if endgame else match & _PLAIN_ALL
-    return (match & COSTLIER[card]) | (EIGHTS if endgame else 0)
+    return (match & PREFERRED[card]) | (EIGHTS if endgame else 0)
 
 
 class ModelTracker:
