@@ -6,7 +6,10 @@ import random
 
 import cardtable
 from cardtable.bots import make_bot
-from cardtable.games.crazy_eights.playout import Table, penalties, play_round
+from cardtable.games.crazy_eights.actions import PlayEight
+from cardtable.games.crazy_eights.game import MATCH
+from cardtable.games.crazy_eights.playout import Table, heuristic_move, penalties, play_round
+from cardtable.games.crazy_eights.rules import SUIT_INDEX, SUIT_OF
 
 GAME = cardtable.load_game("crazy_eights")
 
@@ -46,3 +49,21 @@ def test_the_playout_ends_each_round_as_the_engine_with_heuristic_bots() -> None
         assert tuple(penalties(table.hands)) == state.sheet[-1].penalties
         compared += 1
     assert compared >= 25
+
+
+def test_the_playouts_move_is_the_heuristic_bots_move() -> None:
+    compared = 0
+    for seed in range(10):
+        state, _ = GAME.new(GAME.options(players=2 + seed % 5, rounds=1), seed)
+        bot, rng = make_bot(GAME, "heuristic"), random.Random(seed)
+        while (seat := GAME.to_act(state)) is not None:
+            legal = GAME.legal_actions(state, seat)
+            playable = state.hands[seat] & MATCH[state.top * 4 + state.suit]
+            if playable:
+                card, suit = heuristic_move(list(state.hands), seat, playable)
+                chosen = bot.act(GAME.observe(state, seat), legal)
+                assert (card, suit) == (chosen.card, SUIT_INDEX[chosen.suit] if isinstance(chosen, PlayEight)
+                                        else SUIT_OF[chosen.card])
+                compared += 1
+            state, _ = GAME.apply(state, seat, legal[rng.randrange(len(legal))])
+    assert compared > 100
