@@ -84,7 +84,7 @@ DEFAULT_BOT: dict[str, str] = {
     "mus": "reader",
     "durak": "endgame",
     "kaiser": "search",
-    "crazy_eights": "heuristic",
+    "crazy_eights": "search_deep",
 }
 
 
