@@ -80,7 +80,11 @@ MATCHUPS: list[Matchup] = [
     Matchup("durak", ("careful", "lowest"), note="new heuristic vs the baseline"),
     Matchup("durak", ("heuristic", "lowest"), note="old heuristic vs the baseline"),
     # Crazy Eights, 1 vs 3.
-    Matchup("crazy_eights", ("search", "heuristic", "heuristic", "heuristic"), note="goal: ≥ 35 %"),
+    Matchup("crazy_eights", ("search_deep", "heuristic", "heuristic", "heuristic"),
+            note="goal: ≥ 35 % (the deep search, the default)"),
+    Matchup("crazy_eights", ("search_deep_quick", "heuristic", "heuristic", "heuristic"), note="the quick deep search"),
+    Matchup("crazy_eights", ("search_deep", "tracker", "tracker", "tracker"), note="the deep search vs the tracker"),
+    Matchup("crazy_eights", ("search", "heuristic", "heuristic", "heuristic"), note="the first flat search"),
     Matchup("crazy_eights", ("search_quick", "heuristic", "heuristic", "heuristic"), note="the quick search"),
     Matchup("crazy_eights", ("tracker", "heuristic", "heuristic", "heuristic"), note="new heuristic vs old"),
     Matchup("crazy_eights", ("tracker", "first", "first", "first"), note="new heuristic vs the baseline"),

@@ -65,8 +65,13 @@ BOT_INFO: dict[str, dict[str, BotInfo]] = {
         "heuristic": BotInfo("Heuristic: rates trumps, chases the 5♥ (fast)", 3, 0.05),
     },
     "crazy_eights": {
-        "search": BotInfo("Search: plays out sampled deals (no stronger than the heuristic; up to a second)", 3, 150.0),
-        "search_quick": BotInfo("Quick search: fewer sampled deals (no stronger than the heuristic)", 3, 30.0),
+        "search_deep": BotInfo("Deep search: reads the hands, plays out 1000 sampled deals per choice "
+                               "(strongest, under a second)", 1, 300.0),
+        "search_deep_quick": BotInfo("Quick deep search: 250 sampled deals per choice (fast; strength not measured)",
+                                     3, 80.0),
+        "search": BotInfo("First search: plays out sampled deals (no stronger than the heuristic; up to a second)",
+                          3, 150.0),
+        "search_quick": BotInfo("Quick first search: fewer sampled deals (no stronger than the heuristic)", 3, 30.0),
         "tracker": BotInfo("Tracker: counts the cards gone by, holds eights (fast)", 3, 0.01),
         "heuristic": BotInfo("Heuristic: costliest card first, saves eights (fast)", 3, 0.01),
         "first": BotInfo("First: the first playable card (baseline)", 5, 0.0),
@@ -79,7 +84,7 @@ DEFAULT_BOT: dict[str, str] = {
     "mus": "reader",
     "durak": "endgame",
     "kaiser": "search",
-    "crazy_eights": "heuristic",
+    "crazy_eights": "search_deep",
 }
 
 

@@ -6,6 +6,7 @@ from functools import partial
 
 from cardtable.core.bot import BotFactory
 from cardtable.games.crazy_eights.bots import FirstBot, HeuristicBot, TrackerBot
+from cardtable.games.crazy_eights.deep_search import DeepSearchBot
 from cardtable.games.crazy_eights.search import RaceSearchBot
 
 #: ``heuristic`` stays first: the golden transcripts play the first bot named.
@@ -15,4 +16,6 @@ BOTS: dict[str, BotFactory] = {
     "first": FirstBot,
     "search": RaceSearchBot,
     "search_quick": partial(RaceSearchBot, sims=40),
+    "search_deep": DeepSearchBot,
+    "search_deep_quick": partial(DeepSearchBot, sims=250),
 }
