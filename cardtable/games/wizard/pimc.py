@@ -48,6 +48,8 @@ class PimcOptions:
     end: int = 3
     simbid: int = 0
     z: float = 2.0
+    shift: float = 0.0
+    more: int = 0
 
     def __post_init__(self) -> None:
         if self.sims < 1:
@@ -60,6 +62,8 @@ class PimcOptions:
             raise ValueError(f"search option end must be 0 or positive, not {self.end}")
         if self.z < 0:
             raise ValueError(f"search option z must be 0 or positive, not {self.z}")
+        if self.more < 0:
+            raise ValueError(f"search option more must be 0 or positive, not {self.more}")
         if self.simbid not in (0, 1):
             raise ValueError(f"search option simbid must be 0 or 1, not {self.simbid}")
 
@@ -71,7 +75,7 @@ def parse_pimc_options(values: Mapping[str, Any]) -> PimcOptions:
     for key, raw in values.items():
         if key not in known:
             raise ValueError(f"search has no option {key!r} (known: {', '.join(known)})")
-        convert = int if key in ("sims", "end", "simbid") else float
+        convert = int if key in ("sims", "end", "simbid", "more") else float
         try:
             out[key] = convert(raw)
         except (TypeError, ValueError):
@@ -104,7 +108,7 @@ class PimcBot:
             return self.heuristic.act(obs, legal_actions)
         if isinstance(first, Bid):
             if not self.options.simbid:
-                return self.heuristic.act(obs, legal_actions)
+                return self._bid(obs, [a.tricks for a in legal_actions if isinstance(a, Bid)])
             bids = bid_candidates(obs, [a.tricks for a in legal_actions if isinstance(a, Bid)])
             if len(bids) == 1:
                 return Bid(bids[0])
@@ -120,6 +124,11 @@ class PimcBot:
         best = self._search(obs, cards, default, bidding=False)
         return Play(policy if best == default else best)
 
+    def _bid(self, obs: WizardObservation, allowed: list[int]) -> Bid:
+        """The allowed bid nearest the heuristic's estimate moved by ``shift``."""
+        estimate = HeuristicBot.estimate(obs) + self.options.shift
+        return Bid(min(allowed, key=lambda b: (abs(b - estimate), b)))
+
     def _search(self, obs: WizardObservation, moves: list[int], default: int, *, bidding: bool) -> int:
         """The move with the best weighted mean value, if it beats ``default`` (the policy's move) clearly enough.
 
@@ -134,7 +143,8 @@ class PimcBot:
         table = playout.Table.from_observation(obs)
         value = round_value(obs, me, opts.rel, opts.end)
         done = 0
-        while done < opts.sims:
+        budget = opts.sims
+        while done < budget:
             hands, weight = self._sample(obs, table)
             done += 1
             if weight > 0.0:
@@ -149,6 +159,8 @@ class PimcBot:
                 weights.append(weight)
             if time.perf_counter() >= deadline:
                 break
+            if done == budget == opts.sims and opts.more and undecided(rows, weights, moves, default, opts.z):
+                budget += opts.more * opts.sims  # a close call: sample more deals once
         self.simulations_done = done * len(moves)
         return choose(rows, weights, moves, default, opts.z)
 
@@ -217,6 +229,17 @@ def bid_likelihood(obs: WizardObservation, table: playout.Table, hands: list[int
         estimate = table.estimate(held)
         log_weight -= (bid - estimate) ** 2
     return math.exp(fit * log_weight / (2.0 * (1.0 + obs.round / 8)))
+
+
+def undecided(rows: list[list[float]], weights: list[float], moves: list[int], default: int, z: float) -> bool:
+    """Whether the best mean beats ``default`` but not yet by ``z`` standard errors (more deals may decide it)."""
+    total = sum(weights)
+    if not rows or total == 0.0:
+        return False
+    means = [sum(w * row[i] for w, row in zip(weights, rows)) / total for i in range(len(moves))]
+    best = max(range(len(moves)), key=lambda i: (means[i], -i))
+    base = moves.index(default)
+    return best != base and choose(rows, weights, moves, default, z) == default
 
 
 def choose(rows: list[list[float]], weights: list[float], moves: list[int], default: int, z: float) -> int:
