@@ -112,6 +112,7 @@ def test_a_time_cap_returns_the_best_move_so_far() -> None:
     ("search:fit=-1", "fit must be 0 or positive"),
     ("search:simbid=2", "simbid must be 0 or 1"),
     ("search:more=-2", "more must be 0 or positive"),
+    ("search:infer=-1", "infer must be 0 or positive"),
     ("search:depth=3", "no option 'depth'"),
     ("search:sims=many", "must be a number"),
 ])

@@ -30,7 +30,7 @@ from typing import Any
 
 from cardtable.cards import CardId
 from cardtable.core.observation import Observation
-from cardtable.games.wizard import bid_table, playout, rules
+from cardtable.games.wizard import bid_table, inference, playout, rules
 from cardtable.games.wizard.actions import Bid, ChooseTrump, Play, WizardAction
 from cardtable.games.wizard.bots import HeuristicBot
 from cardtable.games.wizard.observation import WizardObservation
@@ -50,6 +50,7 @@ class PimcOptions:
     z: float = 2.0
     shift: float = 0.0
     more: int = 0
+    infer: float = 0.0
 
     def __post_init__(self) -> None:
         if self.sims < 1:
@@ -62,6 +63,8 @@ class PimcOptions:
             raise ValueError(f"search option end must be 0 or positive, not {self.end}")
         if self.z < 0:
             raise ValueError(f"search option z must be 0 or positive, not {self.z}")
+        if self.infer < 0:
+            raise ValueError(f"search option infer must be 0 or positive, not {self.infer}")
         if self.more < 0:
             raise ValueError(f"search option more must be 0 or positive, not {self.more}")
         if self.simbid not in (0, 1):
@@ -142,10 +145,13 @@ class PimcBot:
         weights: list[float] = []
         table = playout.Table.from_observation(obs)
         value = round_value(obs, me, opts.rel, opts.end)
+        plays = inference.play_history(obs) if opts.infer and not bidding else []
         done = 0
         budget = opts.sims
         while done < budget:
             hands, weight = self._sample(obs, table)
+            if plays and weight > 0.0:
+                weight *= inference.play_likelihood(plays, hands, table.trump, opts.infer)
             done += 1
             if weight > 0.0:
                 row = []
