@@ -26,14 +26,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--lineup", nargs="+", required=True, help="one bot name per seat")
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--first", type=int, default=0, help="start at this game of the seed's sequence")
     parser.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE")
     args = parser.parse_args(argv)
     game = cardtable.load_game("wizard")
     n = len(args.lineup)
     opts = game.options(dict(o.split("=", 1) for o in args.option), players=n)
     rng = random.Random(args.seed)
-    for g in range(args.games):
-        deal = rng.randrange(2**31)
+    deals = [rng.randrange(2**31) for _ in range(args.first + args.games)]
+    for g in range(args.first, args.first + args.games):
+        deal = deals[g]
         seating = [args.lineup[(s + g) % n] for s in range(n)]
         bots = [make_bot(game, name, deal + 7919 * s) for s, name in enumerate(seating)]
         state, _ = game.new(opts, deal)

@@ -16,7 +16,10 @@ Options: ``sims`` (sampled deals per decision, 64, the budget; deterministic giv
 (a time cap in milliseconds, 0 for none: the search then returns its best move so far, after at
 least one deal), ``fit`` (how strongly deals are weighted by the bids, 0 for not at all), ``rel``
 (the weight of the others' mean points), ``end`` (the last rounds played for the chance of winning),
-``z`` (standard errors a move must gain over the policy's) and ``simbid`` (1: bids by simulation).
+``z`` (standard errors a move must gain over the policy's), ``simbid`` (1: bids by simulation),
+``shift`` (added to the heuristic's trick estimate before the bid is rounded), ``more`` (a close call,
+where another card leads but not by ``z`` standard errors, gets ``more`` × ``sims`` deals more) and
+``infer`` (deals are also weighted by ``exp(-infer × plays they leave unexplained)``: ``inference.py``).
 """
 
 from __future__ import annotations
