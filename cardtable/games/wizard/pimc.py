@@ -47,7 +47,7 @@ class PimcOptions:
     sims: int = 64
     ms: float = 0.0
     fit: float = 1.0
-    rel: float = 1.0
+    rel: float = 0.0
     end: int = 3
     simbid: int = 0
     z: float = 2.0
