@@ -4,13 +4,14 @@ Each decision samples ``sims`` deals of the unseen cards consistent with what th
 (its hand, the cards played and by whom, the suits each seat has shown it lacks: ``world.shown_voids``),
 and on every deal scores every candidate card by playing the round out with a fast bitmask
 simulator (``playout.py``): the same deals for every candidate (common random numbers), so the
-cards are compared on equal luck. A candidate's value is the seat's points in the round minus the
-others' mean (in the last rounds: the chance of finishing first). The playout policy's own card
-stands unless another beats it clearly on the same deals (a paired test). Cards that cannot play
-differently (two jesters, touching ranks) count once. Sampled deals are weighted by how well they
-explain the bids already made (a deal that puts every wizard in the hand of a seat that bid zero
-counts little). Bids and the trump choice are the ``heuristic``'s; with ``simbid=1`` the bids near
-its estimate are scored on the deals too (the seats still to bid bidding as the heuristic does).
+cards are compared on equal luck. A candidate's value is the seat's points in the round (minus
+``rel`` × the others' mean; ``rel`` is 0 by default; in the last rounds: the chance of finishing
+first). The playout policy's own card stands unless another beats it clearly on the same deals (a
+paired test). Cards that cannot play differently (two jesters, touching ranks) count once. Sampled
+deals are weighted by how well they explain the bids already made (a deal that puts every wizard in
+the hand of a seat that bid zero counts little). Bids and the trump choice are the ``heuristic``'s;
+with ``simbid=1`` the bids near its estimate are scored on the deals too (the seats still to bid
+bidding as the heuristic does).
 
 Options: ``sims`` (sampled deals per decision, 64, the budget; deterministic given the seed), ``ms``
 (a time cap in milliseconds, 0 for none: the search then returns its best move so far, after at
