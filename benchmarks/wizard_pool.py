@@ -1,7 +1,7 @@
 """Pool several ``strength.py --json`` runs of one Wizard line-up (different seeds) into one figure per bot.
 
 Wins and exact bids are summed over the runs and given Wilson 95 % intervals; decision times are
-shown per run (medians cannot be pooled from medians)::
+shown as the range of the runs' medians and 99th percentiles (medians cannot be pooled from medians)::
 
     python benchmarks/wizard_pool.py benchmarks/results/wizard_final_4p_s*.json
 """
@@ -43,9 +43,11 @@ def main(argv: list[str] | None = None) -> None:
             if all(scores):
                 mean = sum(s["mean"] * r["games"] for s, r in zip(scores, chosen) if s) / games
                 line += f"  mean score {mean:.1f}"
-            times = [r["bots"][name].get("decision_ms") for r in chosen]
-            line += "  decision ms (median/p99 per run) " + ", ".join(
-                f"{t['median']}/{t['p99']}" for t in times if t)
+            times = [t for t in (r["bots"][name].get("decision_ms") for r in chosen) if t]
+            if times:
+                line += (f"  decision ms: median {min(t['median'] for t in times)}–{max(t['median'] for t in times)},"
+                         f" p99 {min(t['p99'] for t in times)}–{max(t['p99'] for t in times)} (range over the runs;"
+                         f" {sum(t['decisions'] for t in times)} decisions)")
             print(line)
 
 
