@@ -12,7 +12,7 @@ import pytest
 from cardtable.bots import make_bot
 from cardtable.games.wizard import playout, rules
 from cardtable.games.wizard.actions import Bid, Play
-from cardtable.games.wizard.pimc import PimcBot, bid_likelihood, choose, distinct_cards
+from cardtable.games.wizard.pimc import PimcBot, bid_likelihood, choose, distinct_cards, undecided
 from cardtable.games.wizard.world import sample_hands, shown_voids
 from tests.wizard.script import GAME
 
@@ -111,6 +111,8 @@ def test_a_time_cap_returns_the_best_move_so_far() -> None:
     ("search:ms=-1", "ms must be 0"),
     ("search:fit=-1", "fit must be 0 or positive"),
     ("search:simbid=2", "simbid must be 0 or 1"),
+    ("search:more=-2", "more must be 0 or positive"),
+    ("search:infer=-1", "infer must be 0 or positive"),
     ("search:depth=3", "no option 'depth'"),
     ("search:sims=many", "must be a number"),
 ])
@@ -172,3 +174,35 @@ def test_the_policy_move_stands_unless_another_beats_it_clearly() -> None:
     assert choose(noisy, weights, moves, 10, 1.0) == 10
     assert choose(clear, weights, moves, 10, 2.0) == 20
     assert choose(noisy, weights, moves, 10, 0.0) == 20  # z = 0: the best mean outright
+    assert undecided(noisy, weights, moves, 10, 1.0)  # the other card leads, not clearly: sample more
+    assert not undecided(clear, weights, moves, 10, 2.0)  # decided for the other card
+    assert not undecided([[1.0, 0.0]] * 4, weights, moves, 10, 2.0)  # the policy's card leads
+
+
+def test_undecided_searches_sample_more_deals_and_stay_deterministic() -> None:
+    extra = 0
+    for state, seat in _positions(8, 30, players=4, rounds=10):
+        if GAME.legal_actions(state, seat)[0].__class__ is not Play:
+            continue
+        obs, legal = GAME.observe(state, seat), GAME.legal_actions(state, seat)
+        plain, adaptive, again = (make_bot(GAME, spec, 5) for spec in ("search:sims=8", "search:sims=8:more=3",
+                                                                        "search:sims=8:more=3"))
+        assert isinstance(plain, PimcBot) and isinstance(adaptive, PimcBot)
+        assert adaptive.act(obs, legal) == again.act(obs, legal)
+        plain.act(obs, legal)
+        assert adaptive.simulations_done in (plain.simulations_done, 4 * plain.simulations_done)
+        extra += adaptive.simulations_done > plain.simulations_done
+    assert extra >= 1
+
+
+def test_the_bid_shift_moves_the_bid_with_the_estimate() -> None:
+    state, _ = GAME.new(GAME.options(players=4, rounds=10), 3)
+    while GAME.observe(state, 0).round < 8 or GAME.observe(state, 0).phase != "bidding":
+        seat = GAME.to_act(state)
+        state, _ = GAME.apply(state, seat, GAME.legal_actions(state, seat)[0])
+    seat = GAME.to_act(state)
+    obs, legal = GAME.observe(state, seat), GAME.legal_actions(state, seat)
+    bids = [make_bot(GAME, f"search:shift={s}", 1).act(obs, legal) for s in (-3, 0, 3)]
+    assert all(isinstance(b, Bid) for b in bids)
+    low, mid, high = (b.tricks for b in bids)  # type: ignore[union-attr]
+    assert low < mid < high

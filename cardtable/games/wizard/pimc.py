@@ -4,19 +4,23 @@ Each decision samples ``sims`` deals of the unseen cards consistent with what th
 (its hand, the cards played and by whom, the suits each seat has shown it lacks: ``world.shown_voids``),
 and on every deal scores every candidate card by playing the round out with a fast bitmask
 simulator (``playout.py``): the same deals for every candidate (common random numbers), so the
-cards are compared on equal luck. A candidate's value is the seat's points in the round minus the
-others' mean (in the last rounds: the chance of finishing first). The playout policy's own card
-stands unless another beats it clearly on the same deals (a paired test). Cards that cannot play
-differently (two jesters, touching ranks) count once. Sampled deals are weighted by how well they
-explain the bids already made (a deal that puts every wizard in the hand of a seat that bid zero
-counts little). Bids and the trump choice are the ``heuristic``'s; with ``simbid=1`` the bids near
-its estimate are scored on the deals too (the seats still to bid bidding as the heuristic does).
+cards are compared on equal luck. A candidate's value is the seat's points in the round (minus
+``rel`` × the others' mean; ``rel`` is 0 by default; in the last rounds: the chance of finishing
+first). The playout policy's own card stands unless another beats it clearly on the same deals (a
+paired test). Cards that cannot play differently (two jesters, touching ranks) count once. Sampled
+deals are weighted by how well they explain the bids already made (a deal that puts every wizard in
+the hand of a seat that bid zero counts little). Bids and the trump choice are the ``heuristic``'s;
+with ``simbid=1`` the bids near its estimate are scored on the deals too (the seats still to bid
+bidding as the heuristic does).
 
 Options: ``sims`` (sampled deals per decision, 64, the budget; deterministic given the seed), ``ms``
 (a time cap in milliseconds, 0 for none: the search then returns its best move so far, after at
 least one deal), ``fit`` (how strongly deals are weighted by the bids, 0 for not at all), ``rel``
 (the weight of the others' mean points), ``end`` (the last rounds played for the chance of winning),
-``z`` (standard errors a move must gain over the policy's) and ``simbid`` (1: bids by simulation).
+``z`` (standard errors a move must gain over the policy's), ``simbid`` (1: bids by simulation),
+``shift`` (added to the heuristic's trick estimate before the bid is rounded), ``more`` (a close call,
+where another card leads but not by ``z`` standard errors, gets ``more`` × ``sims`` deals more) and
+``infer`` (deals are also weighted by ``exp(-infer × plays they leave unexplained)``: ``inference.py``).
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from typing import Any
 
 from cardtable.cards import CardId
 from cardtable.core.observation import Observation
-from cardtable.games.wizard import bid_table, playout, rules
+from cardtable.games.wizard import bid_table, inference, playout, rules
 from cardtable.games.wizard.actions import Bid, ChooseTrump, Play, WizardAction
 from cardtable.games.wizard.bots import HeuristicBot
 from cardtable.games.wizard.observation import WizardObservation
@@ -44,10 +48,13 @@ class PimcOptions:
     sims: int = 64
     ms: float = 0.0
     fit: float = 1.0
-    rel: float = 1.0
+    rel: float = 0.0
     end: int = 3
     simbid: int = 0
     z: float = 2.0
+    shift: float = 0.0
+    more: int = 0
+    infer: float = 0.0
 
     def __post_init__(self) -> None:
         if self.sims < 1:
@@ -60,6 +67,10 @@ class PimcOptions:
             raise ValueError(f"search option end must be 0 or positive, not {self.end}")
         if self.z < 0:
             raise ValueError(f"search option z must be 0 or positive, not {self.z}")
+        if self.infer < 0:
+            raise ValueError(f"search option infer must be 0 or positive, not {self.infer}")
+        if self.more < 0:
+            raise ValueError(f"search option more must be 0 or positive, not {self.more}")
         if self.simbid not in (0, 1):
             raise ValueError(f"search option simbid must be 0 or 1, not {self.simbid}")
 
@@ -71,7 +82,7 @@ def parse_pimc_options(values: Mapping[str, Any]) -> PimcOptions:
     for key, raw in values.items():
         if key not in known:
             raise ValueError(f"search has no option {key!r} (known: {', '.join(known)})")
-        convert = int if key in ("sims", "end", "simbid") else float
+        convert = int if key in ("sims", "end", "simbid", "more") else float
         try:
             out[key] = convert(raw)
         except (TypeError, ValueError):
@@ -104,7 +115,7 @@ class PimcBot:
             return self.heuristic.act(obs, legal_actions)
         if isinstance(first, Bid):
             if not self.options.simbid:
-                return self.heuristic.act(obs, legal_actions)
+                return self._bid(obs, [a.tricks for a in legal_actions if isinstance(a, Bid)])
             bids = bid_candidates(obs, [a.tricks for a in legal_actions if isinstance(a, Bid)])
             if len(bids) == 1:
                 return Bid(bids[0])
@@ -120,6 +131,11 @@ class PimcBot:
         best = self._search(obs, cards, default, bidding=False)
         return Play(policy if best == default else best)
 
+    def _bid(self, obs: WizardObservation, allowed: list[int]) -> Bid:
+        """The allowed bid nearest the heuristic's estimate moved by ``shift``."""
+        estimate = HeuristicBot.estimate(obs) + self.options.shift
+        return Bid(min(allowed, key=lambda b: (abs(b - estimate), b)))
+
     def _search(self, obs: WizardObservation, moves: list[int], default: int, *, bidding: bool) -> int:
         """The move with the best weighted mean value, if it beats ``default`` (the policy's move) clearly enough.
 
@@ -133,9 +149,13 @@ class PimcBot:
         weights: list[float] = []
         table = playout.Table.from_observation(obs)
         value = round_value(obs, me, opts.rel, opts.end)
+        plays = inference.play_history(obs) if opts.infer and not bidding else []
         done = 0
-        while done < opts.sims:
+        budget = opts.sims
+        while done < budget:
             hands, weight = self._sample(obs, table)
+            if plays and weight > 0.0:
+                weight *= inference.play_likelihood(plays, hands, table.trump, opts.infer)
             done += 1
             if weight > 0.0:
                 row = []
@@ -149,6 +169,8 @@ class PimcBot:
                 weights.append(weight)
             if time.perf_counter() >= deadline:
                 break
+            if done == budget == opts.sims and opts.more and undecided(rows, weights, moves, default, opts.z):
+                budget += opts.more * opts.sims  # a close call: sample more deals once
         self.simulations_done = done * len(moves)
         return choose(rows, weights, moves, default, opts.z)
 
@@ -217,6 +239,17 @@ def bid_likelihood(obs: WizardObservation, table: playout.Table, hands: list[int
         estimate = table.estimate(held)
         log_weight -= (bid - estimate) ** 2
     return math.exp(fit * log_weight / (2.0 * (1.0 + obs.round / 8)))
+
+
+def undecided(rows: list[list[float]], weights: list[float], moves: list[int], default: int, z: float) -> bool:
+    """Whether the best mean beats ``default`` but not yet by ``z`` standard errors (more deals may decide it)."""
+    total = sum(weights)
+    if not rows or total == 0.0:
+        return False
+    means = [sum(w * row[i] for w, row in zip(weights, rows)) / total for i in range(len(moves))]
+    best = max(range(len(moves)), key=lambda i: (means[i], -i))
+    base = moves.index(default)
+    return best != base and choose(rows, weights, moves, default, z) == default
 
 
 def choose(rows: list[list[float]], weights: list[float], moves: list[int], default: int, z: float) -> int:
