@@ -92,6 +92,7 @@ class SearchBot:
         self.value = hints.value or self._outcome_value
         self.policy = hints.policy or _random_policy
         self.candidates = hints.candidates
+        self.fast_playout = hints.playout
         self.simulations_done = 0
 
     def act(self, observation: Observation, legal_actions: Sequence[Any]) -> Any:
@@ -196,7 +197,9 @@ class SearchBot:
         return best
 
     def _playout(self, world: Any, state: Any) -> Any:
-        """Play the policy from ``state`` to the horizon (or the end of the game)."""
+        """Play from ``state`` to the horizon (or the game's end): the game's own playout, else the policy."""
+        if self.fast_playout is not None:
+            return self.fast_playout(world, state, self.rng)
         game, rng, policy = self.game, self.rng, self.policy
         while not self._stop(world, state):
             actor: Seat = game.to_act(state)  # type: ignore[assignment]  # not None: _stop checked it

@@ -25,6 +25,10 @@ Candidates = Callable[[Any, Sequence[Any]], Sequence[Any]]
 Policy = Callable[[Any, Seat, Sequence[Any], random.Random], Any]
 """``(state, seat, legal_actions, rng) -> action``: the move a playout makes (cheap: it reads the state)."""
 
+Playout = Callable[[Any, Any, random.Random], Any]
+"""``(root_world, state, rng) -> end``: a game's own fast playout from ``state`` to the horizon; ``value``
+reads what it returns (it replaces the step-by-step playout with ``policy``)."""
+
 
 @dataclass(frozen=True)
 class SearchHints:
@@ -34,3 +38,4 @@ class SearchHints:
     value: Value | None = None
     policy: Policy | None = None
     candidates: Candidates | None = None
+    playout: Playout | None = None
