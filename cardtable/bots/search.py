@@ -93,6 +93,7 @@ class SearchBot:
         self.policy = hints.policy or _random_policy
         self.candidates = hints.candidates
         self.fast_playout = hints.playout
+        self.sample_world = hints.sample or game.sample_world
         self.simulations_done = 0
 
     def act(self, observation: Observation, legal_actions: Sequence[Any]) -> Any:
@@ -134,7 +135,7 @@ class SearchBot:
         worlds = max(1, self.options.sims // len(actions))
         done = 0
         while done < worlds:
-            world = game.sample_world(observation, self.rng)
+            world = self.sample_world(observation, self.rng)
             seed = self.rng.randrange(2**62)
             for i, action in enumerate(actions):
                 state, _ = game.apply_unchecked(world, seat, action)
@@ -154,7 +155,7 @@ class SearchBot:
     def _simulate(self, root: _Node, observation: Observation, seat: Seat) -> None:
         """Sample a world, select and expand in the tree, play out, back up."""
         game, rng = self.game, self.rng
-        world = game.sample_world(observation, rng)
+        world = self.sample_world(observation, rng)
         state, node, path = world, root, [root]
         expanded = False
         while not expanded and not self._stop(world, state):

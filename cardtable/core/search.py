@@ -29,6 +29,10 @@ Playout = Callable[[Any, Any, random.Random], Any]
 """``(root_world, state, rng) -> end``: a game's own fast playout from ``state`` to the horizon; ``value``
 reads what it returns (it replaces the step-by-step playout with ``policy``)."""
 
+Sampler = Callable[[Any, random.Random], Any]
+"""``(observation, rng) -> world``: the search's own world sampler, e.g. one that also reads the bidding
+(``Game.sample_world`` stays the unbiased one: every consistent world can be drawn)."""
+
 
 @dataclass(frozen=True)
 class SearchHints:
@@ -39,3 +43,4 @@ class SearchHints:
     policy: Policy | None = None
     candidates: Candidates | None = None
     playout: Playout | None = None
+    sample: Sampler | None = None

@@ -9,6 +9,7 @@ import pytest
 from cardtable.core.errors import IllegalAction
 from cardtable.games.kaiser import playout
 from cardtable.games.kaiser.actions import KaiserAction
+from cardtable.games.kaiser.bots import best_trump, trump_rating
 from cardtable.games.kaiser.state import BIDDING, OVER, PLAY, TRUMP, KaiserState
 from cardtable.games.kaiser.testing import GAME, deal_hands, play_script
 from tests.bots.worlds import random_positions
@@ -70,3 +71,12 @@ def test_the_playouts_moves_are_refused_by_the_engine_if_tampered_with() -> None
     seat, _ = moves[0]
     with pytest.raises(IllegalAction):
         _engine_end(state, [(seat, moves[1][1])])  # the next seat's heart, not in this spade hand
+
+
+def test_the_table_ratings_are_the_heuristic_bots_ratings() -> None:
+    rng = random.Random(8)
+    for _ in range(300):
+        cards = rng.sample(range(32), 8)
+        suit, value, nt = playout.rate_hand(sum(1 << c for c in cards))
+        assert (suit, value) == (best_trump(cards)[0], pytest.approx(best_trump(cards)[1]))
+        assert nt == pytest.approx(trump_rating(cards, 4))

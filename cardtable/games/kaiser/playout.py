@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 from cardtable.games.kaiser import rules
 from cardtable.games.kaiser.actions import NAME_TRUMPS, PASS, PLAYS, Bid, KaiserAction
-from cardtable.games.kaiser.bots import PARTNER_SHARE, trump_rating
+from cardtable.games.kaiser.bots import PARTNER_SHARE, side_suit_value, trump_suit_value
 from cardtable.games.kaiser.game import game_verdict
 from cardtable.games.kaiser.state import BIDDING, OVER, PLAY, TRUMP, KaiserState
 
@@ -63,18 +63,42 @@ def _cards(mask: int) -> list[int]:
     return rules.cards_of(mask)
 
 
-# Calls.
+# Calls: the heuristic bot's ratings, from per-suit tables.
+
+
+def _byte_ranks(byte: int) -> list[int]:
+    return [r for r in range(8) if byte >> r & 1]
+
+
+_TRUMP_BYTE = tuple(trump_suit_value(_byte_ranks(b)) for b in range(256))
+_SIDE_BYTE = tuple(side_suit_value(_byte_ranks(b), 0) for b in range(256))
+_SIDE_NT_BYTE = tuple(side_suit_value(_byte_ranks(b), _NT) for b in range(256))
 
 
 def rate_hand(hand: int) -> tuple[int, float, float]:
-    """The best trump suit of a hand, its rating and the no-trump rating (the ``heuristic`` bot's)."""
-    cards = _cards(hand)
-    best, value = 0, trump_rating(cards, 0)
-    for suit in (1, 2, 3):
-        v = trump_rating(cards, suit)
-        if v > value:
+    """The best trump suit of a hand, its rating and the no-trump rating (as ``bots.trump_rating`` rates)."""
+    b = (hand & 0xFF, hand >> 8 & 0xFF, hand >> 16 & 0xFF, hand >> 24 & 0xFF)
+    side = [_SIDE_BYTE[b[0]], _SIDE_BYTE[b[1]], _SIDE_BYTE[b[2]], _SIDE_BYTE[b[3]]]
+    total = side[0] + side[1] + side[2] + side[3]
+    five = hand & FIVE_BIT
+    three = hand & THREE_BIT
+    many_hearts = b[1].bit_count() >= 3
+    many_spades = b[0].bit_count() >= 3
+    best, value = 0, -1e9
+    for suit in range(4):
+        v = total - side[suit] + _TRUMP_BYTE[b[suit]]
+        if five:
+            v += 3.0 if suit == 1 or many_hearts else 2.0
+        if three:
+            v -= 1.0 if suit == 0 and many_spades else 2.0
+        if v > value + 1e-9:
             best, value = suit, v
-    return best, value, trump_rating(cards, _NT)
+    nt = _SIDE_NT_BYTE[b[0]] + _SIDE_NT_BYTE[b[1]] + _SIDE_NT_BYTE[b[2]] + _SIDE_NT_BYTE[b[3]]
+    if five:
+        nt += 3.0 if many_hearts else 2.0
+    if three:
+        nt -= 2.0
+    return best, value, nt
 
 
 def choose_call(hand: int, seat: int, dealer: int, high: int, high_bidder: int, floor: int,

@@ -17,9 +17,10 @@ from cardtable.core.types import Seat
 from cardtable.core.worlds import deal_hidden
 from cardtable.games.kaiser import rules
 from cardtable.games.kaiser.actions import Bid, KaiserAction
+from cardtable.games.kaiser.bots import PARTNER_SHARE
 from cardtable.games.kaiser.observation import KaiserObservation, PlayedCard
 from cardtable.games.kaiser.options import KaiserOptions
-from cardtable.games.kaiser.playout import HandEnd, hand_end_of, play_hand
+from cardtable.games.kaiser.playout import HandEnd, hand_end_of, play_hand, rate_hand
 from cardtable.games.kaiser.state import OVER, PHASE_NAMES, KaiserState
 
 _SUIT = (0xFF, 0xFF << 8, 0xFF << 16, 0xFF << 24)
@@ -57,7 +58,7 @@ def sample_world(obs: KaiserObservation, rng: random.Random) -> KaiserState:
 class _Template:
     """What every world sampled for one observation shares: the public state, the hidden cards, the places."""
 
-    __slots__ = ("obs", "base", "hands", "hidden", "places", "others")
+    __slots__ = ("obs", "base", "hands", "hidden", "places", "others", "bounds")
 
     def __init__(self, obs: KaiserObservation) -> None:
         if obs.seat is None:
@@ -65,6 +66,7 @@ class _Template:
         me = obs.seat
         seen = rules.mask_of(obs.hand) | rules.mask_of(p.card for p in (*obs.played, *obs.trick))
         self.obs = obs
+        self.bounds = bid_bounds(obs)
         self.hidden = rules.cards_of(rules.FULL_DECK & ~seen)
         voids = shown_voids(obs)
         self.others = [s for s in range(4) if s != me]
@@ -118,6 +120,84 @@ def _trump(obs: KaiserObservation) -> int:
     return rules.NO_TRUMP if obs.contract.no_trump else rules.SUIT_WORDS.index(obs.contract.trump or "")
 
 
+# The search's sampler: worlds whose hands fit the bidding.
+
+INF = float("inf")
+SLACK = 0.75
+"""How far (in rating points) a sampled hand may miss what its calls suggest and still be accepted."""
+TRIES = 12
+"""Deals drawn per world before the one that fits the bidding best is taken."""
+Bounds = tuple[int, int, float, float, float, float]
+"""``(seat, cards it played this hand, suit max, no-trump max, suit min, no-trump min)``: its rating's range."""
+
+
+def bid_bounds(obs: KaiserObservation) -> list[Bounds]:
+    """What the other seats' calls say about their hands, read as the ``heuristic`` bot's bidding rule.
+
+    A seat that passed (its partner not holding the bid) rates below every bid it could have made; a seat
+    that bid rates at least its bid and below the lower bids it skipped. Ratings are those of
+    ``bots.trump_rating`` plus the partner's share; the forced dealer's bid says nothing.
+    """
+    if obs.seat is None:
+        return []
+    out: list[Bounds] = []
+    high, high_bidder = -1, -1
+    floor_value = rules.bid_value(obs.floor, False)
+    played = [0, 0, 0, 0]
+    for p in (*obs.played, *obs.trick):
+        played[p.seat] |= 1 << p.card
+    for call in obs.bids:
+        s = call.seat
+        forced = s == obs.dealer and high < 0
+        made = rules.bid_value(call.points, call.no_trump) if call.points else INF
+        skipped = [v for v in range(max(high + 1, floor_value), 2 * rules.MAX_BID + 2)
+                   if v < made and (obs.no_trump_allowed or not v & 1)]
+        if call.points:
+            high, high_bidder_before = int(made), high_bidder
+            high_bidder = s
+        else:
+            high_bidder_before = high_bidder
+        if s == obs.seat or forced or (not call.points and high_bidder_before == (s + 2) % 4):
+            continue
+        suit_max = min((v >> 1 for v in skipped if not v & 1), default=INF) - PARTNER_SHARE
+        nt_max = min((v >> 1 for v in skipped if v & 1), default=INF) - PARTNER_SHARE + 1.0
+        suit_min = nt_min = -INF
+        if call.points and call.no_trump:
+            nt_min = call.points - PARTNER_SHARE + 1.0
+        elif call.points:
+            suit_min = call.points - PARTNER_SHARE
+        out.append((s, played[s], suit_max, nt_max, suit_min, nt_min))
+    return out
+
+
+def _misfit(hands: Sequence[int], bounds: list[Bounds]) -> float:
+    """How far the hands (with the cards played this hand) miss the bidding's bounds, beyond the slack."""
+    total = 0.0
+    for seat, played, suit_max, nt_max, suit_min, nt_min in bounds:
+        _, suit, nt = rate_hand(hands[seat] | played)
+        miss = max(0.0, suit - suit_max) + max(0.0, nt - nt_max) + max(0.0, suit_min - suit) + max(0.0, nt_min - nt)
+        if miss > SLACK:
+            total += miss
+    return total
+
+
+def sample_fitting_world(obs: KaiserObservation, rng: random.Random) -> KaiserState:
+    """A world consistent with ``obs`` whose hands fit the calls made (the best of ``TRIES`` draws)."""
+    template = _template(obs)
+    bounds = template.bounds
+    best: KaiserState | None = None
+    best_misfit = INF
+    for _ in range(TRIES if bounds else 1):
+        world = sample_world(obs, rng)
+        misfit = _misfit(world.hands, bounds) if bounds else 0.0
+        if misfit < best_misfit:
+            best, best_misfit = world, misfit
+            if misfit == 0.0:
+                break
+    assert best is not None
+    return best
+
+
 # Playout hints: play the hand out on ints (``kaiser.playout``), value the change of score.
 
 WIN_VALUE = 1.5
@@ -155,4 +235,5 @@ def candidate_calls(obs: KaiserObservation, legal: Sequence[KaiserAction]) -> Se
 CANDIDATE_BIDS = 4
 """How many of the lowest legal bids the search weighs against a pass."""
 
-HINTS = SearchHints(horizon=hand_over, value=hand_value, playout=fast_playout, candidates=candidate_calls)
+HINTS = SearchHints(horizon=hand_over, value=hand_value, playout=fast_playout, candidates=candidate_calls,
+                    sample=sample_fitting_world)
