@@ -37,6 +37,10 @@ _NT = rules.NO_TRUMP
 #: POWER[trump * 4 + led][card]: how strongly a card bids for a trick (see ``rules.card_power``).
 POWER: tuple[tuple[int, ...], ...] = tuple(
     tuple(rules.card_power(c, led, trump) for c in range(32)) for trump in range(5) for led in range(4))
+#: BEATS[trump * 4 + led][power]: the cards whose power is above ``power``.
+BEATS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(1 << c for c in range(32) if row[c] > p) for p in range(25)) for row in POWER)
+_RANK_MASKS = tuple(sum(1 << (8 * suit + rank) for suit in range(4)) for rank in range(8))
 #: ABOVE[card]: the cards of its suit ranked above it.
 ABOVE: tuple[int, ...] = tuple(SUIT_MASK[c >> 3] & ~((1 << (c + 1)) - 1) for c in range(32))
 
@@ -124,40 +128,56 @@ def choose_call(hand: int, seat: int, dealer: int, high: int, high_bidder: int, 
 # Card play.
 
 
+def _lowest_rank(mask: int) -> int:
+    """The lowest-ranked card of a non-empty mask (the lowest id among equal ranks)."""
+    for rank in _RANK_MASKS:
+        low = mask & rank
+        if low:
+            return (low & -low).bit_length() - 1
+    raise ValueError("an empty mask has no card")
+
+
+def _cheapest(mask: int, trump: int) -> int:
+    """The least useful card of a non-empty mask: side cards before trumps, low before high, the 5♥ last."""
+    pool = mask & ~FIVE_BIT
+    if not pool:
+        return FIVE
+    if trump < 4 and pool & ~SUIT_MASK[trump]:
+        pool &= ~SUIT_MASK[trump]
+    return _lowest_rank(pool)
+
+
 def choose_card(hand: int, legal: int, seat: int, trick: list[tuple[int, int]], trump: int, bidder: int,
                 gone: int) -> int:
     """The card the policy plays from ``legal`` (a mask) with ``trick`` on the table."""
     if not trick:
         return _lead(hand, legal, seat, trump, bidder, gone)
     led = trick[0][1] >> 3
-    power = POWER[trump * 4 + led]
-    best, winner = -1, -1
+    index = trump * 4 + led
+    power = POWER[index]
+    best, winner, on_table = -1, -1, 0
     for s, c in trick:
+        on_table |= 1 << c
         if power[c] > best:
             best, winner = power[c], s
-    cards = _cards(legal)
+    winners = legal & BEATS[index][best]
+    losers = legal & ~winners
+    last = len(trick) == 3
     if winner == (seat + 2) % 4:
-        losers = [c for c in cards if power[c] <= best]
-        if len(trick) == 3 and legal & FIVE_BIT and power[FIVE] <= best:
+        if last and losers & FIVE_BIT:
             return FIVE
-        pool = [c for c in losers if c != THREE] or losers or cards
-        return min(pool, key=lambda c: (c == FIVE, c & 7))
-    on_table = 0
-    for _, c in trick:
-        on_table |= 1 << c
-    winners = [c for c in cards if power[c] > best]
-    if on_table & THREE_BIT and not on_table & FIVE_BIT and len(winners) < len(cards):
-        losers = [c for c in cards if power[c] <= best]
-        return min(losers, key=lambda c: (c == FIVE, c >> 3 == trump, c & 7))
+        pool = losers & ~THREE_BIT or losers or legal
+        return _cheapest(pool, _NT)
+    if on_table & THREE_BIT and not on_table & FIVE_BIT and losers:
+        return _cheapest(losers, trump)  # duck: let the opponents keep the 3♠
     if winners:
-        if FIVE in winners and len(trick) == 3:
+        if last and winners & FIVE_BIT:
             return FIVE
-        pool = [c for c in winners if c != FIVE and c != THREE] or winners
-        return min(pool, key=lambda c: power[c])
+        pool = winners & ~(FIVE_BIT | THREE_BIT) or winners
+        return _low(pool)  # all of the led suit (following) or all trumps (void): the lowest id wins cheapest
     if legal & THREE_BIT:
         return THREE
-    pool = [c for c in cards if c != FIVE] or cards
-    return min(pool, key=lambda c: (c >> 3 == trump, c & 7))
+    return _cheapest(legal, trump)
 
 
 def _lead(hand: int, legal: int, seat: int, trump: int, bidder: int, gone: int) -> int:
