@@ -25,7 +25,7 @@ class BotInfo:
 SEARCH_OPTIONS: dict[str, dict[str, dict[str, int]]] = {
     "mus": {"search": {"sims": 150}, "search_quick": {"sims": 40}},
     "durak": {"search": {"sims": 150}, "search_quick": {"sims": 40}},
-    "kaiser": {"search": {"sims": 200}, "search_quick": {"sims": 40}},
+    "kaiser": {"search": {"sims": 500}, "search_quick": {"sims": 40}},
 }
 
 _GENERIC = {
