@@ -92,6 +92,8 @@ MATCHUPS: list[Matchup] = [
     # Kaiser pairs.
     Matchup("kaiser", ("search", "heuristic", "search", "heuristic"), note="goal: ≥ 60 %"),
     Matchup("kaiser", ("search_quick", "heuristic", "search_quick", "heuristic"), note="the quick search"),
+    Matchup("kaiser", ("search", "random", "search", "random"), note="search vs the random baseline"),
+    Matchup("kaiser", ("heuristic", "random", "heuristic", "random"), note="heuristic vs the random baseline"),
 ]
 
 

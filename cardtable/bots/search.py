@@ -92,6 +92,8 @@ class SearchBot:
         self.value = hints.value or self._outcome_value
         self.policy = hints.policy or _random_policy
         self.candidates = hints.candidates
+        self.fast_playout = hints.playout
+        self.sample_world = hints.sample or game.sample_world
         self.simulations_done = 0
 
     def act(self, observation: Observation, legal_actions: Sequence[Any]) -> Any:
@@ -133,7 +135,7 @@ class SearchBot:
         worlds = max(1, self.options.sims // len(actions))
         done = 0
         while done < worlds:
-            world = game.sample_world(observation, self.rng)
+            world = self.sample_world(observation, self.rng)
             seed = self.rng.randrange(2**62)
             for i, action in enumerate(actions):
                 state, _ = game.apply_unchecked(world, seat, action)
@@ -153,7 +155,7 @@ class SearchBot:
     def _simulate(self, root: _Node, observation: Observation, seat: Seat) -> None:
         """Sample a world, select and expand in the tree, play out, back up."""
         game, rng = self.game, self.rng
-        world = game.sample_world(observation, rng)
+        world = self.sample_world(observation, rng)
         state, node, path = world, root, [root]
         expanded = False
         while not expanded and not self._stop(world, state):
@@ -196,7 +198,9 @@ class SearchBot:
         return best
 
     def _playout(self, world: Any, state: Any) -> Any:
-        """Play the policy from ``state`` to the horizon (or the end of the game)."""
+        """Play from ``state`` to the horizon (or the game's end): the game's own playout, else the policy."""
+        if self.fast_playout is not None:
+            return self.fast_playout(world, state, self.rng)
         game, rng, policy = self.game, self.rng, self.policy
         while not self._stop(world, state):
             actor: Seat = game.to_act(state)  # type: ignore[assignment]  # not None: _stop checked it

@@ -25,6 +25,14 @@ Candidates = Callable[[Any, Sequence[Any]], Sequence[Any]]
 Policy = Callable[[Any, Seat, Sequence[Any], random.Random], Any]
 """``(state, seat, legal_actions, rng) -> action``: the move a playout makes (cheap: it reads the state)."""
 
+Playout = Callable[[Any, Any, random.Random], Any]
+"""``(root_world, state, rng) -> end``: a game's own fast playout from ``state`` to the horizon; ``value``
+reads what it returns (it replaces the step-by-step playout with ``policy``)."""
+
+Sampler = Callable[[Any, random.Random], Any]
+"""``(observation, rng) -> world``: the search's own world sampler, e.g. one that also reads the bidding
+(``Game.sample_world`` stays the unbiased one: every consistent world can be drawn)."""
+
 
 @dataclass(frozen=True)
 class SearchHints:
@@ -34,3 +42,5 @@ class SearchHints:
     value: Value | None = None
     policy: Policy | None = None
     candidates: Candidates | None = None
+    playout: Playout | None = None
+    sample: Sampler | None = None

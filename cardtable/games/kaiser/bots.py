@@ -32,7 +32,7 @@ def trump_rating(hand: Sequence[int], trump: int) -> float:
     points = 0.0
     for suit in range(4):
         ranks = _suit_ranks(hand, suit)
-        points += _trump_suit(ranks) if suit == trump else _side_suit(ranks, trump)
+        points += trump_suit_value(ranks) if suit == trump else side_suit_value(ranks, trump)
     if FIVE in hand:
         points += 3.0 if trump == 1 or len(_suit_ranks(hand, 1)) >= 3 else 2.0
     if THREE in hand:
@@ -40,13 +40,13 @@ def trump_rating(hand: Sequence[int], trump: int) -> float:
     return points
 
 
-def _trump_suit(ranks: list[int]) -> float:
+def trump_suit_value(ranks: list[int]) -> float:
     """Tricks from the trump suit: top cards, then length beyond three."""
     value = sum({ACE: 1.0, KING: 0.8, QUEEN: 0.5}.get(r, 0.25) for r in ranks)
     return value + 0.6 * max(0, len(ranks) - 3)
 
 
-def _side_suit(ranks: list[int], trump: int) -> float:
+def side_suit_value(ranks: list[int], trump: int) -> float:
     """Tricks from a side suit: aces and guarded kings; a void helps if there are trumps to ruff with."""
     value = 0.0
     if ACE in ranks:
