@@ -90,3 +90,22 @@ def test_every_refusal_code_has_its_text() -> None:
     for lang in LANGUAGES:
         catalogue = _catalogue(lang)
         assert [c for c in codes if f"error.{c}" not in catalogue] == [], lang
+
+
+def test_every_computer_player_has_a_name_and_the_servers_label_in_every_catalogue() -> None:
+    """The lobby names and describes each bot in the page's language; English says what the server says."""
+    from cardtable import load_game
+    from cardtable.bots import bot_names
+    from cardtable.bots.catalog import BOT_INFO, bot_info
+
+    catalogues = {lang: _catalogue(lang) for lang in LANGUAGES}
+    for game in (load_game(name) for name in BOT_INFO):
+        for bot in bot_names(game):
+            info = bot_info(game.info.name, bot)
+            assert info is not None, f"{game.info.name}: {bot} has no label in cardtable/bots/catalog.py"
+            for lang, catalogue in catalogues.items():
+                assert f"bot.{bot}" in catalogue, f"{lang}.json has no name for {bot}"
+                keys = [k for k in (f"bot.label.{game.info.name}.{bot}", f"bot.label.{bot}") if k in catalogue]
+                assert keys, f"{lang}.json has no label for {game.info.name} {bot}"
+                if lang == "en":
+                    assert catalogue[keys[0]] == info.label, f"en.json's label for {game.info.name} {bot} is stale"
