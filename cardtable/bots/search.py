@@ -18,9 +18,10 @@ import math
 import random
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
+from cardtable.core.bot import parse_bot_options
 from cardtable.core.game import Game
 from cardtable.core.observation import Observation
 from cardtable.core.types import Seat
@@ -48,17 +49,7 @@ class SearchOptions:
 
 def parse_search_options(values: Mapping[str, Any]) -> SearchOptions:
     """Options from ``key=value`` data (strings are converted); ``ValueError`` in one line if wrong."""
-    known = {f.name: f.type for f in fields(SearchOptions)}
-    out: dict[str, Any] = {}
-    for key, raw in values.items():
-        if key not in known:
-            raise ValueError(f"search has no option {key!r} (known: {', '.join(known)})")
-        convert = int if key in ("sims", "flat") else float
-        try:
-            out[key] = convert(raw)
-        except (TypeError, ValueError):
-            raise ValueError(f"search option {key} must be a number, not {raw!r}") from None
-    return SearchOptions(**out)
+    return parse_bot_options(SearchOptions, values)
 
 
 class _Node:

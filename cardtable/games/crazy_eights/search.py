@@ -25,9 +25,10 @@ import math
 import random
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
+from cardtable.core.bot import parse_bot_options
 from cardtable.core.types import Seat
 from cardtable.games.crazy_eights.actions import Action, Draw, Pass, Play, PlayEight
 from cardtable.games.crazy_eights.bots import HeuristicBot
@@ -66,17 +67,8 @@ class RaceSearchOptions:
 
 
 def parse_race_options(values: Mapping[str, Any]) -> RaceSearchOptions:
-    """Options from ``key=value`` data (strings converted); a one-line ``ValueError`` if wrong."""
-    known = [f.name for f in fields(RaceSearchOptions)]
-    out: dict[str, Any] = {}
-    for key, raw in values.items():
-        if key not in known:
-            raise ValueError(f"search has no option {key!r} (known: {', '.join(known)})")
-        try:
-            out[key] = float(raw) if key == "ms" else int(raw)
-        except (TypeError, ValueError):
-            raise ValueError(f"search option {key} must be a number, not {raw!r}") from None
-    return RaceSearchOptions(**out)
+    """Options from ``key=value`` data (strings are converted); ``ValueError`` in one line if wrong."""
+    return parse_bot_options(RaceSearchOptions, values)
 
 
 def lacks_mask(suit: int, top: int) -> int:

@@ -29,10 +29,11 @@ import math
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from cardtable.cards import CardId
+from cardtable.core.bot import parse_bot_options
 from cardtable.core.observation import Observation
 from cardtable.games.wizard import bid_table, inference, playout, rules
 from cardtable.games.wizard.actions import Bid, ChooseTrump, Play, WizardAction
@@ -77,17 +78,7 @@ class PimcOptions:
 
 def parse_pimc_options(values: Mapping[str, Any]) -> PimcOptions:
     """Options from ``key=value`` data (strings are converted); ``ValueError`` in one line if wrong."""
-    known = [f.name for f in fields(PimcOptions)]
-    out: dict[str, Any] = {}
-    for key, raw in values.items():
-        if key not in known:
-            raise ValueError(f"search has no option {key!r} (known: {', '.join(known)})")
-        convert = int if key in ("sims", "end", "simbid", "more") else float
-        try:
-            out[key] = convert(raw)
-        except (TypeError, ValueError):
-            raise ValueError(f"search option {key} must be a number, not {raw!r}") from None
-    return PimcOptions(**out)
+    return parse_bot_options(PimcOptions, values)
 
 
 class PimcBot:
