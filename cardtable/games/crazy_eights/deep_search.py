@@ -36,7 +36,7 @@ from cardtable.games.crazy_eights.observation import CrazyEightsObservation
 from cardtable.games.crazy_eights.playout import Table, apply_play, hand_penalty, play_round
 from cardtable.games.crazy_eights.reading import ModelTracker
 from cardtable.games.crazy_eights.rules import BIT, DECK_SIZE, SUIT_INDEX, SUIT_OF, default_hand_size, mask_of
-from cardtable.games.crazy_eights.search import candidates
+from cardtable.games.crazy_eights.search import candidates_usual_first
 from cardtable.games.crazy_eights.state import CrazyEightsState
 from cardtable.games.crazy_eights.win_chance import win_chance
 
@@ -180,10 +180,7 @@ class DeepSearchBot:
             self.seen_round = obs.round
             self.deal_size = len(obs.hand) + (0 if obs.drawn_this_turn == 0 else -obs.drawn_this_turn)
         self.tracker.before_turn(obs)
-        moves = candidates(obs, legal_actions)
-        if len(moves) > 1:
-            usual = self.heuristic.act(obs, legal_actions)
-            moves.sort(key=lambda m: m != usual)
+        moves = candidates_usual_first(obs, legal_actions, self.heuristic)
         action = moves[0] if len(moves) == 1 else self._search(obs, moves)
         self.tracker.after_action(obs, action)
         return action

@@ -175,6 +175,16 @@ def candidates(obs: CrazyEightsObservation, legal: Sequence[Action]) -> list[Act
     return out or list(legal)
 
 
+def candidates_usual_first(obs: CrazyEightsObservation, legal: Sequence[Action], heuristic: Any) -> list[Action]:
+    """``candidates``, with ``heuristic``'s move first when there is a choice: it wins ties (common in a
+    decided last round), not the lowest card."""
+    moves = candidates(obs, legal)
+    if len(moves) > 1:
+        usual = heuristic.act(obs, legal)
+        moves.sort(key=lambda m: m != usual)
+    return moves
+
+
 class RaceSearchBot:
     """Flat Monte Carlo with common random numbers, heuristic playouts and what the others lack."""
 
@@ -194,11 +204,7 @@ class RaceSearchBot:
         if obs.seat is None:
             raise ValueError("the search bot plays a seat; a spectator's observation has none")
         self.tracker.before_turn(obs)
-        moves = candidates(obs, legal_actions)
-        if len(moves) > 1:
-            # The heuristic's move first: it wins ties (common in a decided last round), not the lowest card.
-            usual = self.heuristic.act(obs, legal_actions)
-            moves.sort(key=lambda m: m != usual)
+        moves = candidates_usual_first(obs, legal_actions, self.heuristic)
         action = moves[0] if len(moves) == 1 else self._search(obs, moves)
         self.tracker.after_action(obs, action)
         return action
