@@ -94,6 +94,17 @@ def test_the_fourth_card_stays_in_the_middle_then_the_round_summary(page: Page, 
     held_at = next(t["at"] for t in trace if t["interlude"] == "trick" and t["held"] == 4)
     summary_at = next(t["at"] for t in trace if t["interlude"] == "summary")
     assert summary_at - held_at >= 1000, trace
+    # Behind the summary the board is the round as it ended: every hand empty, the trick counted for its
+    # winner, the totals those of the summary.
+    expect(page.locator("#hand .card")).to_have_count(0)
+    counts = page.locator(".seat .backs .count").all_inner_texts()
+    assert counts and set(counts) == {"0"}, counts
+    plates = page.locator(".seat .seat-lines").all_inner_texts()
+    tricks = [int(m) for text in plates for m in re.findall(r"Tricks (\d+)", text)]
+    scores = sorted(int(m) for text in plates for m in re.findall(r"Score (-?\d+)", text))
+    assert len(tricks) == 4 and sum(tricks) == 1, plates
+    totals = sorted(int(row.locator("td").nth(4).inner_text()) for row in summary.locator("tbody tr").all())
+    assert scores == totals, (plates, totals)
     screenshot(page, SCREENSHOTS / "round-summary.png")
     summary.get_by_role("button", name="Continue").click()
     expect(summary).to_be_hidden()

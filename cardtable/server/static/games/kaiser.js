@@ -94,6 +94,21 @@ function prompt(ctx) {
   return null;
 }
 
+/** The board as the hand ended (table.js endedView): a taken trick counts for its team with its points, the
+ * hand's score goes into the totals. */
+export function endedEvent(obs, event) {
+  const teams = obs.teams || [[0, 2], [1, 3]];
+  if (event.type === "trick_taken" && Array.isArray(obs.tricks_taken)) {
+    const i = teams.findIndex((team) => team.includes(event.seat));
+    if (i >= 0) {
+      obs.tricks_taken[i] += 1;
+      if (Array.isArray(obs.points_taken)) obs.points_taken[i] += event.points;
+    }
+  } else if (event.type === "hand_scored" && Array.isArray(event.totals)) {
+    obs.totals = [...event.totals];
+  }
+}
+
 /** The hand summary, after hand_scored: the contract, what each team took, the change and the totals. */
 export function summaryFor(event, ctx) {
   if (event.type !== "hand_scored") return null;

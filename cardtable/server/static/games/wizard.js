@@ -69,6 +69,17 @@ function prompt(ctx) {
   return null;
 }
 
+/** The board as the round ended (table.js endedView): a taken trick counts for its winner, the round's
+ * score goes into the totals, no suit is led. */
+export function endedEvent(obs, event) {
+  if (event.type === "trick_won" && Array.isArray(obs.tricks)) {
+    obs.tricks[event.winner] += 1;
+    obs.lead_suit = null;
+  } else if (event.type === "round_scored" && Array.isArray(event.totals)) {
+    obs.totals = [...event.totals];
+  }
+}
+
 /** The round summary: after round_scored (the last trick has been held in the middle before it). */
 export function summaryFor(event, ctx) {
   if (event.type !== "round_scored") return null;

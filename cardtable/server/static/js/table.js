@@ -319,7 +319,9 @@ function show(view, paced) {
     }
   }
   if (page.view && summaryAt >= 0) {
-    // The log stops where the round ends; the next deal's lines come with the next deal.
+    // The log stops where the round ends; the next deal's lines come with the next deal. The board shows the
+    // round as it ended: the last view before it, moved on by the round's last events.
+    page.view = endedView(page.view, (view.events || []).slice(0, summaryAt));
     page.events.push(...lines.slice(0, summaryAt));
     page.afterLines = lines.slice(summaryAt);
     page.afterSteps = view;
@@ -338,6 +340,32 @@ function show(view, paced) {
   if (paced && !hadTurn && view.legal_actions.length > 0) extras.sound("turn");
   render();
   return steps;
+}
+
+/** The board as a round ended: `view` (the last one before the end) moved on by the round's last events.
+ * The cards played leave their hands (and the counts of hidden hands) for the trick, a taken trick becomes
+ * the last trick, and the game module moves on what only it knows (trick counts, totals). Nobody is to act. */
+export function endedView(view, events, module = page.module) {
+  const obs = structuredClone(view.observation || {});
+  for (const e of events) {
+    const event = e && e.event;
+    if (!event) continue;
+    if (event.type === "card_played") {
+      if (event.seat === view.seat && Array.isArray(obs.hand)) obs.hand = obs.hand.filter((c) => c !== event.card);
+      for (const key of ["hand_sizes", "hand_counts"]) {
+        if (Array.isArray(obs[key]) && obs[key][event.seat] > 0) obs[key][event.seat] -= 1;
+      }
+      if (Array.isArray(obs.trick)) obs.trick.push({ seat: event.seat, card: event.card });
+    } else if ((event.type === "trick_won" || event.type === "trick_taken") && Array.isArray(obs.trick)) {
+      if (Array.isArray(obs.last_trick)) {
+        obs.last_trick = event.cards && event.cards.length === obs.trick.length ? obs.trick : obs.last_trick;
+        obs.last_trick_winner = event.type === "trick_won" ? event.winner : event.seat;
+      }
+      obs.trick = [];
+    }
+    if (module && module.endedEvent) module.endedEvent(obs, event);
+  }
+  return { ...view, observation: obs, to_act: null, legal_actions: [] };
 }
 
 /** Follow the play from the events; a complete trick or a finished round or hand gives an interlude. */
