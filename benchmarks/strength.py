@@ -94,6 +94,10 @@ MATCHUPS: list[Matchup] = [
     Matchup("kaiser", ("search_quick", "heuristic", "search_quick", "heuristic"), note="the quick search"),
     Matchup("kaiser", ("search", "random", "search", "random"), note="search vs the random baseline"),
     Matchup("kaiser", ("heuristic", "random", "heuristic", "random"), note="heuristic vs the random baseline"),
+    Matchup("kaiser", ("search", "lowest", "search", "lowest"), note="search vs the count-and-lowest baseline"),
+    Matchup("kaiser", ("heuristic", "lowest", "heuristic", "lowest"),
+            note="heuristic vs the count-and-lowest baseline"),
+    Matchup("kaiser", ("lowest", "random", "lowest", "random"), note="the baseline vs random"),
 ]
 
 

@@ -65,6 +65,7 @@ BOT_INFO: dict[str, dict[str, BotInfo]] = {
         "search_quick": BotInfo("Quick search: 40 sampled deals per move (fast; not stronger than the heuristic "
                                 "when last measured)", 3, 30.0),
         "heuristic": BotInfo("Heuristic: rates trumps, chases the 5♥ (fast)", 3, 0.05),
+        "lowest": BotInfo("Lowest: counts aces and kings to bid, always the lowest card (baseline)", 4, 0.01),
     },
     "crazy_eights": {
         "search_deep": BotInfo("Deep search: reads the hands, plays out 1000 sampled deals per choice "

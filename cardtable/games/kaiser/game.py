@@ -204,10 +204,10 @@ class KaiserGame(Game[KaiserState, KaiserAction, KaiserObservation, KaiserOption
     # Bots and statistics.
 
     def bots(self) -> Mapping[str, BotFactory]:
-        """The heuristic computer opponent."""
-        from cardtable.games.kaiser.bots import HeuristicBot
+        """The heuristic computer opponent, then the ``lowest`` baseline."""
+        from cardtable.games.kaiser.bots import HeuristicBot, LowestBot
 
-        return {"heuristic": HeuristicBot}
+        return {"heuristic": HeuristicBot, "lowest": LowestBot}
 
     def seat_stats(self, state: KaiserState) -> Sequence[Mapping[str, float]]:
         """Per seat: hands played, contracts won in the bidding, contracts made."""
