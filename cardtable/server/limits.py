@@ -36,6 +36,9 @@ class Limits:
     lobby_page_max: int = 200
     #: Finished tables kept in memory after their last connection closed (loaded again when asked).
     finished_cache: int = 64
+    #: Chat lines and reactions one seat may send in ``chat_window`` seconds (counted across processes).
+    chat_lines: int = 5
+    chat_window: float = 10.0
 
 
 class TokenBucket:

@@ -30,9 +30,6 @@ log = logging.getLogger("cardtable.server")
 REACTIONS = ("thumbs_up", "well_played", "oops", "laugh", "thinking", "hurry")
 MAX_CHAT_CHARS = 200
 CHAT_HISTORY = 50
-#: At most this many lines per seat in ``RATE_WINDOW`` seconds.
-RATE_LINES = 5
-RATE_WINDOW = 10.0
 DEFAULT_PACE_MS = 1500
 #: Events that end a round or hand: the page shows a summary, and the computer players wait until every
 #: person at the table has pressed Continue, or ``SUMMARY_SECONDS`` have passed.
@@ -245,11 +242,12 @@ class Social:
         social = self.of(table.id)
         now = time.time()  # wall clock: lines relayed from other processes count too
         clock = social.sent.setdefault(seat, deque())
-        while clock and now - clock[0] > RATE_WINDOW:
+        lines, window = self.manager.limits.chat_lines, self.manager.limits.chat_window
+        while clock and now - clock[0] > window:
             clock.popleft()
-        if len(clock) >= RATE_LINES:
-            raise TableError(429, f"slow down: at most {RATE_LINES} messages in {RATE_WINDOW:g} seconds",
-                             code="chat_rate", params={"n": str(RATE_LINES), "seconds": f"{RATE_WINDOW:g}"})
+        if len(clock) >= lines:
+            raise TableError(429, f"slow down: at most {lines} messages in {window:g} seconds",
+                             code="chat_rate", params={"n": str(lines), "seconds": f"{window:g}"})
         clock.append(now)
         line = {**line, "seat": seat, "name": table.stored.seats[seat].name, "at": now}
         social.chat.append(line)

@@ -52,7 +52,8 @@ def test_chat_reactions_and_readers_cross_processes(database: str, tmp_path: Pat
 
 
 def _cross(database: str, tmp_path: Path) -> None:
-    args = ("--bot-delay", "0", "--lease-ttl", "3")
+    # A long chat window: on a loaded machine the six lines below can take more than the default ten seconds.
+    args = ("--bot-delay", "0", "--lease-ttl", "3", "--limit", "chat_window=300")
     with serve(database, tmp_path / "a.log", *args) as a, serve(database, tmp_path / "b.log", *args) as b:
         status, created = a.request("POST", "/api/tables", {"game": "durak", "seed": 8, "name": "Rick",
                                                             "seats": [{"kind": "human"}, {"kind": "human"}]})
@@ -72,7 +73,7 @@ def _cross(database: str, tmp_path: Path) -> None:
             _eventually(lambda: len(_social(b, table_id)["chat"]) == 2)
             assert [x.get("text", x.get("reaction")) for x in _social(a, table_id)["chat"]] == \
                    ["<i>hola</i>", "well_played"]
-            # Rick's five lines in ten seconds: three through A, two through B; the sixth is refused on either.
+            # Rick's five lines in the window: three through A, two through B; the sixth is refused on either.
             for process in (a, a, b, b):
                 _say(process, table_id, {"token": created["token"], "text": "again"})
                 _chat(on_b)
