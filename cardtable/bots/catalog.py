@@ -62,8 +62,8 @@ BOT_INFO: dict[str, dict[str, BotInfo]] = {
     },
     "kaiser": {
         "search": BotInfo("Search: plays out 500 sampled deals per move (strongest, well under a second)", 1, 200.0),
-        "search_quick": BotInfo("Quick search: 40 sampled deals per move (fast; not stronger than the heuristic "
-                                "when last measured)", 3, 30.0),
+        "search_quick": BotInfo("Quick search: 40 sampled deals per move (fast; about even with the heuristic)",
+                                3, 30.0),
         "heuristic": BotInfo("Heuristic: rates trumps, chases the 5♥ (fast)", 3, 0.05),
         "lowest": BotInfo("Lowest: counts aces and kings to bid, always the lowest card (baseline)", 4, 0.01),
     },
