@@ -7,6 +7,7 @@ wall time a player waits.
 
     python benchmarks/kaiser_decision.py --games 3 --every 3
     python benchmarks/kaiser_decision.py --bot search_quick
+    python benchmarks/kaiser_decision.py --players lowest   # positions from games whose calls fit no rule
 """
 
 from __future__ import annotations
@@ -32,11 +33,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--every", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", default="heuristic", help="the bot playing the games the positions come from")
     args = parser.parse_args()
     game = cardtable.load_game("kaiser")
     positions = []
     for g in range(args.games):
-        bots = [make_bot(game, "heuristic", 10 * g + s) for s in range(4)]
+        bots = [make_bot(game, args.players, 10 * g + s) for s in range(4)]
         state, _ = game.new(game.options(), args.seed * 1000 + g)
         step = 0
         while (seat := game.to_act(state)) is not None:
@@ -54,7 +56,7 @@ def main() -> None:
         for store, elapsed in ((wall, time.perf_counter() - w), (cpu, time.process_time() - c)):
             store.setdefault(obs.phase, []).append(elapsed)  # type: ignore[attr-defined]
             store.setdefault("all", []).append(elapsed)
-    print(f"kaiser {args.bot}: {len(positions)} decisions from {args.games} heuristic games (seed {args.seed})")
+    print(f"kaiser {args.bot}: {len(positions)} decisions from {args.games} {args.players} games (seed {args.seed})")
     for phase in ("bidding", "trump", "play", "all"):
         if phase in wall:
             n = len(wall[phase])
