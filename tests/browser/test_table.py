@@ -109,6 +109,10 @@ def test_the_fourth_card_stays_in_the_middle_then_the_round_summary(page: Page, 
     summary.get_by_role("button", name="Continue").click()
     expect(summary).to_be_hidden()
     expect(page.locator("#facts")).to_contain_text("2 of 5")
+    log = page.locator("#log")
+    expect(log).to_contain_text("deals 1 card each")  # the page's own English line, in the singular
+    expect(log).to_contain_text("deals 2 cards each")
+    assert "card(s)" not in log.inner_text()
     no_page_errors(page)
 
 

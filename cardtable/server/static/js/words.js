@@ -60,7 +60,7 @@ export function eventText(entry, game, { name, card }) {
   if (Array.isArray(event.speakers)) params.speakers = event.speakers.map(name).join(", ");
   if (Array.isArray(event.hands)) params.hands = event.hands.map((hand, s) => `${name(s)}: ${hand.map(card).join(", ")}`).join("; ");
   if (Number.isInteger(event.pair)) params.pair = PAIR_LETTERS[event.pair] || event.pair;
-  params.n = event.count ?? event.tantos ?? event.total ?? 0;
+  params.n = event.count ?? event.tantos ?? event.total ?? event.cards_each ?? 0;
   return t(key, params);
 }
 
