@@ -20,20 +20,21 @@ illegal actions of every kind put in.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from operator import add, eq
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from itertools import cycle, repeat
+from operator import and_, eq, getitem, lshift, or_, rshift
+from typing import TYPE_CHECKING, Any
 
 from cardtable.core.errors import IllegalAction
 from cardtable.core.events import Event
 from cardtable.core.fast import cached_pair
 from cardtable.core.game import Game
-from cardtable.core.rng import Seed, shuffled
+from cardtable.core.rng import Seed, dealt
 from cardtable.core.types import Seat
 from cardtable.games.wizard import rules
 from cardtable.games.wizard.actions import Bid, Play, WizardAction
 from cardtable.games.wizard.options import WizardOptions
-from cardtable.games.wizard.state import BIDDING, CHOOSING_TRUMP, FINISHED, PLAYING, WizardState, pack_row
+from cardtable.games.wizard.state import BIDDING, CHOOSING_TRUMP, FINISHED, PLAYING, ROW_BITS, WizardState
 
 if TYPE_CHECKING:
     from cardtable.games.wizard.game import WizardGame
@@ -65,6 +66,35 @@ _ORDER = tuple(tuple(tuple((s + k) % p for k in range(p)) for s in range(p)) if 
 # _DEALT_TO[players][dealer][i]: the seat that gets the deck's i-th card (one at a time, left of the dealer first).
 _DEALT_TO = tuple(tuple(tuple((d + 1 + i) % p for i in range(_DECK)) for d in range(p)) if p else ()
                   for p in range(rules.MAX_PLAYERS + 1))
+
+
+# The hands of a replay are one int, ``H``: seat s's hand in bits ``BLOCK * s`` on (card c: bit ``BLOCK * s + c``).
+BLOCK = 64
+_SHIFTS = tuple(BLOCK * seat for seat in _SEATS)
+# _DEAL_SHIFTS[players][dealer]: the blocks of the seats from the dealer's left (the deal's order).
+_DEAL_SHIFTS = tuple(tuple(tuple(BLOCK * seat for seat in order[1:] + order[:1]) for order in orders)
+                     for orders in _ORDER)
+_POISON = 1 << BLOCK * rules.MAX_PLAYERS  # a bit no hand has
+# _HELD[seat][code]: the code's card bit in H if the code is that seat's card, else _POISON; so for the seats
+# s_i of a trick ``H & t == t`` with ``t = _HELD[s_0][c_0] | _HELD[s_1][c_1] | …`` says at once that each code is
+# the card of the seat whose turn it is and that this seat holds it.
+_HELD = tuple(tuple(1 << BLOCK * seat + (x & 255) if x >> 8 == seat and x & 255 < _DECK else _POISON for x in _CODES)
+              for seat in _SEATS)
+_HELD_BY = tuple(tuple(tuple(_HELD[seat] for seat in order) for order in orders) for orders in _ORDER)
+# _MUST_AT[suit][seat]: that seat's cards of the suit in H (what it must play to a trick led in that suit).
+_MUST_AT = tuple(tuple(mask << shift for shift in _SHIFTS) for mask in rules.SUIT_MASK)
+_FOLLOWS_SUIT = _FOLLOWS[1:5]  # by suit led
+_WIZARD_STRENGTH = 1000  # rules.STRENGTH's wizard
+_WIZARD_KEY = _WIZARD_STRENGTH * 8
+_SHARED: dict[int, int] = {}
+# _KEYS[trump + 1][suit led][code]: the card's strength * 8 + the code's seat. Below a wizard the strengths of the
+# cards that can win a trick led in a suit differ, so the largest key names the winner's seat (``key & 7``).
+_KEYS = tuple(tuple(tuple(_SHARED.setdefault(v := row[x & 255] * 8 + (x >> 8), v) if x & 255 < _DECK else -1
+                          for x in _CODES) for row in rows[1:5]) for rows in rules.STRENGTH)
+_MOST_TRICKS = rules.DECK_SIZE // rules.MIN_PLAYERS
+_SCORE = tuple(tuple(rules.round_score(bid, won) for won in range(_MOST_TRICKS + 1)) for bid in range(_MOST_TRICKS + 1))
+_CELL_SHIFTS = tuple(2 * ROW_BITS * seat for seat in _SEATS)  # where a seat's bid and tricks sit in a packed row
+_IS_WIZARD = tuple(x & 255 < _DECK and rules.is_wizard(x & 255) for x in _CODES)
 
 
 class ReplayCodes:
@@ -147,6 +177,71 @@ def _codes(seats: Sequence[object], moves: Sequence[object], by_id: dict[int, in
     return codes
 
 
+FastTricks = Callable[[list[int], int, int, int, int, int, list[int], tuple[tuple[int, ...], ...]],
+                      tuple[int, int, int, int]]
+
+
+def _fast_tricks(players: int) -> FastTricks:
+    """The whole tricks of one round for ``players`` seats as straight-line code (one generated function per count).
+
+    ``tricks(codes, step, n, H, leader, left, won, keys) -> (step, H, leader, left)``
+    plays trick after trick from ``step`` while the round has tricks ``left``, the record has a whole trick, and
+    the trick is one it vouches for at a glance; it stops before any other trick (a jester led, a card not held by
+    the seat to act, a suit not followed) for :func:`_careful_trick` to play card by card. Per trick: the seats
+    and the cards held in one test of ``H`` (see ``_HELD``), the suit led from the first card, following checked
+    only for the cards that do not follow, and the winner from the largest ``_KEYS`` value (the first wizard if
+    there is one). ``keys`` is ``_KEYS[trump + 1]``; ``won`` (tricks per seat) is updated in place.
+    """
+    p = players
+    cs = [f"c{i}" for i in range(p)]
+    lines = [
+        "def tricks(codes, step, n, H, leader, left, won, keys):",
+        f"    stop = min(n - {p}, step + (left - 1) * {p})  # the last whole trick's start within the round",
+        "    start = step",
+        "    while step <= stop:",
+        f"        {', '.join(cs)}, = codes[step:step + {p}]",
+        f"        {', '.join(f'B{i}' for i in range(p))}, = held_by[leader]",
+        f"        t = {' | '.join(f'B{i}[c{i}]' for i in range(p))}",
+        "        G = H ^ t  # the hands after the trick, if every card was held: else a bit of t is set in G",
+        "        if G & t:",
+        "            break",
+        "        lead = leads[c0]",
+        "        if lead == WIZARD_LED:",
+        "            H = G",
+        "            won[leader] += 1",
+        f"            step += {p}",
+        "            continue",
+        "        if lead < 0:",
+        "            break",
+        "        F = follows[lead]",
+        f"        if not ({' and '.join(f'F[c{i}]' for i in range(1, p))}):",
+        "            M = must_at[lead]",
+        f"            if {' or '.join(f'not F[c{i}] and H & M[c{i} >> 8]' for i in range(1, p))}:",
+        "                break",
+        "        X = keys[lead]",
+        f"        leader = max({', '.join(f'X[c{i}]' for i in range(p))})",
+        "        if leader < WIZARD_KEY:",
+        "            leader &= 7",
+        "        else:",
+        "            leader = " + " else ".join(f"c{i} >> 8 if W[c{i}]" for i in range(1, p - 1))
+        + f" else c{p - 1} >> 8",
+        "        H = G",
+        "        won[leader] += 1",
+        f"        step += {p}",
+        f"    return step, H, leader, left - (step - start) // {p}",
+    ]
+    namespace: dict[str, Any] = {"held_by": _HELD_BY[p], "leads": _LEADS, "follows": _FOLLOWS_SUIT,
+                                 "must_at": _MUST_AT, "W": _IS_WIZARD, "WIZARD_LED": rules.WIZARD_LED,
+                                 "WIZARD_KEY": _WIZARD_KEY}
+    exec("\n".join(lines), namespace)  # generated from the player count only
+    tricks: FastTricks = namespace["tricks"]
+    return tricks
+
+
+#: The generated trick loops by player count.
+_TRICKS = tuple(_fast_tricks(p) if p >= rules.MIN_PLAYERS else None for p in range(rules.MAX_PLAYERS + 1))
+
+
 def _run(s: WizardState, codes: list[int], step: int) -> int:
     """Make the bids and cards from ``step`` on while each is legal, then write ``s``; returns the next step.
 
@@ -160,84 +255,85 @@ def _run(s: WizardState, codes: list[int], step: int) -> int:
     o = s.options
     p, last_round, sum_rule = o.players, s.rounds, o.bids_may_not_equal_tricks
     dealer_chooses = o.wizard_trump == "dealer_chooses"
-    order, dealt_to = _ORDER[p], _DEALT_TO[p]
+    order, deal_shifts, fast_tricks = _ORDER[p], _DEAL_SHIFTS[p], _TRICKS[p]
+    assert fast_tricks is not None
     phase, dealer, number, rng = s.phase, s.dealer, s.round, s.rng
     to_act = -1 if s.to_act is None else s.to_act
-    hands, bids, tricks = list(s.hands), list(s.bids), list(s.tricks)
-    # holder[seat << 8 | card] is seat while that seat holds the card: "held by the seat to act" is one test.
-    holder = [-1] * len(_BITS)
-    for seat, hand in enumerate(hands):
-        for card in rules.hand_ids(hand):
-            holder[seat << 8 | card] = seat
-    left = hands[0].bit_count()  # tricks left in the round
+    bids, tricks = list(s.bids), list(s.tricks)
+    H = sum(map(lshift, s.hands, _SHIFTS))  # every hand in one int (see BLOCK)
+    left = s.hands[0].bit_count()  # tricks left in the round
     leader, played = s.leader, s.played
     # This round's plays made here are codes[first:trick_start]; the last trick's start (-1: ``last``).
     first = trick_start = step
     last_start = -1
     last, last_leader, last_winner = s.last_trick, s.last_leader, s.last_winner
     trump_card, stack_mask, trump = s.trump_card, s.stack_mask, s.trump
-    by_lead = _STRENGTH[trump + 1]
+    keys, by_lead = _KEYS[trump + 1], _STRENGTH[trump + 1]
     lead = _NO_LEAD
-    scored: list[tuple[tuple[int, ...], tuple[int, ...]]] = []  # rounds ended here, scored when s is written
+    scored_bids: list[int] = []  # the bids and tricks of the rounds ended here, one after another: scored when s
+    scored_tricks: list[int] = []  # is written
     n = len(codes)
     while step < n:
         if phase is PLAYING:
-            if step + p > n:
-                break  # the record ends within this trick: the general step plays its cards
-            # A trick, card by card: held by the seat to act, following suit if the hand can (rules.legal_mask).
-            trick_start, best, winner = step, -1, leader
-            lead, follows, must, table = _NO_LEAD, _FOLLOWS[0], 0, by_lead[0]
-            for seat in order[leader]:
-                code = codes[step]
-                if holder[code] != seat:
-                    break
-                hand = hands[seat]
-                if hand & must and not follows[code]:
-                    break
-                holder[code] = -1
-                hands[seat] = hand ^ _BITS[code]
-                step += 1
-                if lead == _NO_LEAD and (lead := _LEADS[code]) != _NO_LEAD:  # the first card not a jester
-                    follows, must, table = _FOLLOWS[lead + 1], _MUST[lead + 1], by_lead[lead + 1]
-                if table[code] > best:  # the first card of the highest strength wins (rules.trick_winner)
-                    best, winner = table[code], seat
-            else:
-                tricks[winner] += 1
-                last_start, last_leader, last_winner = trick_start, leader, winner
-                leader = to_act = winner
-                trick_start, lead = step, _NO_LEAD
-                left -= 1
-                if left:
-                    continue
-                # The round is over: scored later; the next one dealt as WizardGame._start_round deals it.
-                scored.append((tuple(bids), tuple(tricks)))
-                if number == last_round:
-                    phase, to_act = FINISHED, -1
-                    break
-                number, dealer, left = number + 1, order[dealer][1], number + 1
-                deck, rng = shuffled(rng, _ALL_CARDS)
-                deal = number * p
-                hands = [0] * p  # holder is all -1 again: every card dealt was played
-                for card, seat in zip(deck[:deal], dealt_to[dealer]):
-                    hands[seat] |= _BIT[card]
-                    holder[seat << 8 | card] = seat
-                trump_card = deck[deal] if deal < _DECK else None
-                stack_mask = rules.ALL_MASK ^ sum(hands) ^ (0 if trump_card is None else _BIT[trump_card])
-                bids, tricks = [-1] * p, [0] * p
-                leader, played, last_start, last, last_leader, last_winner = order[dealer][1], (), -1, (), 0, None
-                if trump_card is None or trump_card >= rules.FIRST_JESTER:
-                    trump = -1
-                elif trump_card >= rules.FIRST_WIZARD:
-                    trump = -1
-                    if dealer_chooses:
-                        phase, to_act = CHOOSING_TRUMP, dealer
+            start = step
+            step, H, leader, left = fast_tricks(codes, step, n, H, leader, left, tricks, keys)
+            if step > start:  # the last trick: its first card's seat led it
+                last_start = step - p
+                last_leader, last_winner = codes[last_start] >> 8, leader
+            trick_start, to_act = step, leader
+            if left:
+                if step + p > n:
+                    break  # the record ends within this trick: the general step plays its cards
+                # A trick the generated loop left: card by card, held by the seat to act, following suit if the
+                # hand can (rules.legal_mask).
+                best, winner = -1, leader
+                lead, follows, must, table = _NO_LEAD, _FOLLOWS[0], 0, by_lead[0]
+                for seat in order[leader]:
+                    code = codes[step]
+                    bit = _HELD[seat][code]
+                    if H & bit != bit or must and not follows[code] and H >> _SHIFTS[seat] & must:
                         break
+                    H ^= bit
+                    step += 1
+                    if lead == _NO_LEAD and (lead := _LEADS[code]) != _NO_LEAD:  # the first card not a jester
+                        follows, must, table = _FOLLOWS[lead + 1], _MUST[lead + 1], by_lead[lead + 1]
+                    if table[code] > best:  # the first card of the highest strength wins (rules.trick_winner)
+                        best, winner = table[code], seat
                 else:
-                    trump = trump_card // 13
-                by_lead, phase, to_act = _STRENGTH[trump + 1], BIDDING, leader
-                continue
-            to_act = seat  # stopped within the trick: the cards so far stay played
-            break
+                    tricks[winner] += 1
+                    last_start, last_leader, last_winner = trick_start, leader, winner
+                    leader = to_act = winner
+                    trick_start, lead = step, _NO_LEAD
+                    left -= 1
+                    if left:
+                        continue
+                if left:
+                    to_act = seat  # stopped within the trick: the cards so far stay played
+                    break
+            # The round is over: scored later; the next one dealt as WizardGame._start_round deals it.
+            scored_bids += bids
+            scored_tricks += tricks
+            if number == last_round:
+                phase, to_act = FINISHED, -1
+                break
+            number, dealer, left = number + 1, order[dealer][1], number + 1
+            # Dealt one at a time from the dealer's left (the k-th hand: that seat's), the next card turned.
+            hands, trump_card, rng = dealt(rng, _DECK, p, number)
+            H = sum(map(lshift, hands, deal_shifts[dealer]))
+            stack_mask = rules.ALL_MASK ^ sum(hands) ^ (0 if trump_card is None else _BIT[trump_card])
+            bids, tricks = [-1] * p, [0] * p
+            leader, played, last_start, last, last_leader, last_winner = order[dealer][1], (), -1, (), 0, None
+            if trump_card is None or trump_card >= rules.FIRST_JESTER:
+                trump = -1
+            elif trump_card >= rules.FIRST_WIZARD:
+                trump = -1
+                if dealer_chooses:
+                    phase, to_act = CHOOSING_TRUMP, dealer
+                    break
+            else:
+                trump = trump_card // 13
+            keys, by_lead, phase, to_act = _KEYS[trump + 1], _STRENGTH[trump + 1], BIDDING, leader
+            continue
         if phase is not BIDDING:
             break
         # A bid: within the round and, under the sum rule, not the dealer's forbidden one.
@@ -253,7 +349,8 @@ def _run(s: WizardState, codes: list[int], step: int) -> int:
             to_act = order[to_act][1]
     # Write the state.
     s.phase, s.to_act, s.dealer, s.round, s.rng = phase, None if to_act < 0 else to_act, dealer, number, rng
-    s.hands, s.bids, s.tricks = tuple(hands), tuple(bids), tuple(tricks)
+    s.hands = tuple(map(and_, map(rshift, repeat(H), _SHIFTS[:p]), repeat(rules.ALL_MASK)))
+    s.bids, s.tricks = tuple(bids), tuple(tricks)
     s.leader, s.lead, s.trick = leader, lead, ()
     if phase is PLAYING and trick_start < step:  # stopped within a trick
         s.trick = tuple([code & 255 for code in codes[trick_start:step]])
@@ -264,8 +361,11 @@ def _run(s: WizardState, codes: list[int], step: int) -> int:
         last = tuple([code & 255 for code in codes[last_start:last_start + p]])
     s.last_trick, s.last_leader, s.last_winner = last, last_leader, last_winner
     s.trump_card, s.stack_mask, s.trump = trump_card, stack_mask, trump
-    for round_bids, round_tricks in scored:  # WizardGame._end_round's score step
-        s.totals = tuple(map(add, s.totals, map(rules.round_score, round_bids, round_tricks)))
-        s.exact = tuple(map(add, s.exact, map(eq, round_bids, round_tricks)))
-        s.rows += (pack_row(round_bids, round_tricks),)
+    if scored_bids:  # WizardGame._end_round's score step, every round ended here at once
+        points = list(map(getitem, map(_SCORE.__getitem__, scored_bids), scored_tricks))
+        hits = list(map(eq, scored_bids, scored_tricks))
+        s.totals = tuple([total + sum(points[seat::p]) for seat, total in enumerate(s.totals)])
+        s.exact = tuple([exact + sum(hits[seat::p]) for seat, exact in enumerate(s.exact)])
+        cells = list(map(lshift, map(or_, scored_bids, map(lshift, scored_tricks, repeat(ROW_BITS))), cycle(_CELL_SHIFTS[:p])))
+        s.rows += tuple(map(sum, zip(*[iter(cells)] * p)))  # pack_row, per round
     return step
