@@ -340,7 +340,7 @@ def dealt(rng: Rng, n: int, players: int, count: int) -> tuple[Hands, int | None
     per deal size that makes only the Fisher–Yates steps a deal needs, see :func:`_straight_deal`).
     """
     deal = players * count
-    if not 0 < players and 0 <= deal <= n:
+    if players < 1 or count < 0 or deal > n:
         raise ValueError(f"cannot deal {count} cards to each of {players} hands from {n}")
     if type(rng) is int:
         r, rng = below(rng, _factorial(n))

@@ -111,6 +111,7 @@ class ReplayCodes:
         whats += [(other, NONE) for other in others]
         self.by_id = {id(action): what for action, what in whats}
         self.by_pair: dict[int, int] = {}
+        self.by_item: dict[Any, int] = {}  # decoded record items (see of_items)
         for seat in _SEATS:
             for action, what in whats:
                 pair = cached_pair(seat, action)
@@ -131,6 +132,28 @@ class ReplayCodes:
             return None
         return _codes(seats, moves, self.by_id)
 
+    def of_items(self, items: Sequence[Any], pair_of: Callable[[Any], tuple[Seat, WizardAction]]) -> list[int]:
+        """The codes of a record's decoded items (hashable structs, ``core.record_decoder``): one lookup each.
+
+        An item not seen before is converted once by ``pair_of`` (which raises for an action it refuses),
+        coded from its pair and remembered.
+        """
+        by_item = self.by_item
+        try:
+            return list(map(by_item.__getitem__, items))
+        except KeyError:
+            pass
+        out = []
+        for item in items:
+            code = by_item.get(item)
+            if code is None:
+                seat, action = pair_of(item)
+                code = _codes((seat,), (action,), self.by_id)[0]
+                if len(by_item) < 100_000:  # bounded: seats × actions of one game
+                    by_item[item] = code
+            out.append(code)
+        return out
+
 
 def replay(game: WizardGame, codes: ReplayCodes, options: WizardOptions, seed: Seed,
            actions: Sequence[tuple[Seat, WizardAction]]) -> WizardState:
@@ -138,9 +161,24 @@ def replay(game: WizardGame, codes: ReplayCodes, options: WizardOptions, seed: S
 
     An illegal action raises ``IllegalAction`` with ``apply``'s reason and its index as ``step``.
     """
+    return _replay(game, options, seed, codes.of(actions), actions.__getitem__, len(actions))
+
+
+def replay_decoded(game: WizardGame, codes: ReplayCodes, options: WizardOptions, seed: Seed, items: Sequence[Any],
+                   pair_of: Callable[[Any], tuple[Seat, WizardAction]]) -> WizardState:
+    """:func:`replay` of a record's decoded items (``core.record_decoder``): coded by one lookup each, no pairs made.
+
+    Every item is coded (so converted by ``pair_of``, which may refuse it) before any is replayed; the
+    general step asks ``pair_of`` for the one action it takes.
+    """
+    coded = codes.of_items(items, pair_of)
+    return _replay(game, options, seed, coded, lambda step: pair_of(items[step]), len(items))
+
+
+def _replay(game: WizardGame, options: WizardOptions, seed: Seed, coded: list[int] | None,
+            action_at: Callable[[int], tuple[Seat, WizardAction]], n: int) -> WizardState:
+    """The quiet loop over ``n`` actions (``coded``: their codes, or None), the general step for the rest."""
     s, _ = game.new(options, seed)  # s belongs to this function until it is returned
-    n = len(actions)
-    coded = codes.of(actions)
     dropped: list[Event] = []
     players, trusted = options.players, game.trusted_ids
     step = 0
@@ -150,7 +188,7 @@ def replay(game: WizardGame, codes: ReplayCodes, options: WizardOptions, seed: S
         if step == n:
             return s
         # One action the quiet loop does not vouch for: the engine's own check and move.
-        seat, action = actions[step]
+        seat, action = action_at(step)
         if id(action) in trusted and type(seat) is int and 0 <= seat < players:
             reason = game.why_illegal_now(s, seat, action)
         else:
@@ -291,7 +329,7 @@ def _run(s: WizardState, codes: list[int], step: int) -> int:
                 for seat in order[leader]:
                     code = codes[step]
                     bit = _HELD[seat][code]
-                    if H & bit != bit or must and not follows[code] and H >> _SHIFTS[seat] & must:
+                    if H & bit != bit or (must and not follows[code] and H >> _SHIFTS[seat] & must):
                         break
                     H ^= bit
                     step += 1
@@ -366,6 +404,7 @@ def _run(s: WizardState, codes: list[int], step: int) -> int:
         hits = list(map(eq, scored_bids, scored_tricks))
         s.totals = tuple([total + sum(points[seat::p]) for seat, total in enumerate(s.totals)])
         s.exact = tuple([exact + sum(hits[seat::p]) for seat, exact in enumerate(s.exact)])
-        cells = list(map(lshift, map(or_, scored_bids, map(lshift, scored_tricks, repeat(ROW_BITS))), cycle(_CELL_SHIFTS[:p])))
+        cells = list(map(lshift, map(or_, scored_bids, map(lshift, scored_tricks, repeat(ROW_BITS))),
+                         cycle(_CELL_SHIFTS[:p])))
         s.rows += tuple(map(sum, zip(*[iter(cells)] * p)))  # pack_row, per round
     return step
