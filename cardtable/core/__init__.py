@@ -17,6 +17,6 @@ __all__ = [
     "Bot", "BotFactory", "CardId", "Codec", "DecodeError", "Event", "Game", "GameInfo",
     "GameRecord", "IllegalAction", "InvalidOptions", "MaxChars", "MaxItems", "Observation", "OptionSpec", "Outcome",
     "PrivateEvent", "Seat", "Within", "decode_as", "dumps", "events_for", "load_record", "load_state", "new_record",
-    "option_specs", "options_to_dict", "parse_json", "parse_options", "problem_of", "register", "replay", "replay_state",
-    "to_json",
+    "option_specs", "options_to_dict", "parse_json", "parse_options", "problem_of", "register", "replay",
+    "replay_state", "to_json",
 ]
