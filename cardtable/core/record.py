@@ -140,7 +140,7 @@ def load_state(text: str | bytes, game: Game[Any, Any, Any, Any]) -> Any:
     data = decoder.decode_items(text) if decoder is not None else None
     if decoder is not None and data is not None and data.game == game.info.name and 0 <= data.format <= RECORD_FORMAT:
         try:
-            return game.replay_decoded(game.options(data.options), data.seed, data.actions, decoder.pair_of)
+            return game.replay_decoded(_options(game, data.options), data.seed, data.actions, decoder.pair_of)
         except Undecodable:
             pass
     return replay_state(game, load_record(text, game))
@@ -153,4 +153,23 @@ def replay_state(game: Game[Any, Any, Any, Any], record: GameRecord, upto: int |
     the record (``exc.step``). Use :func:`replay` when the events are wanted too.
     """
     actions = record.actions if upto is None else record.actions[:upto]
-    return game.replay(game.options(record.options), record.seed, actions)
+    return game.replay(_options(game, record.options), record.seed, actions)
+
+
+#: Parsed options by game class and a record's options (see :func:`_options`).
+_OPTIONS: dict[tuple[Any, ...], Any] = {}
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _options(game: Game[Any, Any, Any, Any], values: Mapping[str, Any]) -> Any:
+    """``game.options(values)``, remembered when the values are plain scalars: parsing a record's few options
+    costs as much as replaying dozens of its actions, and options objects are frozen, so one can be shared."""
+    if not all(type(value) in _SCALARS for value in values.values()):
+        return game.options(values)
+    key = (type(game), *[(name, type(value), value) for name, value in values.items()])  # 1 and True differ here
+    options = _OPTIONS.get(key)
+    if options is None:
+        options = game.options(values)  # InvalidOptions is raised, never remembered
+        if len(_OPTIONS) < 1024:
+            _OPTIONS[key] = options
+    return options

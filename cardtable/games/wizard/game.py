@@ -127,6 +127,12 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         for deck in decks:
             if sorted(deck) != list(_ALL_CARDS):
                 raise ValueError("a scripted deck must hold each of the 60 card ids once")
+        events: list[Event] = []
+        return self._fresh(options, seed, decks, events), events
+
+    def _fresh(self, options: WizardOptions, seed: Seed, decks: Sequence[Sequence[CardId]],
+               events: list[Event] | None) -> WizardState:
+        """A new game's state, round 1 dealt, from checked options; its events go to ``events`` (none if None)."""
         rng = seeded(seed)
         dealer = options.first_dealer
         if dealer < 0:
@@ -136,9 +142,8 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         s.round, s.rounds, s.dealer = 0, options.game_rounds(), (dealer - 1) % options.players
         s.totals = s.exact = (0,) * options.players
         s.rows = ()
-        events: list[Event] = []
         self._start_round(s, events)
-        return s, events
+        return s
 
     def _start_round(self, s: WizardState, events: list[Event] | None) -> None:
         """Move the deal one seat left and deal the next round into ``s``; with ``events=None`` build none."""

@@ -178,7 +178,8 @@ def replay_decoded(game: WizardGame, codes: ReplayCodes, options: WizardOptions,
 def _replay(game: WizardGame, options: WizardOptions, seed: Seed, coded: list[int] | None,
             action_at: Callable[[int], tuple[Seat, WizardAction]], n: int) -> WizardState:
     """The quiet loop over ``n`` actions (``coded``: their codes, or None), the general step for the rest."""
-    s, _ = game.new(options, seed)  # s belongs to this function until it is returned
+    game.check_options(options)
+    s = game._fresh(options, seed, (), None)  # game.new without its events; s belongs to this function
     dropped: list[Event] = []
     players, trusted = options.players, game.trusted_ids
     step = 0
@@ -225,16 +226,19 @@ def _fast_tricks(players: int) -> FastTricks:
     ``tricks(codes, step, n, H, leader, left, won, keys) -> (step, H, leader, left)``
     plays trick after trick from ``step`` while the round has tricks ``left``, the record has a whole trick, and
     the trick is one it vouches for at a glance; it stops before any other trick (a jester led, a card not held by
-    the seat to act, a suit not followed) for :func:`_careful_trick` to play card by card. Per trick: the seats
-    and the cards held in one test of ``H`` (see ``_HELD``), the suit led from the first card, following checked
-    only for the cards that do not follow, and the winner from the largest ``_KEYS`` value (the first wizard if
-    there is one). ``keys`` is ``_KEYS[trump + 1]``; ``won`` (tricks per seat) is updated in place.
+    the seat to act, a suit not followed) for the caller to play card by card. Per trick: the seats and the
+    cards held in one test of ``H`` (see ``_HELD``), the suit led from the first card, following checked only
+    for the cards that do not follow, and the winner from the largest ``_KEYS`` value (the first wizard if
+    there is one), found by compares (a call to ``max`` costs more). ``keys`` is ``_KEYS[trump + 1]``; ``won``
+    (tricks per seat) is updated in place.
     """
     p = players
     cs = [f"c{i}" for i in range(p)]
     lines = [
         "def tricks(codes, step, n, H, leader, left, won, keys):",
-        f"    stop = min(n - {p}, step + (left - 1) * {p})  # the last whole trick's start within the round",
+        f"    stop = step + (left - 1) * {p}  # the last trick's start, or the last whole trick's in the record",
+        f"    if stop > n - {p}:",
+        f"        stop = n - {p}",
         "    start = step",
         "    while step <= stop:",
         f"        {', '.join(cs)}, = codes[step:step + {p}]",
@@ -257,7 +261,8 @@ def _fast_tricks(players: int) -> FastTricks:
         f"            if {' or '.join(f'not F[c{i}] and H & M[c{i} >> 8]' for i in range(1, p))}:",
         "                break",
         "        X = keys[lead]",
-        f"        leader = max({', '.join(f'X[c{i}]' for i in range(p))})",
+        "        leader = X[c0]",
+        *(line for i in range(1, p) for line in (f"        k = X[c{i}]", "        if k > leader:", "            leader = k")),
         "        if leader < WIZARD_KEY:",
         "            leader &= 7",
         "        else:",
@@ -306,6 +311,7 @@ def _run(s: WizardState, codes: list[int], step: int) -> int:
     last_start = -1
     last, last_leader, last_winner = s.last_trick, s.last_leader, s.last_winner
     trump_card, stack_mask, trump = s.trump_card, s.stack_mask, s.trump
+    dealt_hands: tuple[int, ...] = ()  # the hands of a round dealt here (its stack is written with the state)
     keys, by_lead = _KEYS[trump + 1], _STRENGTH[trump + 1]
     lead = _NO_LEAD
     scored_bids: list[int] = []  # the bids and tricks of the rounds ended here, one after another: scored when s
@@ -358,7 +364,7 @@ def _run(s: WizardState, codes: list[int], step: int) -> int:
             # Dealt one at a time from the dealer's left (the k-th hand: that seat's), the next card turned.
             hands, trump_card, rng = dealt(rng, _DECK, p, number)
             H = sum(map(lshift, hands, deal_shifts[dealer]))
-            stack_mask = rules.ALL_MASK ^ sum(hands) ^ (0 if trump_card is None else _BIT[trump_card])
+            dealt_hands = hands
             bids, tricks = [-1] * p, [0] * p
             leader, played, last_start, last, last_leader, last_winner = order[dealer][1], (), -1, (), 0, None
             if trump_card is None or trump_card >= rules.FIRST_JESTER:
@@ -398,6 +404,8 @@ def _run(s: WizardState, codes: list[int], step: int) -> int:
     if last_start >= 0:
         last = tuple([code & 255 for code in codes[last_start:last_start + p]])
     s.last_trick, s.last_leader, s.last_winner = last, last_leader, last_winner
+    if dealt_hands:
+        stack_mask = rules.ALL_MASK ^ sum(dealt_hands) ^ (0 if trump_card is None else _BIT[trump_card])
     s.trump_card, s.stack_mask, s.trump = trump_card, stack_mask, trump
     if scored_bids:  # WizardGame._end_round's score step, every round ended here at once
         points = list(map(getitem, map(_SCORE.__getitem__, scored_bids), scored_tricks))
