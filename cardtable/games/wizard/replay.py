@@ -92,6 +92,8 @@ _SHARED: dict[int, int] = {}
 _KEYS = tuple(tuple(tuple(_SHARED.setdefault(v := row[x & 255] * 8 + (x >> 8), v) if x & 255 < _DECK else -1
                           for x in _CODES) for row in rows[1:5]) for rows in rules.STRENGTH)
 _MOST_TRICKS = rules.DECK_SIZE // rules.MIN_PLAYERS
+# _BID_CODES[players][leader]: the code of a bid of 0 by each seat in bidding order from the leader.
+_BID_CODES = tuple(tuple(tuple(seat << 8 | BID for seat in order) for order in orders) for orders in _ORDER)
 _SCORE = tuple(tuple(rules.round_score(bid, won) for won in range(_MOST_TRICKS + 1)) for bid in range(_MOST_TRICKS + 1))
 _CELL_SHIFTS = tuple(2 * ROW_BITS * seat for seat in _SEATS)  # where a seat's bid and tricks sit in a packed row
 _IS_WIZARD = tuple(x & 255 < _DECK and rules.is_wizard(x & 255) for x in _CODES)
@@ -218,19 +220,24 @@ def _codes(seats: Sequence[object], moves: Sequence[object], by_id: dict[int, in
 
 FastTricks = Callable[[list[int], int, int, int, int, int, list[int], tuple[tuple[int, ...], ...]],
                       tuple[int, int, int, int]]
+FastBids = Callable[[list[int], int, int, int, int], list[int] | None]
 
 
-def _fast_tricks(players: int) -> FastTricks:
-    """The whole tricks of one round for ``players`` seats as straight-line code (one generated function per count).
+def _fast_tricks(players: int) -> tuple[FastTricks, FastBids]:
+    """The bids and whole tricks of one round for ``players`` seats as straight-line code, generated per count.
 
     ``tricks(codes, step, n, H, leader, left, won, keys) -> (step, H, leader, left)``
     plays trick after trick from ``step`` while the round has tricks ``left``, the record has a whole trick, and
-    the trick is one it vouches for at a glance; it stops before any other trick (a jester led, a card not held by
-    the seat to act, a suit not followed) for the caller to play card by card. Per trick: the seats and the
-    cards held in one test of ``H`` (see ``_HELD``), the suit led from the first card, following checked only
-    for the cards that do not follow, and the winner from the largest ``_KEYS`` value (the first wizard if
-    there is one), found by compares (a call to ``max`` costs more). ``keys`` is ``_KEYS[trump + 1]``; ``won``
-    (tricks per seat) is updated in place.
+    the trick is one it vouches for at a glance; it stops before any other trick (two jesters first, a card not
+    held by the seat to act, a suit not followed) for the caller to play card by card. Per trick: the seats and
+    the cards held in one test of ``H`` (see ``_HELD``), the suit led from the first card that is not a jester,
+    following checked only for the cards that do not follow, and the winner from the largest ``_KEYS`` value
+    (the first wizard if there is one), found by compares (a call to ``max`` costs more). ``keys`` is
+    ``_KEYS[trump + 1]``; ``won`` (tricks per seat) is updated in place.
+
+    ``bids(codes, step, leader, number, forbidden) -> bids by seat | None``: a round's bids, one per seat
+    from the leader, each in ``0 … number`` and their sum not ``forbidden`` (the sum rule's total, else -1);
+    None if not all are (the caller then goes bid by bid).
     """
     p = players
     cs = [f"c{i}" for i in range(p)]
@@ -249,40 +256,60 @@ def _fast_tricks(players: int) -> FastTricks:
         "            break",
         "        lead = leads[c0]",
         "        if lead == WIZARD_LED:",
-        "            H = G",
-        "            won[leader] += 1",
-        f"            step += {p}",
-        "            continue",
-        "        if lead < 0:",
-        "            break",
-        "        F = follows[lead]",
-        f"        if not ({' and '.join(f'F[c{i}]' for i in range(1, p))}):",
-        "            M = must_at[lead]",
-        f"            if {' or '.join(f'not F[c{i}] and H & M[c{i} >> 8]' for i in range(1, p))}:",
+        "            pass  # the leader's wizard wins; anything may follow",
+        "        elif lead >= 0:",
+        *_suit_led(p, 0, "            "),
+        "        else:  # a jester led: the next card sets the lead",
+        "            lead = leads[c1]",
+        "            if lead == WIZARD_LED:",
+        "                leader = c1 >> 8",
+        "            elif lead >= 0:",
+        *_suit_led(p, 1, "                "),
+        "            else:",
         "                break",
-        "        X = keys[lead]",
-        "        leader = X[c0]",
-        *(line for i in range(1, p) for line in (f"        k = X[c{i}]", "        if k > leader:", "            leader = k")),
-        "        if leader < WIZARD_KEY:",
-        "            leader &= 7",
-        "        else:",
-        "            leader = " + " else ".join(f"c{i} >> 8 if W[c{i}]" for i in range(1, p - 1))
-        + f" else c{p - 1} >> 8",
         "        H = G",
         "        won[leader] += 1",
         f"        step += {p}",
         f"    return step, H, leader, left - (step - start) // {p}",
+        "",
+        "def bids(codes, step, leader, number, forbidden):",
+        f"    {', '.join(cs)}, = codes[step:step + {p}]",
+        f"    {', '.join(f'E{i}' for i in range(p))}, = bid_codes[leader]",
+        *(f"    c{i} -= E{i}" for i in range(p)),
+        f"    if {' and '.join(f'0 <= c{i} <= number' for i in range(p))} and {' + '.join(cs)} != forbidden:",
+        *(f"        if leader == {lead}:\n            return [{', '.join(cs[(s - lead) % p] for s in range(p))}]"
+          for lead in range(p)),
+        "    return None",
     ]
     namespace: dict[str, Any] = {"held_by": _HELD_BY[p], "leads": _LEADS, "follows": _FOLLOWS_SUIT,
                                  "must_at": _MUST_AT, "W": _IS_WIZARD, "WIZARD_LED": rules.WIZARD_LED,
-                                 "WIZARD_KEY": _WIZARD_KEY}
+                                 "WIZARD_KEY": _WIZARD_KEY, "bid_codes": _BID_CODES[p]}
     exec("\n".join(lines), namespace)  # generated from the player count only
     tricks: FastTricks = namespace["tricks"]
-    return tricks
+    bids: FastBids = namespace["bids"]
+    return tricks, bids
 
 
-#: The generated trick loops by player count.
-_TRICKS = tuple(_fast_tricks(p) if p >= rules.MIN_PLAYERS else None for p in range(rules.MAX_PLAYERS + 1))
+def _suit_led(p: int, k: int, indent: str) -> list[str]:
+    """Generated lines for a trick whose card ``k`` leads a suit (cards before it are jesters): follow, winner."""
+    rest = range(k + 1, p)
+    lines = ["F = follows[lead]"]
+    if rest:
+        lines += [f"if not ({' and '.join(f'F[c{i}]' for i in rest)}):",
+                  "    M = must_at[lead]",
+                  f"    if {' or '.join(f'(not F[c{i}] and H & M[c{i} >> 8])' for i in rest)}:",
+                  "        break"]
+    lines += ["X = keys[lead]", f"leader = X[c{k}]"]
+    for i in rest:
+        lines += [f"x = X[c{i}]", "if x > leader:", "    leader = x"]
+    wizards = " else ".join([*(f"c{i} >> 8 if W[c{i}]" for i in rest[:-1]), f"c{p - 1} >> 8"]) if rest else "leader"
+    lines += ["if leader < WIZARD_KEY:", "    leader &= 7", "else:  # the first wizard (none before card k)",
+              f"    leader = {wizards}"]
+    return [indent + line for line in lines]
+
+
+#: The generated trick and bid loops by player count.
+_FAST = tuple(_fast_tricks(p) if p >= rules.MIN_PLAYERS else None for p in range(rules.MAX_PLAYERS + 1))
 
 
 def _run(s: WizardState, codes: list[int], step: int) -> int:
@@ -298,8 +325,9 @@ def _run(s: WizardState, codes: list[int], step: int) -> int:
     o = s.options
     p, last_round, sum_rule = o.players, s.rounds, o.bids_may_not_equal_tricks
     dealer_chooses = o.wizard_trump == "dealer_chooses"
-    order, deal_shifts, fast_tricks = _ORDER[p], _DEAL_SHIFTS[p], _TRICKS[p]
-    assert fast_tricks is not None
+    order, deal_shifts, fast = _ORDER[p], _DEAL_SHIFTS[p], _FAST[p]
+    assert fast is not None
+    fast_tricks, fast_bids = fast
     phase, dealer, number, rng = s.phase, s.dealer, s.round, s.rng
     to_act = -1 if s.to_act is None else s.to_act
     bids, tricks = list(s.bids), list(s.tricks)
@@ -380,6 +408,12 @@ def _run(s: WizardState, codes: list[int], step: int) -> int:
             continue
         if phase is not BIDDING:
             break
+        if to_act == leader and step + p <= n:  # the round's bids from the first: all at once if all are fine
+            made = fast_bids(codes, step, leader, number, number if sum_rule else -1)
+            if made is not None:
+                bids, step, phase = made, step + p, PLAYING
+                first = trick_start = step
+                continue
         # A bid: within the round and, under the sum rule, not the dealer's forbidden one.
         bid = codes[step] - (to_act << 8 | BID)  # in 0 … number only for a bid by the seat to act
         if not 0 <= bid <= number or (sum_rule and to_act == dealer and bid == number - sum(b for b in bids if b >= 0)):
