@@ -343,13 +343,14 @@ def dealt(rng: Rng, n: int, players: int, count: int) -> tuple[Hands, int | None
     if players < 1 or count < 0 or deal > n:
         raise ValueError(f"cannot deal {count} cards to each of {players} hands from {n}")
     if type(rng) is int:
-        r, rng = below(rng, _factorial(n))
         key = (n, players, count)
-        steps = _DEALS.get(key)
-        if steps is None:
-            steps = _straight_deal(n, players, count)
+        known = _DEALS.get(key)
+        if known is None:
+            known = _straight_deal(n, players, count), _factorial(n)
             if len(_DEALS) < 1024:  # deal sizes are few: a game's rounds and table sizes
-                _DEALS[key] = steps
+                _DEALS[key] = known
+        steps, orders = known
+        r, rng = below(rng, orders)
         hands, turned = steps(r)
         return hands, turned, rng
     deck, rng = shuffled(rng, range(n))
@@ -394,8 +395,8 @@ def _straight_deal(n: int, players: int, count: int) -> Callable[[int], tuple[Ha
     return steps
 
 
-#: The generated deals by ``(n, players, count)``.
-_DEALS: dict[tuple[int, int, int], Callable[[int], tuple[Hands, int | None]]] = {}
+#: The generated deals by ``(n, players, count)``, each with ``n!``.
+_DEALS: dict[tuple[int, int, int], tuple[Callable[[int], tuple[Hands, int | None]], int]] = {}
 
 
 def randrange(rng: Rng, n: int) -> tuple[int, Rng]:

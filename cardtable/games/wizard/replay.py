@@ -69,7 +69,7 @@ _DEALT_TO = tuple(tuple(tuple((d + 1 + i) % p for i in range(_DECK)) for d in ra
 
 
 # The hands of a replay are one int, ``H``: seat s's hand in bits ``BLOCK * s`` on (card c: bit ``BLOCK * s + c``).
-BLOCK = 64
+BLOCK = 60  # the deck's size: the smallest blocks, the fewest digits in H
 _SHIFTS = tuple(BLOCK * seat for seat in _SEATS)
 # _DEAL_SHIFTS[players][dealer]: the blocks of the seats from the dealer's left (the deal's order).
 _DEAL_SHIFTS = tuple(tuple(tuple(BLOCK * seat for seat in order[1:] + order[:1]) for order in orders)
