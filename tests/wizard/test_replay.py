@@ -12,8 +12,16 @@ from typing import Any
 import pytest
 
 import cardtable
-from cardtable.core import (DecodeError, GameRecord, IllegalAction, load_record, load_state, parse_json, replay,
-                            replay_state)
+from cardtable.core import (
+    DecodeError,
+    GameRecord,
+    IllegalAction,
+    load_record,
+    load_state,
+    parse_json,
+    replay,
+    replay_state,
+)
 from cardtable.core.game import Game
 from cardtable.games.wizard.actions import Bid, ChooseTrump, Play
 from cardtable.games.wizard.game import WizardGame
