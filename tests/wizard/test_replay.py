@@ -105,10 +105,10 @@ def test_an_illegal_action_is_refused_with_apply_s_reason_naming_its_step(option
                 continue  # legal here after all (a trump choice by the dealer, say)
             bad = GameRecord("wizard", record.options, record.seed,
                              record.actions[:step] + ((seat, wrong),) + record.actions[step + 1:])
-            loads = [lambda: replay_state(GAME, bad)]
+            loads = [lambda bad=bad: replay_state(GAME, bad)]
             if type(seat) is int:  # a record that JSON can hold: decoded into pairs, or straight into the state
-                loads += [lambda: replay_state(GAME, load_record(text_of(bad), GAME)),
-                          lambda: load_state(text_of(bad), GAME)]
+                loads += [lambda bad=bad: replay_state(GAME, load_record(text_of(bad), GAME)),
+                          lambda bad=bad: load_state(text_of(bad), GAME)]
             for load in loads:
                 with pytest.raises(IllegalAction) as refused:
                     load()
