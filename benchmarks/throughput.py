@@ -510,6 +510,9 @@ def section_load(args: argparse.Namespace, out: dict[str, Any]) -> None:
     """
     from cardtable.core import load_record, replay_state  # here: --baseline workers import this script with older code
     from cardtable.core import record as record_module
+    from cardtable.core import rng as rng_module
+    from cardtable.core.record_decoder import decoder_for
+    dealt, rng_state = getattr(rng_module, "dealt", None), rng_module.rng_state
     load_state = getattr(record_module, "load_state", None)  # older checkouts lack it
     game = cardtable.load_game("wizard")
     options = {"players": 4}
@@ -555,6 +558,33 @@ def section_load(args: argparse.Namespace, out: dict[str, Any]) -> None:
         for seed in range(1, len(texts) + 1):
             play(seed, rng, tally)
 
+    # The floor: what any validated replay of these records must do at least, with the tools used here.
+    decoder = decoder_for(game.info.action_types)
+    lookup: dict[Any, int] = {}  # one int per distinct decoded action: "one table lookup per action"
+    rounds = opts.game_rounds()
+    floor_parts = {"decode": 0.0, "deals": 0.0, "lookups": 0.0}
+
+    def floor_all() -> None:
+        assert decoder is not None and dealt is not None
+        for text in texts:
+            t0 = time.process_time()
+            data = decoder.decode_items(text)  # the compiled msgspec pass alone
+            t1 = time.process_time()
+            rng = rng_state(data.seed)
+            for number in range(1, rounds + 1):  # the game's deals (the same work as its shuffles)
+                _, _, rng = dealt(rng, 60, 4, number)
+            t2 = time.process_time()
+            list(map(lookup.__getitem__, data.actions))
+            t3 = time.process_time()
+            floor_parts["decode"] += t1 - t0
+            floor_parts["deals"] += t2 - t1
+            floor_parts["lookups"] += t3 - t2
+
+    if decoder is not None and hasattr(decoder, "decode_items"):
+        for text in texts:
+            for item in decoder.decode_items(text).actions:
+                lookup.setdefault(item, len(lookup))
+
     budget = args.slice / 3
 
     def per_pass(side: Callable[[], None]) -> tuple[float, int]:
@@ -567,10 +597,10 @@ def section_load(args: argparse.Namespace, out: dict[str, Any]) -> None:
                 return spent / passes, passes
 
     sides: list[Callable[[], None]] = [load_all, play_all, load_all_slow]
-    if load_state is not None:
-        sides.append(load_state_all)
+    if load_state is not None and dealt is not None:
+        sides += [load_state_all, floor_all]
     ratios: dict[str, list[float]] = {side.__name__: [] for side in sides if side is not play_all}
-    played, loads = 0.0, 0
+    played, loads, floors = 0.0, 0, 0
     for r in range(args.rounds):
         k = r % len(sides)
         times = {}
@@ -578,14 +608,19 @@ def section_load(args: argparse.Namespace, out: dict[str, Any]) -> None:
             times[side.__name__], passes = per_pass(side)
             if side is load_all:
                 loads += passes
+            if side is floor_all:
+                floors += passes
         for name in ratios:
             ratios[name].append(times[name] / times["play_all"])
         played += times["play_all"]
     out["load"] = {"games": len(texts), "ratio_load_over_play": spread(ratios["load_all"]),
                    "ratio_slow_load_over_play": spread(ratios["load_all_slow"]),
                    "parts_over_play": {name: t / loads / (played / args.rounds) for name, t in parts.items()}}
-    if load_state is not None:
+    if load_state is not None and dealt is not None:
         out["load"]["ratio_load_state_over_play"] = spread(ratios["load_state_all"])
+        out["load"]["ratio_floor_over_play"] = spread(ratios["floor_all"])
+        out["load"]["floor_parts_over_play"] = {name: t / floors / (played / args.rounds)
+                                                for name, t in floor_parts.items()}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -654,6 +689,10 @@ def print_table(out: dict[str, Any], args: argparse.Namespace) -> None:
             f"{name} {value:.2f}x" for name, value in load["parts_over_play"].items()))
         print(f"the general path (json.loads + GameRecord.from_json + replay with events) / play: "
               f"{fmt_spread(load['ratio_slow_load_over_play'])}")
+        if "ratio_floor_over_play" in load:
+            print(f"the floor (the msgspec decode + the games' deals + one dict lookup per action, no rule "
+                  f"checked) / play: {fmt_spread(load['ratio_floor_over_play'])}; " + ", ".join(
+                      f"{name} {value:.2f}x" for name, value in load["floor_parts_over_play"].items()))
 
 
 SECTIONS = {"peers": section_peers, "games": section_games, "memory": section_memory, "load": section_load}
