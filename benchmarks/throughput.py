@@ -38,9 +38,9 @@ Peers:
 Also: random-play decisions/s of every game against the figures the README gave before this
 benchmark (``BASELINE``; with ``--baseline DIR``, a checkout of the old code is measured
 interleaved instead, in a worker process); memory per independent state; a stored Wizard game
-loaded (``load_record`` + ``replay_state``: JSON decode + validated replay) against playing it (the random
-play through ``apply`` of the same games), and the general path (``json.loads`` + ``GameRecord.from_json`` +
-``replay`` with events) beside it.
+loaded (``load_state``: JSON decode + validated replay; and ``load_record`` + ``replay_state``) against playing
+it (the random play through ``apply`` of the same games), with the general path (``json.loads`` +
+``GameRecord.from_json`` + ``replay`` with events) and the floor (decode + deals + one lookup per action) beside it.
 """
 
 from __future__ import annotations

@@ -1,23 +1,25 @@
-"""Wizard's quiet replay: a record's actions checked and made on ints and lists, one state written at the end.
+"""Wizard's quiet replay: a record's actions checked and made on ints, one state written at the end.
 
-``WizardGame.replay`` (loading a stored game) must validate every action exactly as ``apply`` does
-but needs neither the events nor the states in between. :func:`replay` keeps the game in local
-variables instead: each ``(seat, action)`` becomes one int code (``seat << 8 | card``, or
-``BID + tricks``) by one lookup of the shared pairs the record decoder hands out; a table
-``holder[code]`` says whether that seat holds that card now, so "the seat to act plays a card it
-holds" is one list index; following suit, the lead and the trick's winner are table lookups; a
-round's score is kept as ``(bids, tricks)`` and summed when the state is written. Plain list,
-tuple and int operations only: on CPython each C-level call (``map``, ``sum``) costs more than
-the test it makes.
+``WizardGame.replay`` and ``replay_decoded`` (loading a stored game) must validate every action
+exactly as ``apply`` does but need neither the events nor the states in between. The quiet loop
+keeps the game in local variables instead: each ``(seat, action)`` becomes one int code
+(``seat << 8 | card``, or ``seat << 8 | BID + tricks``) by one lookup (of the shared pair the
+record decoder hands out, or of the decoded item itself); every hand is in one int ``H`` (blocks
+of ``BLOCK`` bits per seat); straight-line code generated per player count plays a round's bids
+and whole tricks (the seats in turn and the cards held in one test of ``H``, following checked
+for the cards that do not follow, the winner by compares of per-card keys); a round is dealt by
+``core.rng.dealt`` (the very permutation of ``shuffled``, fewer operations); the rounds' scores
+are summed when the state is written. Plain list, tuple and int operations: on CPython each
+C-level call (``map``, ``sum``, ``max``) costs more than the few bytecodes it replaces.
 
-This is a second implementation of the moves. It stops at anything it does not vouch for (a
-trump choice, an action that is not a plain card or bid, anything illegal), writes the state,
-and lets the engine's own check and move (``why_illegal_now`` and ``_move``) take that action,
-so an illegal action gets ``apply``'s exact reason. ``tests/wizard/test_quiet_replay.py`` proves
-it equal to replaying through ``apply`` on random games of every option set, cut anywhere, with
-illegal actions of every kind put in.
+This is a second implementation of the moves. What the generated code does not vouch for is
+played card by card (or bid by bid) with the same exact checks; at anything illegal, a trump
+choice or an action that is not a plain card or bid, the state is written and the engine's own
+check and move (``why_illegal_now`` and ``_move``) take that action, so an illegal action gets
+``apply``'s exact reason. ``tests/wizard/test_quiet_replay.py`` proves it equal to replaying
+through ``apply`` on random games of every option set and table size, cut anywhere, with illegal
+actions of every kind put in.
 """
-
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -47,9 +49,7 @@ _SEATS = range(rules.MAX_PLAYERS)
 _CODES = range(rules.MAX_PLAYERS << 8)
 
 _DECK = rules.DECK_SIZE
-_ALL_CARDS = tuple(range(_DECK))
 _BIT = tuple(1 << c for c in range(_DECK))
-_BITS = tuple(_BIT[x & 255] if x & 255 < _DECK else 0 for x in _CODES)  # a code's card bit; 0 if not a card
 # By code: the lead state its card sets when it is the first card that is not a jester (rules.next_lead), and its
 # strength under each trump and lead (rules.STRENGTH).
 _LEADS = tuple(rules.next_lead(rules.NO_LEAD_YET, x & 255) if x & 255 < _DECK else rules.NO_LEAD_YET for x in _CODES)
@@ -63,9 +63,6 @@ _FOLLOWS = tuple(tuple(x & 255 < _DECK and (not 0 <= lead < 4 or x & 255 >= rule
 _MUST = (0, *rules.SUIT_MASK, 0)
 _ORDER = tuple(tuple(tuple((s + k) % p for k in range(p)) for s in range(p)) if p else ()
                for p in range(rules.MAX_PLAYERS + 1))  # _ORDER[players][seat]: the seats from seat round the table
-# _DEALT_TO[players][dealer][i]: the seat that gets the deck's i-th card (one at a time, left of the dealer first).
-_DEALT_TO = tuple(tuple(tuple((d + 1 + i) % p for i in range(_DECK)) for d in range(p)) if p else ()
-                  for p in range(rules.MAX_PLAYERS + 1))
 
 
 # The hands of a replay are one int, ``H``: seat s's hand in bits ``BLOCK * s`` on (card c: bit ``BLOCK * s + c``).
