@@ -93,6 +93,12 @@ _MOST_TRICKS = rules.DECK_SIZE // rules.MIN_PLAYERS
 _BID_CODES = tuple(tuple(tuple(seat << 8 | BID for seat in order) for order in orders) for orders in _ORDER)
 _SCORE = tuple(tuple(rules.round_score(bid, won) for won in range(_MOST_TRICKS + 1)) for bid in range(_MOST_TRICKS + 1))
 _CELL_SHIFTS = tuple(2 * ROW_BITS * seat for seat in _SEATS)  # where a seat's bid and tricks sit in a packed row
+_WIZARD: Led = ((), (), ())  # _LED's mark of a wizard (compared by identity)
+# _LED[trump + 1][code]: for a card of a suit, that suit's (follow table, key table, must masks) when it leads;
+# _WIZARD for a wizard; None for a jester or a code that is not a card.
+_LED: tuple[tuple[Led | None, ...], ...] = tuple(
+    tuple(((_FOLLOWS_SUIT[suit], keys[suit], _MUST_AT[suit]) if (suit := (x & 255) // 13) < 4
+           else _WIZARD if x & 255 < rules.FIRST_JESTER else None) for x in _CODES) for keys in _KEYS)
 _IS_WIZARD = tuple(x & 255 < _DECK and rules.is_wizard(x & 255) for x in _CODES)
 
 
@@ -215,7 +221,8 @@ def _codes(seats: Sequence[object], moves: Sequence[object], by_id: dict[int, in
     return codes
 
 
-FastTricks = Callable[[list[int], int, int, int, int, int, list[int], tuple[tuple[int, ...], ...]],
+Led = tuple[tuple[Any, ...], tuple[int, ...], tuple[int, ...]]
+FastTricks = Callable[[list[int], int, int, int, int, int, list[int], tuple[Led | None, ...]],
                       tuple[int, int, int, int]]
 FastBids = Callable[[list[int], int, int, int, int], list[int] | None]
 
@@ -223,14 +230,15 @@ FastBids = Callable[[list[int], int, int, int, int], list[int] | None]
 def _fast_tricks(players: int) -> tuple[FastTricks, FastBids]:
     """The bids and whole tricks of one round for ``players`` seats as straight-line code, generated per count.
 
-    ``tricks(codes, step, n, H, leader, left, won, keys) -> (step, H, leader, left)``
+    ``tricks(codes, step, n, H, leader, left, won, by_code) -> (step, H, leader, left)``
     plays trick after trick from ``step`` while the round has tricks ``left``, the record has a whole trick, and
     the trick is one it vouches for at a glance; it stops before any other trick (two jesters first, a card not
     held by the seat to act, a suit not followed) for the caller to play card by card. Per trick: the seats and
     the cards held in one test of ``H`` (see ``_HELD``), the suit led from the first card that is not a jester,
     following checked only for the cards that do not follow, and the winner from the largest ``_KEYS`` value
-    (the first wizard if there is one), found by compares (a call to ``max`` costs more). ``keys`` is
-    ``_KEYS[trump + 1]``; ``won`` (tricks per seat) is updated in place.
+    (the first wizard if there is one), found by compares (a call to ``max`` costs more). ``by_code`` is
+    ``_LED[trump + 1]`` (what a card leading brings: its suit's tables, or a wizard's mark); ``won`` (tricks
+    per seat) is updated in place.
 
     ``bids(codes, step, leader, number, forbidden) -> bids by seat | None``: a round's bids, one per seat
     from the leader, each in ``0 … number`` and their sum not ``forbidden`` (the sum rule's total, else -1);
@@ -239,34 +247,35 @@ def _fast_tricks(players: int) -> tuple[FastTricks, FastBids]:
     p = players
     cs = [f"c{i}" for i in range(p)]
     lines = [
-        "def tricks(codes, step, n, H, leader, left, won, keys):",
-        f"    stop = step + (left - 1) * {p}  # the last trick's start, or the last whole trick's in the record",
-        f"    if stop > n - {p}:",
-        f"        stop = n - {p}",
-        "    start = step",
-        "    while step <= stop:",
+        "def tricks(codes, step, n, H, leader, left, won, by_code):",
+        f"    count = (n - step) // {p}  # whole tricks: those left in the round, or in the record",
+        "    if count > left:",
+        "        count = left",
+        f"    start, end = step, step + count * {p}",
+        f"    for step in range(start, end, {p}):",
         f"        {', '.join(cs)}, = codes[step:step + {p}]",
         f"        {', '.join(f'B{i}' for i in range(p))}, = held_by[leader]",
         f"        t = {' | '.join(f'B{i}[c{i}]' for i in range(p))}",
         "        G = H ^ t  # the hands after the trick, if every card was held: else a bit of t is set in G",
         "        if G & t:",
         "            break",
-        "        lead = leads[c0]",
-        "        if lead == WIZARD_LED:",
-        "            pass  # the leader's wizard wins; anything may follow",
-        "        elif lead >= 0:",
-        *_suit_led(p, 0, "            "),
-        "        else:  # a jester led: the next card sets the lead",
-        "            lead = leads[c1]",
-        "            if lead == WIZARD_LED:",
+        "        led = by_code[c0]",
+        "        if led is None:  # a jester led: the next card sets the lead",
+        "            led = by_code[c1]",
+        "            if led is WIZARD:",
         "                leader = c1 >> 8",
-        "            elif lead >= 0:",
+        "            elif led is not None:",
+        "                F, X, M = led",
         *_suit_led(p, 1, "                "),
         "            else:",
         "                break",
+        "        elif led is not WIZARD:  # a suit led (else the leader's wizard wins, anything may follow)",
+        "            F, X, M = led",
+        *_suit_led(p, 0, "            "),
         "        H = G",
         "        won[leader] += 1",
-        f"        step += {p}",
+        "    else:",
+        "        step = end",
         f"    return step, H, leader, left - (step - start) // {p}",
         "",
         "def bids(codes, step, leader, number, forbidden):",
@@ -278,8 +287,7 @@ def _fast_tricks(players: int) -> tuple[FastTricks, FastBids]:
           for lead in range(p)),
         "    return None",
     ]
-    namespace: dict[str, Any] = {"held_by": _HELD_BY[p], "leads": _LEADS, "follows": _FOLLOWS_SUIT,
-                                 "must_at": _MUST_AT, "W": _IS_WIZARD, "WIZARD_LED": rules.WIZARD_LED,
+    namespace: dict[str, Any] = {"held_by": _HELD_BY[p], "W": _IS_WIZARD, "WIZARD": _WIZARD,
                                  "WIZARD_KEY": _WIZARD_KEY, "bid_codes": _BID_CODES[p]}
     exec("\n".join(lines), namespace)  # generated from the player count only
     tricks: FastTricks = namespace["tricks"]
@@ -288,15 +296,17 @@ def _fast_tricks(players: int) -> tuple[FastTricks, FastBids]:
 
 
 def _suit_led(p: int, k: int, indent: str) -> list[str]:
-    """Generated lines for a trick whose card ``k`` leads a suit (cards before it are jesters): follow, winner."""
+    """Generated lines for a trick whose card ``k`` leads a suit (cards before it are jesters): follow, winner.
+
+    ``F``, ``X``, ``M``: that suit's follow table, key table and must masks (``_LED``).
+    """
     rest = range(k + 1, p)
-    lines = ["F = follows[lead]"]
+    lines = []
     if rest:
         lines += [f"if not ({' and '.join(f'F[c{i}]' for i in rest)}):",
-                  "    M = must_at[lead]",
                   f"    if {' or '.join(f'(not F[c{i}] and H & M[c{i} >> 8])' for i in rest)}:",
                   "        break"]
-    lines += ["X = keys[lead]", f"leader = X[c{k}]"]
+    lines += [f"leader = X[c{k}]"]
     for i in rest:
         lines += [f"x = X[c{i}]", "if x > leader:", "    leader = x"]
     wizards = " else ".join([*(f"c{i} >> 8 if W[c{i}]" for i in rest[:-1]), f"c{p - 1} >> 8"]) if rest else "leader"
@@ -337,7 +347,7 @@ def _run(s: WizardState, codes: list[int], step: int) -> int:
     last, last_leader, last_winner = s.last_trick, s.last_leader, s.last_winner
     trump_card, stack_mask, trump = s.trump_card, s.stack_mask, s.trump
     dealt_hands: tuple[int, ...] = ()  # the hands of a round dealt here (its stack is written with the state)
-    keys, by_lead = _KEYS[trump + 1], _STRENGTH[trump + 1]
+    led_by, by_lead = _LED[trump + 1], _STRENGTH[trump + 1]
     lead = _NO_LEAD
     scored_bids: list[int] = []  # the bids and tricks of the rounds ended here, one after another: scored when s
     scored_tricks: list[int] = []  # is written
@@ -345,7 +355,7 @@ def _run(s: WizardState, codes: list[int], step: int) -> int:
     while step < n:
         if phase is PLAYING:
             start = step
-            step, H, leader, left = fast_tricks(codes, step, n, H, leader, left, tricks, keys)
+            step, H, leader, left = fast_tricks(codes, step, n, H, leader, left, tricks, led_by)
             if step > start:  # the last trick: its first card's seat led it
                 last_start = step - p
                 last_leader, last_winner = codes[last_start] >> 8, leader
@@ -401,7 +411,7 @@ def _run(s: WizardState, codes: list[int], step: int) -> int:
                     break
             else:
                 trump = trump_card // 13
-            keys, by_lead, phase, to_act = _KEYS[trump + 1], _STRENGTH[trump + 1], BIDDING, leader
+            led_by, by_lead, phase, to_act = _LED[trump + 1], _STRENGTH[trump + 1], BIDDING, leader
             continue
         if phase is not BIDDING:
             break
