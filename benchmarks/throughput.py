@@ -38,9 +38,9 @@ Peers:
 Also: random-play decisions/s of every game against the figures the README gave before this
 benchmark (``BASELINE``; with ``--baseline DIR``, a checkout of the old code is measured
 interleaved instead, in a worker process); memory per independent state; a stored Wizard game
-loaded (``load_record`` + ``replay_state``: JSON decode + validated replay) against playing it (the random
-play through ``apply`` of the same games), and the general path (``json.loads`` + ``GameRecord.from_json`` +
-``replay`` with events) beside it.
+loaded (``load_state``: JSON decode + validated replay; and ``load_record`` + ``replay_state``) against playing
+it (the random play through ``apply`` of the same games), with the general path (``json.loads`` +
+``GameRecord.from_json`` + ``replay`` with events) and the floor (decode + deals + one lookup per action) beside it.
 """
 
 from __future__ import annotations
@@ -503,8 +503,17 @@ def section_memory(args: argparse.Namespace, out: dict[str, Any]) -> None:
 
 
 def section_load(args: argparse.Namespace, out: dict[str, Any]) -> None:
-    """A stored Wizard game (4 players, all rounds): its JSON text decoded and replayed (two ways) vs played."""
+    """A stored Wizard game (4 players, all rounds): its JSON text decoded and replayed (three ways) vs played.
+
+    Per round each side repeats its pass over the 20 games until it has used ``--slice / 3`` CPU seconds
+    (a pass is 10–40 ms, too short to time alone on a loaded machine); the ratio is of the time per pass.
+    """
     from cardtable.core import load_record, replay_state  # here: --baseline workers import this script with older code
+    from cardtable.core import record as record_module
+    from cardtable.core import rng as rng_module
+    from cardtable.core.record_decoder import decoder_for
+    dealt, rng_state = getattr(rng_module, "dealt", None), rng_module.rng_state
+    load_state = getattr(record_module, "load_state", None)  # older checkouts lack it
     game = cardtable.load_game("wizard")
     options = {"players": 4}
     opts = game.options(options)
@@ -519,12 +528,13 @@ def section_load(args: argparse.Namespace, out: dict[str, Any]) -> None:
             actions.append((seat, action))
             state, _ = game.apply(state, seat, action)
         texts.append(json.dumps(GameRecord("wizard", options, seed, tuple(actions)).to_json()))
+        if load_state is not None:  # the same state, whichever way it is loaded
+            assert pickle.dumps(load_state(texts[-1], game)) == pickle.dumps(state)
     play = ours_random("wizard", options, checked=True)
 
     parts = {"load_record": 0.0, "replay_state": 0.0}
 
-    def load_all() -> float:
-        start = time.process_time()
+    def load_all() -> None:
         for text in texts:
             t0 = time.process_time()
             record = load_record(text, game)  # msgspec decode, the engine's cached actions
@@ -533,33 +543,84 @@ def section_load(args: argparse.Namespace, out: dict[str, Any]) -> None:
             t2 = time.process_time()
             parts["load_record"] += t1 - t0
             parts["replay_state"] += t2 - t1
-        return time.process_time() - start
 
-    def load_all_slow() -> float:
-        start = time.process_time()
+    def load_state_all() -> None:
+        assert load_state is not None
+        for text in texts:
+            load_state(text, game)  # decode + validated replay, no GameRecord
+
+    def load_all_slow() -> None:
         for text in texts:
             replay(game, GameRecord.from_json(json.loads(text), game))
-        return time.process_time() - start
 
-    def play_all() -> float:
-        start = time.process_time()
+    def play_all() -> None:
         rng, tally = random.Random(0), Tally()
         for seed in range(1, len(texts) + 1):
             play(seed, rng, tally)
-        return time.process_time() - start
 
-    ratios, slow_ratios = [], []
-    played = 0.0
-    for r in range(max(3, args.rounds // 2)):
-        sides = [load_all, play_all, load_all_slow]
-        k = r % 3
-        times = {f.__name__: f() for f in sides[k:] + sides[:k]}
-        ratios.append(times["load_all"] / times["play_all"])
-        slow_ratios.append(times["load_all_slow"] / times["play_all"])
+    # The floor: what any validated replay of these records must do at least, with the tools used here.
+    decoder = decoder_for(game.info.action_types)
+    lookup: dict[Any, int] = {}  # one int per distinct decoded action: "one table lookup per action"
+    rounds = opts.game_rounds()
+    floor_parts = {"decode": 0.0, "deals": 0.0, "lookups": 0.0}
+
+    def floor_all() -> None:
+        assert decoder is not None and dealt is not None
+        for text in texts:
+            t0 = time.process_time()
+            data = decoder.decode_items(text)  # the compiled msgspec pass alone
+            t1 = time.process_time()
+            rng = rng_state(data.seed)
+            for number in range(1, rounds + 1):  # the game's deals (the same work as its shuffles)
+                _, _, rng = dealt(rng, 60, 4, number)
+            t2 = time.process_time()
+            list(map(lookup.__getitem__, data.actions))
+            t3 = time.process_time()
+            floor_parts["decode"] += t1 - t0
+            floor_parts["deals"] += t2 - t1
+            floor_parts["lookups"] += t3 - t2
+
+    if decoder is not None and hasattr(decoder, "decode_items"):
+        for text in texts:
+            for item in decoder.decode_items(text).actions:
+                lookup.setdefault(item, len(lookup))
+
+    budget = args.slice / 3
+
+    def per_pass(side: Callable[[], None]) -> tuple[float, int]:
+        start, passes = time.process_time(), 0
+        while True:
+            side()
+            passes += 1
+            spent = time.process_time() - start
+            if spent >= budget:
+                return spent / passes, passes
+
+    sides: list[Callable[[], None]] = [load_all, play_all, load_all_slow]
+    if load_state is not None and dealt is not None:
+        sides += [load_state_all, floor_all]
+    ratios: dict[str, list[float]] = {side.__name__: [] for side in sides if side is not play_all}
+    played, loads, floors = 0.0, 0, 0
+    for r in range(args.rounds):
+        k = r % len(sides)
+        times = {}
+        for side in sides[k:] + sides[:k]:
+            times[side.__name__], passes = per_pass(side)
+            if side is load_all:
+                loads += passes
+            if side is floor_all:
+                floors += passes
+        for name in ratios:
+            ratios[name].append(times[name] / times["play_all"])
         played += times["play_all"]
-    out["load"] = {"games": len(texts), "ratio_load_over_play": spread(ratios),
-                   "ratio_slow_load_over_play": spread(slow_ratios),
-                   "parts_over_play": {name: t / played for name, t in parts.items()}}
+    out["load"] = {"games": len(texts), "ratio_load_over_play": spread(ratios["load_all"]),
+                   "ratio_slow_load_over_play": spread(ratios["load_all_slow"]),
+                   "parts_over_play": {name: t / loads / (played / args.rounds) for name, t in parts.items()}}
+    if load_state is not None and dealt is not None:
+        out["load"]["ratio_load_state_over_play"] = spread(ratios["load_state_all"])
+        out["load"]["ratio_floor_over_play"] = spread(ratios["floor_all"])
+        out["load"]["floor_parts_over_play"] = {name: t / floors / (played / args.rounds)
+                                                for name, t in floor_parts.items()}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -619,12 +680,19 @@ def print_table(out: dict[str, Any], args: argparse.Namespace) -> None:
     load = out.get("load")
     if load:
         print(f"\n## Loading a stored Wizard game ({load['games']} games, 4 players, all rounds)")
-        print(f"load (load_record + replay_state: JSON decode + validated replay) / play (random play through "
-              f"apply): {fmt_spread(load['ratio_load_over_play'])}")
+        if "ratio_load_state_over_play" in load:
+            print(f"load_state (JSON decode + validated replay, the state only) / play (random play through apply): "
+                  f"{fmt_spread(load['ratio_load_state_over_play'])}")
+        print(f"load_record + replay_state (the record, then its state) / play: "
+              f"{fmt_spread(load['ratio_load_over_play'])}")
         print("of which, over play (all rounds together): " + ", ".join(
             f"{name} {value:.2f}x" for name, value in load["parts_over_play"].items()))
         print(f"the general path (json.loads + GameRecord.from_json + replay with events) / play: "
               f"{fmt_spread(load['ratio_slow_load_over_play'])}")
+        if "ratio_floor_over_play" in load:
+            print(f"the floor (the msgspec decode + the games' deals + one dict lookup per action, no rule "
+                  f"checked) / play: {fmt_spread(load['ratio_floor_over_play'])}; " + ", ".join(
+                      f"{name} {value:.2f}x" for name, value in load["floor_parts_over_play"].items()))
 
 
 SECTIONS = {"peers": section_peers, "games": section_games, "memory": section_memory, "load": section_load}

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import abc
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, ClassVar, Generic, TypeVar
@@ -178,6 +178,16 @@ class Game(abc.ABC, Generic[S, A, Ob, Opt]):
             except IllegalAction as exc:
                 raise IllegalAction(action, exc.reason, step=step) from None
         return state
+
+    def replay_decoded(self, options: Opt, seed: Seed, items: Sequence[Any],
+                       pair_of: Callable[[Any], tuple[Seat, A]]) -> S:
+        """:meth:`replay` of a record's decoded items (``core.record_decoder``), ``pair_of(item)`` their actions.
+
+        ``core.record.load_state`` calls this. ``pair_of`` may raise (``record_decoder.Undecodable``):
+        every item is converted before any is replayed, so such a record is refused before any rule is
+        asked. Games may override this to replay from the items directly.
+        """
+        return self.replay(options, seed, tuple(map(pair_of, items)))
 
     # What leaves the engine.
 

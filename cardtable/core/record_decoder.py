@@ -49,30 +49,47 @@ class RecordDecoder:
     def decode(self, text: str | bytes) -> tuple[str, dict[str, Any], int, tuple[tuple[int, Any], ...],
                                                  tuple[str, ...], int] | None:
         """``(game, options, seed, actions, notes, format)``, or None if the fast path cannot decode the text."""
-        try:
-            data = self._decoder.decode(text)
-        except (msgspec.DecodeError, RecursionError, TypeError, ValueError):
+        data = self.decode_items(text)
+        if data is None:
             return None
         try:
             actions = tuple(map(self.pairs.__getitem__, data.actions))  # one lookup per action, all in C
         except KeyError:
             try:
-                actions = tuple(map(self._pair, data.actions))
-            except (TypeError, ValueError):  # an action class's own checks refused the values: the slow path says why
+                actions = tuple(map(self.pair_of, data.actions))
+            except Undecodable:  # an action class's own checks refused the values: the slow path says why
                 return None
         return data.game, data.options, data.seed, actions, tuple(data.notes), data.format
 
-    def _pair(self, item: Any) -> tuple[int, Any]:
-        """The ``(seat, action)`` of a decoded item: shared (and remembered) for a cached action and a usual seat."""
+    def decode_items(self, text: str | bytes) -> Any:
+        """The decoded record struct (``.game``, ``.options``, ``.seed``, ``.actions``, ``.notes``, ``.format``), its
+        actions still decoded items (hashable structs, see :meth:`pair_of`); None if the fast path cannot decode it."""
+        try:
+            return self._decoder.decode(text)
+        except (msgspec.DecodeError, RecursionError, TypeError, ValueError):
+            return None
+
+    def pair_of(self, item: Any) -> tuple[int, Any]:
+        """The ``(seat, action)`` of a decoded item: shared (and remembered) for a cached action and a usual seat.
+
+        Raises :class:`Undecodable` if the action class's own checks refuse the values.
+        """
         pair = self.pairs.get(item)
         if pair is None:
-            action = self.convert[type(item.action)](item.action)
+            try:
+                action = self.convert[type(item.action)](item.action)
+            except (TypeError, ValueError):
+                raise Undecodable(item) from None
             pair = cached_pair(item.seat, action)
             if pair is None:
                 return (item.seat, action)
             if len(self.pairs) < 100_000:  # bounded: seats × cached actions of one game
                 self.pairs[item] = pair
         return pair
+
+
+class Undecodable(ValueError):
+    """A decoded item whose action the action class refuses: the record goes the slow way, which says why."""
 
 
 @cache

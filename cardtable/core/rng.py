@@ -328,6 +328,77 @@ def shuffled(rng: Rng, items: Sequence[T], *,
     return [items[i] for i in perm], after
 
 
+Hands = tuple[int, ...]
+
+
+def dealt(rng: Rng, n: int, players: int, count: int) -> tuple[Hands, int | None, Rng]:
+    """``shuffled(rng, range(n))`` dealt one at a time: ``count`` cards to each of ``players`` hands, then one turned.
+
+    Returns the hands as bitmasks (hand ``k`` holds the cards at positions ``k``, ``k + players``, … below
+    ``players * count``), the card at position ``players * count`` (None if that is ``n``) and the RNG after:
+    exactly what dealing from ``shuffled`` gives, with less work (a seeded stream goes through code generated
+    per deal size that makes only the Fisher–Yates steps a deal needs, see :func:`_straight_deal`).
+    """
+    deal = players * count
+    if players < 1 or count < 0 or deal > n:
+        raise ValueError(f"cannot deal {count} cards to each of {players} hands from {n}")
+    if type(rng) is int:
+        key = (n, players, count)
+        known = _DEALS.get(key)
+        if known is None:
+            known = _straight_deal(n, players, count), _factorial(n)
+            if len(_DEALS) < 1024:  # deal sizes are few: a game's rounds and table sizes
+                _DEALS[key] = known
+        steps, orders = known
+        r, rng = below(rng, orders)
+        hands, turned = steps(r)
+        return hands, turned, rng
+    deck, rng = shuffled(rng, range(n))
+    hands = tuple(sum(1 << card for card in deck[k:deal:players]) for k in range(players))
+    return hands, deck[deal] if deal < n else None, rng
+
+
+def _straight_deal(n: int, players: int, count: int) -> Callable[[int], tuple[Hands, int | None]]:
+    """:func:`_straight_line`'s Fisher–Yates for a deal: ``r`` to the hands and the turned card.
+
+    Step ``i`` (``i = n-1 … 1``) fixes position ``i`` for good. Above the cards dealt and turned
+    (``i > players * count``) the item leaving position ``i`` is never looked at again, so the swap is one
+    assignment ``out[j] = out[i]``; below, the item that lands on position ``i`` goes straight into its hand.
+    Each digit ``j`` is read from its group's small int as ``x // d % radix`` (``d``: the radices before it in
+    the group), the same digits as ``_straight_line``'s ``x % radix; x //= radix``, in fewer steps.
+    """
+    deal = players * count
+    lines = ["def steps(r):", f"    out = list(range({n}))"]
+    lines += [f"    h{k} = 0" for k in range(players)] + ["    turned = None"]
+    for product, group in _digit_groups(n):
+        lines.append(f"    r, x = divmod(r, {product})")
+        below_digit = 1  # the product of the group's radices before this digit: the digit is x // below_digit % radix
+        for i, radix in group:
+            digit = "x" if below_digit == 1 else f"x // {below_digit}"
+            if below_digit * radix != product:
+                digit += f" % {radix}"
+            below_digit *= radix
+            if i > deal:
+                lines.append(f"    out[{digit}] = out[{i}]")
+            elif i == deal:
+                lines.append(f"    j = {digit}; turned = out[j]; out[j] = out[{i}]")
+            else:
+                lines.append(f"    j = {digit}; h{i % players} |= 1 << out[j]; out[j] = out[{i}]")
+    if deal > 0:
+        lines.append("    h0 |= 1 << out[0]")
+    elif n > 0:
+        lines.append("    turned = out[0]")
+    lines.append(f"    return ({''.join(f'h{k}, ' for k in range(players))}), turned")
+    namespace: dict[str, Any] = {}
+    exec("\n".join(lines), namespace)  # generated from ints only
+    steps: Callable[[int], tuple[Hands, int | None]] = namespace["steps"]
+    return steps
+
+
+#: The generated deals by ``(n, players, count)``, each with ``n!``.
+_DEALS: dict[tuple[int, int, int], tuple[Callable[[int], tuple[Hands, int | None]], int]] = {}
+
+
 def randrange(rng: Rng, n: int) -> tuple[int, Rng]:
     """A uniform int in ``[0, n)`` and the RNG after it."""
     if type(rng) is int:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import cardtable
-from cardtable.core import DecodeError, GameRecord, load_record, parse_json, replay, replay_state
+from cardtable.core import DecodeError, GameRecord, load_record, load_state, parse_json, replay, replay_state
 from cardtable.core.record import RECORD_FORMAT, new_record
 from cardtable.games.wizard.actions import Bid
 
@@ -98,3 +98,4 @@ def test_load_record_and_replay_state_agree_with_the_general_path_for_every_game
     loaded = load_record(text, game)
     assert loaded == GameRecord.from_json(parse_json(text), game) == record
     assert pickle.dumps(replay_state(game, loaded)) == pickle.dumps(replay(game, record)[0]) == pickle.dumps(state)
+    assert pickle.dumps(load_state(text, game)) == pickle.dumps(state)

@@ -15,6 +15,7 @@ from cardtable.core.rng import (
     Scripted,
     below,
     chance,
+    dealt,
     digits_per_word,
     draws,
     randrange,
@@ -172,3 +173,31 @@ def test_a_rejected_draw_is_redrawn_from_where_the_stream_stands(monkeypatch: py
         one_draw = [(seeded(s) + len(words) * GOLDEN_GAMMA) % 2**64 for s in range(60)]
         redrawn = sum(after != first for (_, after), first in zip(results, one_draw))
         assert 10 < redrawn < 50  # about half were redrawn
+
+
+def _dealt_from_shuffle(rng: object, n: int, players: int, count: int) -> tuple[tuple[int, ...], int | None, object]:
+    """Dealing from ``shuffled`` one card at a time: what ``dealt`` must give."""
+    deck, after = shuffled(rng, list(range(n)))  # type: ignore[arg-type]
+    deal = players * count
+    hands = tuple(sum(1 << card for card in deck[k:deal:players]) for k in range(players))
+    return hands, deck[deal] if deal < n else None, after
+
+
+def test_a_deal_is_dealing_from_the_shuffle_for_every_size() -> None:
+    """``dealt``'s generated Fisher-Yates (single assignments above the deal) gives the shuffle's deal exactly."""
+    for n in (1, 2, 3, 7, 13, 36, 60):
+        for players in range(1, 7):
+            for count in range(n // players + 1):
+                for state in (0, 2**64 - 1, *(seeded(s) for s in range(n, n + 3))):
+                    assert dealt(state, n, players, count) == _dealt_from_shuffle(state, n, players, count), (
+                        n, players, count, state)
+
+
+def test_a_scripted_deal_and_an_impossible_one() -> None:
+    perm = (3, 1, 4, 0, 2)
+    hands, turned, after = dealt(Scripted((perm,), then=5), 5, 2, 2)
+    assert hands == (1 << 3 | 1 << 4, 1 << 1 | 1 << 0) and turned == 2 and after == 5
+    assert dealt(Scripted((perm,)), 5, 1, 5)[:2] == ((0b11111,), None)
+    for players, count in ((0, 1), (2, 3), (1, -1)):
+        with pytest.raises(ValueError):
+            dealt(seeded(1), 5, players, count)

@@ -12,7 +12,16 @@ from typing import Any
 import pytest
 
 import cardtable
-from cardtable.core import DecodeError, GameRecord, IllegalAction, load_record, parse_json, replay, replay_state
+from cardtable.core import (
+    DecodeError,
+    GameRecord,
+    IllegalAction,
+    load_record,
+    load_state,
+    parse_json,
+    replay,
+    replay_state,
+)
 from cardtable.core.game import Game
 from cardtable.games.wizard.actions import Bid, ChooseTrump, Play
 from cardtable.games.wizard.game import WizardGame
@@ -52,6 +61,7 @@ def test_the_fast_load_gives_the_record_and_every_state_of_the_slow_one(options:
         assert loaded == record == GameRecord.from_json(parse_json(text_of(record)), GAME)
         assert all(a is b for (_, a), (_, b) in zip(loaded.actions, record.actions, strict=True))  # the cached actions
         assert replay_state(GAME, loaded).__getstate__() == final.__getstate__()
+        assert load_state(text_of(record), GAME).__getstate__() == final.__getstate__()
         for upto in sorted(random.Random(seed).sample(range(len(record.actions)), 12)):
             slow, _ = replay(GAME, record, upto)
             assert replay_state(GAME, loaded, upto).__getstate__() == slow.__getstate__(), upto
@@ -95,9 +105,13 @@ def test_an_illegal_action_is_refused_with_apply_s_reason_naming_its_step(option
                 continue  # legal here after all (a trump choice by the dealer, say)
             bad = GameRecord("wizard", record.options, record.seed,
                              record.actions[:step] + ((seat, wrong),) + record.actions[step + 1:])
-            for loaded in (bad, load_record(text_of(bad), GAME) if type(seat) is int else bad):
+            loads = [lambda bad=bad: replay_state(GAME, bad)]
+            if type(seat) is int:  # a record that JSON can hold: decoded into pairs, or straight into the state
+                loads += [lambda bad=bad: replay_state(GAME, load_record(text_of(bad), GAME)),
+                          lambda bad=bad: load_state(text_of(bad), GAME)]
+            for load in loads:
                 with pytest.raises(IllegalAction) as refused:
-                    replay_state(GAME, loaded)
+                    load()
                 assert refused.value.step == step and refused.value.reason == expected.reason
                 assert str(refused.value) == f"record action {step}: {expected}"
                 checked += 1
@@ -109,6 +123,8 @@ def test_an_action_after_the_end_is_refused_naming_its_step() -> None:
     longer = GameRecord("wizard", record.options, record.seed, record.actions + (record.actions[-1],))
     with pytest.raises(IllegalAction, match=f"record action {len(record.actions)}: .*the game is over"):
         replay_state(GAME, load_record(text_of(longer), GAME))
+    with pytest.raises(IllegalAction, match=f"record action {len(record.actions)}: .*the game is over"):
+        load_state(text_of(longer), GAME)
 
 
 def _mangled(change: Any) -> str:
@@ -144,6 +160,28 @@ def test_a_malformed_record_gets_from_json_s_exact_error(change: Any) -> None:
     with pytest.raises(DecodeError) as refused:
         load_record(text, GAME)
     assert str(refused.value) == str(expected.value)
+    with pytest.raises(DecodeError) as refused:
+        load_state(text, GAME)
+    assert str(refused.value) == str(expected.value)
+
+
+def test_load_state_leaves_what_the_compiled_decoder_cannot_convert_to_the_two_step_way(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardtable.core.record_decoder import decoder_for
+    from cardtable.games.wizard import game as wizard_game
+
+    def refuse(item: Any) -> Any:
+        raise ValueError("refused")
+
+    record, final = random_record({"players": 5, "rounds": 5}, 9)
+    decoder = decoder_for(GAME.info.action_types)
+    assert decoder is not None
+    monkeypatch.setattr(decoder, "pairs", {})  # nothing seen yet, and no item converts: the slow path decodes
+    monkeypatch.setattr(wizard_game._CODES, "by_item", {})
+    for struct in decoder.convert:
+        monkeypatch.setitem(decoder.convert, struct, refuse)
+    assert decoder.decode(text_of(record)) is None
+    assert load_state(text_of(record), GAME).__getstate__() == final.__getstate__()
 
 
 def test_a_big_seed_and_a_rare_bid_go_the_slow_way_and_still_load() -> None:

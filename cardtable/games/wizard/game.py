@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from operator import add, eq
+from typing import Any
 
 from cardtable.cards import WIZARD_60, CardId
 from cardtable.core import Event, Game, GameInfo, InvalidOptions, Outcome, Seat
@@ -21,6 +22,7 @@ from cardtable.games.wizard.observation import PlayedCard, WizardObservation
 from cardtable.games.wizard.options import PRESETS, RoundsChoice, WizardOptions
 from cardtable.games.wizard.replay import ReplayCodes
 from cardtable.games.wizard.replay import replay as quiet_replay
+from cardtable.games.wizard.replay import replay_decoded as quiet_replay_decoded
 from cardtable.games.wizard.state import BIDDING, CHOOSING_TRUMP, FINISHED, PLAYING, WizardState, pack_row
 
 _PLAY = tuple(Play(c) for c in range(rules.DECK_SIZE))
@@ -125,6 +127,12 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         for deck in decks:
             if sorted(deck) != list(_ALL_CARDS):
                 raise ValueError("a scripted deck must hold each of the 60 card ids once")
+        events: list[Event] = []
+        return self._fresh(options, seed, decks, events), events
+
+    def _fresh(self, options: WizardOptions, seed: Seed, decks: Sequence[Sequence[CardId]],
+               events: list[Event] | None) -> WizardState:
+        """A new game's state, round 1 dealt, from checked options; its events go to ``events`` (none if None)."""
         rng = seeded(seed)
         dealer = options.first_dealer
         if dealer < 0:
@@ -134,9 +142,8 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         s.round, s.rounds, s.dealer = 0, options.game_rounds(), (dealer - 1) % options.players
         s.totals = s.exact = (0,) * options.players
         s.rows = ()
-        events: list[Event] = []
         self._start_round(s, events)
-        return s, events
+        return s
 
     def _start_round(self, s: WizardState, events: list[Event] | None) -> None:
         """Move the deal one seat left and deal the next round into ``s``; with ``events=None`` build none."""
@@ -336,6 +343,11 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
         own check and move, so an illegal action gets the same reason, named by its step.
         """
         return quiet_replay(self, _CODES, options, seed, actions)
+
+    def replay_decoded(self, options: WizardOptions, seed: Seed, items: Sequence[Any],
+                       pair_of: Callable[[Any], tuple[Seat, WizardAction]]) -> WizardState:
+        """``Game.replay_decoded`` through the quiet replay: each decoded item coded by one lookup, no pairs made."""
+        return quiet_replay_decoded(self, _CODES, options, seed, items, pair_of)
 
     # Moves: each changes ``s``, a fresh copy (or a replay's private state), in place.
 
