@@ -39,9 +39,9 @@ from cardtable.games.crazy_eights.search import candidates_usual_first
 class ParticleSearchOptions:
     """The budget (playouts per decision, an optional time cap) and the filter's size and cost cap."""
 
-    sims: int = 2000
+    sims: int = 1000
     ms: float = 0.0
-    particles: int = 300
+    particles: int = 200
     tries: int = 20
     flat: int = 1
     read: int = 1
