@@ -67,8 +67,8 @@ BOT_INFO: dict[str, dict[str, BotInfo]] = {
         "heuristic": BotInfo("Heuristic: rates trumps, chases the 5♥ (fast)", 3, 0.05),
     },
     "crazy_eights": {
-        "search": BotInfo("Search: reads the hands exactly, plays out 2000 sampled deals per choice "
-                          "(strongest, under a second)", 1, 350.0),
+        "search": BotInfo("Search: reads the hands exactly, plays out 1000 sampled deals per choice "
+                          "(strongest, under a second)", 1, 120.0),
         "search_quick": BotInfo("Quick search: reads the hands exactly, 250 sampled deals per choice "
                                 "(fast; strength not measured)", 3, 60.0),
         "search_deep": BotInfo("Deep search: reads the hands by rules, plays out 1000 sampled deals per choice "
