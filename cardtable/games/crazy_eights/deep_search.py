@@ -1,6 +1,6 @@
 """The deep Crazy Eights search (``search_deep``): many sampled deals per real choice, read hands, the game's odds.
 
-Flat Monte Carlo like ``crazy_eights.search`` (the first search, ``search``), with four changes:
+Flat Monte Carlo like ``crazy_eights.search`` (the first search, ``search_v1``), with four changes:
 
 - **Speed.** Deals are sampled straight into bitmasks (``deal_table``; the stock is not shuffled,
   its cards are drawn at random) and played out by ``crazy_eights.playout`` without the engine's

@@ -20,9 +20,11 @@ between two of ours) and keeps up to N particles, each the current hands of the 
   slots (dealt or drawn), each slot collecting the cards the heuristic's choices say it cannot
   be; the slots still empty are filled at random at the end, and the result must pass ``replay``.
   At most ``tries`` attempts per particle wanted, never a hang.
-- **Fallback.** With no particle at all (the opponents do not play as the heuristic does, or the
-  stock was rebuilt from the discards, which this bookkeeping does not follow), the caller falls
-  back to ``ModelTracker``'s sampler; ``fallbacks`` counts the decisions that did.
+- **A rebuilt stock** starts the hypotheses afresh (``Root``): the new stock holds only cards that
+  were on the pile, so the cards never seen are all in the other hands.
+- **Fallback.** With no particle at all (the opponents do not play as the heuristic does, a round
+  joined midway), the caller falls back to ``ModelTracker``'s sampler; ``fallbacks`` counts the
+  decisions that did.
 
 Fresh hypotheses are drawn from the consistent ones roughly, not exactly, in proportion to their
 probability (a card is placed in a random eligible slot; the empty slots are filled most
