@@ -325,21 +325,34 @@ def construct(segments: list[Segment], plans: list[list[Plan]], me: Seat, player
 def _fill(slots: _Slots, unseen: int, never: int, rnd: random.Random) -> bool:
     """Give every empty slot an unseen card it may be, the most constrained first; False if one cannot.
 
-    The slots held at the root take the ``never`` seen cards first (they cannot be in the stock).
+    After a rebuilt stock the cards never seen (``never``) go first, each to an empty slot held at
+    the root chosen at random among those that may hold it (none: it stays in the stock).
     """
-    empty = [i for i, c in enumerate(slots.card) if c < 0]
-    empty.sort(key=lambda i: (not slots.dealt[i], (unseen & ~slots.forbid[i]).bit_count()))
     pool = unseen
+    if never:
+        for card in _shuffled(cards_of(never & unseen), rnd):
+            free = [i for i, c in enumerate(slots.card) if c < 0 and slots.dealt[i] and not slots.forbid[i] & BIT[card]]
+            if free:
+                slots.card[free[int(rnd.random() * len(free))]] = card
+                pool ^= BIT[card]
+    empty = [i for i, c in enumerate(slots.card) if c < 0]
+    empty.sort(key=lambda i: (pool & ~slots.forbid[i]).bit_count())
     for i in empty:
         allowed = pool & ~slots.forbid[i]
         if not allowed:
             return False
-        if slots.dealt[i] and allowed & never:
-            allowed &= never
         card = _pick_bit(allowed, rnd)
         slots.card[i] = card
         pool ^= BIT[card]
     return True
+
+
+def _shuffled(cards: list[CardId], rnd: random.Random) -> list[CardId]:
+    """The cards in a random order (Fisher–Yates on ``rnd.random``)."""
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(rnd.random() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
 
 
 # Advancing a particle (the other hands and the stock) through a new segment.
