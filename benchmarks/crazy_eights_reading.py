@@ -7,7 +7,9 @@ search on: ``particles`` (``particles.ParticleFilter``, the ``search`` bot's; it
 when it has no particle), ``model`` (``reading.ModelTracker`` constraints, ``search_deep``'s),
 ``draws`` (what draws prove only) and ``uniform`` (hand sizes only). Printed per reader: the mean
 probability on the true place over cards and decisions, with a 95 % interval over games, and the
-mean log-probability (deals that put zero on the truth count as 1/(2·deals)).
+mean log-probability (deals that put zero on the truth count as 1/(2·deals)), and the calibration
+of "this seat holds this card": over tenths of predicted probability, the mean gap between the
+predicted and the observed frequency (weighted by cases), and the top tenth's figures.
 
     python benchmarks/crazy_eights_reading.py --games 20 --seed 1
 """
@@ -47,6 +49,34 @@ def _score(deals: list[list[int]], truth: list[int], unseen: int) -> tuple[float
     return statistics.fmean(probs), statistics.fmean(math.log(max(p, floor)) for p in probs)
 
 
+class Calibration:
+    """Predicted probabilities that a seat holds a card against how often it did, in tenths."""
+
+    def __init__(self) -> None:
+        self.bins = [[0, 0.0, 0] for _ in range(10)]  # cases, predicted sum, hits
+
+    def add(self, deals: list[list[int]], truth: list[int], unseen: int, me: int) -> None:
+        """Every (other seat, unseen card) of one decision."""
+        for s in range(len(truth)):
+            if s == me:
+                continue
+            for card in range(52):
+                if unseen & BIT[card]:
+                    p = sum(1 for hands in deals if hands[s] & BIT[card]) / len(deals)
+                    b = self.bins[min(9, int(p * 10))]
+                    b[0] += 1
+                    b[1] += p
+                    b[2] += bool(truth[s] & BIT[card])
+
+    def text(self) -> str:
+        """The weighted mean gap and the top tenth."""
+        total = sum(b[0] for b in self.bins)
+        gap = sum(abs(b[1] - b[2]) for b in self.bins if b[0]) / total
+        n, ps, hits = self.bins[9]
+        top = f"predicted {ps / n:.3f}, held {hits / n:.3f} of {n}" if n else "empty"
+        return f"calibration gap {gap:.3f}; top tenth: {top}"
+
+
 def main(argv: list[str] | None = None) -> None:
     """Play the games and print each reader's score."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -58,6 +88,7 @@ def main(argv: list[str] | None = None) -> None:
     names = ("particles", "model", "draws", "uniform")
     per_game: dict[str, list[float]] = {k: [] for k in names}
     logs: dict[str, list[float]] = {k: [] for k in names}
+    calibration = {"particles": Calibration(), "model": Calibration()}
     decisions = fallbacks = 0
     rng = random.Random(args.seed)
     for g in range(args.games):
@@ -95,6 +126,8 @@ def main(argv: list[str] | None = None) -> None:
                     for name, found in (("particles", particle_deals), ("model", model_deals),
                                         ("draws", tables(draws.forbidden(obs))), ("uniform", tables({}))):
                         mean, log = _score(found, truth, unseen)
+                        if name in calibration:
+                            calibration[name].add(found, truth, unseen, me)
                         scores[name].append(mean)
                         logs[name].append(log)
             action = bots[seat].act(obs, legal)
@@ -112,7 +145,8 @@ def main(argv: list[str] | None = None) -> None:
         mean = statistics.fmean(values)
         half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.nan
         print(f"  {name:9s} probability on the true place {mean:.3f} ± {half:.3f}; "
-              f"mean log-probability {statistics.fmean(logs[name]):.3f}")
+              f"mean log-probability {statistics.fmean(logs[name]):.3f}"
+              + (f"; {calibration[name].text()}" if name in calibration else ""))
 
 
 if __name__ == "__main__":
