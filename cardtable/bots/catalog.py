@@ -70,7 +70,7 @@ BOT_INFO: dict[str, dict[str, BotInfo]] = {
         "search": BotInfo("Search: reads the hands exactly, plays out 1000 sampled deals per choice "
                           "(about as strong as the deep search; under a second)", 1, 180.0),
         "search_quick": BotInfo("Quick search: reads the hands exactly, 250 sampled deals per choice "
-                                "(fast; strength not measured)", 3, 60.0),
+                                "(fast; about as strong as far as measured)", 2, 60.0),
         "search_deep": BotInfo("Deep search: reads the hands by rules, plays out 1000 sampled deals per choice "
                                "(under a second)", 2, 300.0),
         "search_deep_quick": BotInfo("Quick deep search: 250 sampled deals per choice (fast; strength not measured)",
