@@ -115,12 +115,9 @@ def ruled_out(card: CardId, top: int, suit: int, endgame: bool) -> int:
 
 
 def _turn(hand: int, top: int, suit: int, counts: list[int], seat: Seat, change: int, new: int,
-          drawn: tuple[CardId, ...] | None, draw_until: bool) -> tuple[int, int, int, int, tuple[CardId, ...]] | None:
-    """One seat's turn by the heuristic's rule: (hand, top, suit, cards left to explain, draws) or None.
-
-    ``drawn``: the cards it drew, or None to draw them at random from ``new`` (the played one) and
-    nowhere else (a check of the first part only).
-    """
+          drawn: tuple[CardId, ...], draw_until: bool) -> tuple[int, int, int, int] | None:
+    """One seat's turn by the heuristic's rule, given the cards it drew: (hand, top, suit, cards still
+    to explain) after it, or None if the turn does not give what the table showed."""
     match = MATCH[top * 4 + suit]
     playable = hand & match
     if playable:
@@ -129,8 +126,8 @@ def _turn(hand: int, top: int, suit: int, counts: list[int], seat: Seat, change:
         card, named = heuristic_choice(hand, playable, is_endgame(counts, seat))
         if not new & BIT[card]:
             return None
-        return hand ^ BIT[card], card, named, new ^ BIT[card], ()
-    if change < 0 or drawn is None:
+        return hand ^ BIT[card], card, named, new ^ BIT[card]
+    if change < 0:
         return None
     plays = draw_until or change == 0
     if len(drawn) != (change + 1 if plays else change) or (not plays and not drawn):
@@ -143,12 +140,12 @@ def _turn(hand: int, top: int, suit: int, counts: list[int], seat: Seat, change:
             return None
         hand |= BIT[c]
     if not plays:
-        return hand, top, suit, new, drawn
+        return hand, top, suit, new
     last = drawn[-1]
     if not (match & BIT[last] and new & BIT[last]):
         return None
     named = heuristic_suit(hand | BIT[last]) if BIT[last] & EIGHTS else SUIT_OF[last]
-    return hand, last, named, new ^ BIT[last], drawn
+    return hand, last, named, new ^ BIT[last]
 
 
 def replay(segments: list[Segment], history: History, draw_until: bool) -> list[int] | None:
@@ -176,7 +173,7 @@ def replay(segments: list[Segment], history: History, draw_until: bool) -> list[
             out = _turn(hands[seat], top, suit, counts, seat, change, new, drawn, draw_until)
             if out is None:
                 return None
-            hands[seat], top, suit, new, _ = out
+            hands[seat], top, suit, new = out
             counts[seat] += change
         if new or (top, suit) != (seg.end_top, seg.end_suit):
             return None
