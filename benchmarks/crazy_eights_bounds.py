@@ -6,7 +6,7 @@ at random, in every sampled deal), ``--know all`` the true state (the stock orde
 rebuilt stock's order stays unknown). ``--know none`` is the fair search, on the same deals.
 Prints its win share with a Wilson 95 % interval. ``--bot flat`` is the first flat search
 (``crazy_eights.search.RaceSearchBot``, the bot ``search_v1``), ``--bot deep`` the bitmask search
-(``crazy_eights.deep_search.DeepSearchBot``, the bot ``search``).
+(``crazy_eights.deep_search.DeepSearchBot``, the bot ``search_deep``).
 
     python benchmarks/crazy_eights_bounds.py --bot deep --know hands --games 40 --seed 3
 """

@@ -68,13 +68,17 @@ BOT_INFO: dict[str, dict[str, BotInfo]] = {
         "lowest": BotInfo("Lowest: counts aces and kings to bid, always the lowest card (baseline)", 4, 0.01),
     },
     "crazy_eights": {
-        "search_deep": BotInfo("Deep search: reads the hands, plays out 1000 sampled deals per choice "
-                               "(strongest, under a second)", 1, 300.0),
+        "search": BotInfo("Search: reads the hands exactly, plays out 1000 sampled deals per choice "
+                          "(about as strong as the deep search; under a second)", 1, 180.0),
+        "search_quick": BotInfo("Quick search: reads the hands exactly, 250 sampled deals per choice "
+                                "(fast; about as strong as far as measured)", 2, 60.0),
+        "search_deep": BotInfo("Deep search: reads the hands by rules, plays out 1000 sampled deals per choice "
+                               "(under a second)", 2, 300.0),
         "search_deep_quick": BotInfo("Quick deep search: 250 sampled deals per choice (fast; strength not measured)",
                                      3, 80.0),
-        "search": BotInfo("First search: plays out sampled deals (no stronger than the heuristic; up to a second)",
-                          3, 150.0),
-        "search_quick": BotInfo("Quick first search: fewer sampled deals (no stronger than the heuristic)", 3, 30.0),
+        "search_v1": BotInfo("First search: plays out sampled deals (no stronger than the heuristic; up to a second)",
+                             3, 150.0),
+        "search_v1_quick": BotInfo("Quick first search: fewer sampled deals (no stronger than the heuristic)", 3, 30.0),
         "tracker": BotInfo("Tracker: counts the cards gone by, holds eights (fast)", 3, 0.01),
         "heuristic": BotInfo("Heuristic: costliest card first, saves eights (fast)", 3, 0.01),
         "first": BotInfo("First: the first playable card (baseline)", 5, 0.0),
@@ -87,7 +91,7 @@ DEFAULT_BOT: dict[str, str] = {
     "mus": "reader",
     "durak": "endgame",
     "kaiser": "search",
-    "crazy_eights": "search_deep",
+    "crazy_eights": "search",
 }
 
 

@@ -1,4 +1,4 @@
-"""The Crazy Eights search bot: legal play, determinism, its options, the time cap, what the next player lacks."""
+"""The first Crazy Eights search (search_v1): legal play, determinism, options, time cap, what the next player lacks."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def _choices(count: int, seed: int) -> list[tuple[object, int]]:
     return out
 
 
-@pytest.mark.parametrize("name", ["search:sims=16", "search_quick"])
+@pytest.mark.parametrize("name", ["search_v1:sims=16", "search_v1_quick"])
 def test_search_plays_only_legal_moves_in_a_whole_round(name: str) -> None:
     options = GAME.options(players=4, rounds=1)
     state, _ = GAME.new(options, 5)
@@ -47,18 +47,18 @@ def test_search_plays_only_legal_moves_in_a_whole_round(name: str) -> None:
 def test_the_same_seed_gives_the_same_moves() -> None:
     positions = _choices(4, 3)
     assert positions
-    first, second = make_bot(GAME, "search:sims=24", 7), make_bot(GAME, "search:sims=24", 7)
+    first, second = make_bot(GAME, "search_v1:sims=24", 7), make_bot(GAME, "search_v1:sims=24", 7)
     for state, seat in positions:
         obs, legal = GAME.observe(state, seat), GAME.legal_actions(state, seat)
         assert first.act(obs, legal) == second.act(obs, legal)
 
 
 @pytest.mark.parametrize(("spec", "message"), [
-    ("search:sims=-3", "sims must be at least 1"),
-    ("search:ms=-1", "ms must be 0"),
-    ("search:depth=3", "no option 'depth'"),
-    ("search:sims=lots", "must be a number"),
-    ("search:flat=0", "always flat"),
+    ("search_v1:sims=-3", "sims must be at least 1"),
+    ("search_v1:ms=-1", "ms must be 0"),
+    ("search_v1:depth=3", "no option 'depth'"),
+    ("search_v1:sims=lots", "must be a number"),
+    ("search_v1:flat=0", "always flat"),
 ])
 def test_bad_options_give_one_clear_line(spec: str, message: str) -> None:
     with pytest.raises(ValueError, match=message) as info:
@@ -67,7 +67,7 @@ def test_bad_options_give_one_clear_line(spec: str, message: str) -> None:
 
 
 def test_a_time_cap_stops_the_search_with_its_best_move_so_far() -> None:
-    bot = make_bot(GAME, "search:sims=10000000:ms=20", 1)
+    bot = make_bot(GAME, "search_v1:sims=10000000:ms=20", 1)
     assert isinstance(bot, RaceSearchBot)
     state, seat = _choices(1, 4)[0]
     legal = GAME.legal_actions(state, seat)

@@ -1,6 +1,6 @@
 """The deep Crazy Eights search (``search_deep``): many sampled deals per real choice, read hands, the game's odds.
 
-Flat Monte Carlo like ``crazy_eights.search`` (the first search, ``search``), with four changes:
+Flat Monte Carlo like ``crazy_eights.search`` (the first search, ``search_v1``), with four changes:
 
 - **Speed.** Deals are sampled straight into bitmasks (``deal_table``; the stock is not shuffled,
   its cards are drawn at random) and played out by ``crazy_eights.playout`` without the engine's
@@ -185,11 +185,13 @@ class DeepSearchBot:
         self.tracker.after_action(obs, action)
         return action
 
-    def _search(self, obs: CrazyEightsObservation, moves: list[Action]) -> Action:
-        """Score every move on the same deals and playout seeds; stop at the time cap with the best so far."""
+    def _search(self, obs: CrazyEightsObservation, moves: list[Action], deadline: float | None = None) -> Action:
+        """Score every move on the same deals and playout seeds; stop at the time cap (or ``deadline``,
+        a ``time.perf_counter`` value) with the best so far."""
         seat: Seat = obs.seat  # type: ignore[assignment]  # checked by act
         forbidden = self.tracker.forbidden(obs)
-        deadline = time.perf_counter() + self.options.ms / 1000 if self.options.ms else math.inf
+        if deadline is None:
+            deadline = time.perf_counter() + self.options.ms / 1000 if self.options.ms else math.inf
         plays = [move_of(m) for m in moves]
         rounds_left = obs.rounds - obs.round
         cards_each = self.deal_size or default_hand_size(obs.players)

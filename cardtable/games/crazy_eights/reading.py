@@ -63,8 +63,8 @@ class ModelTracker:
     def before_turn(self, obs: CrazyEightsObservation) -> None:
         """Update from the observation at the start of (or during) our turn."""
         seat = obs.seat if obs.seat is not None else 0
-        if obs.round != self.round:
-            self.round, self.left, self.lacks = obs.round, None, {}
+        if obs.round != self.round or (self.counts and len(self.counts) != obs.players):
+            self.round, self.left, self.lacks, self.counts = obs.round, None, {}, ()
             self._read_opening(obs, seat)
             return
         if self.left is None:

@@ -1,0 +1,95 @@
+"""The Crazy Eights search on particle deals (``search``): legal play, determinism, options, the time cap."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+import cardtable
+from cardtable.bots import make_bot
+from cardtable.games.crazy_eights.particle_search import ParticleSearchBot
+from cardtable.games.crazy_eights.search import candidates
+
+GAME = cardtable.load_game("crazy_eights")
+NAME = "search"
+
+
+def _game_positions(count: int, seed: int) -> list[tuple[object, object, list[object]]]:
+    """The first ``count`` turns of seat 0 in a game of heuristics, as (state, observation, legal)."""
+    state, _ = GAME.new(GAME.options(players=4, rounds=1), seed)
+    bots = [make_bot(GAME, "heuristic") for _ in range(4)]
+    out = []
+    while (seat := GAME.to_act(state)) is not None and len(out) < count:
+        obs, legal = GAME.observe(state, seat), GAME.legal_actions(state, seat)
+        if seat == 0:
+            out.append((state, obs, legal))
+        state, _ = GAME.apply(state, seat, bots[seat].act(obs, legal))
+    return out
+
+
+@pytest.mark.parametrize(("players", "draw_until"), [(2, True), (4, True), (6, False)])
+def test_it_plays_only_legal_moves_in_a_whole_round(players: int, draw_until: bool) -> None:
+    options = GAME.options(players=players, rounds=1, draw_until_playable=draw_until)
+    state, _ = GAME.new(options, players)
+    bots = [make_bot(GAME, f"{NAME}:sims=40:particles=30" if s == 0 else "heuristic", s) for s in range(players)]
+    while (seat := GAME.to_act(state)) is not None:
+        legal = GAME.legal_actions(state, seat)
+        action = bots[seat].act(GAME.observe(state, seat), legal)
+        assert action in legal
+        state, _ = GAME.apply(state, seat, action)
+    assert GAME.outcome(state) is not None
+
+
+def test_the_same_seed_gives_the_same_moves_over_a_game() -> None:
+    first, second = make_bot(GAME, f"{NAME}:sims=60:particles=40", 7), make_bot(GAME, f"{NAME}:sims=60:particles=40", 7)
+    chosen = 0
+    for _, obs, legal in _game_positions(12, 3):
+        a, b = first.act(obs, legal), second.act(obs, legal)
+        assert a == b and a in legal
+        chosen += len(candidates(obs, legal)) > 1  # type: ignore[arg-type]
+    assert chosen >= 2
+
+
+def test_positions_from_unrelated_games_do_not_trouble_it() -> None:
+    bot = make_bot(GAME, f"{NAME}:sims=30:particles=20", 2)
+    rng = random.Random(4)
+    for seed in range(6):
+        options = GAME.options(players=2 + seed % 4, rounds=1)
+        state, _ = GAME.new(options, seed)
+        for _ in range(rng.randrange(1, 30)):
+            if GAME.to_act(state) is None:
+                break
+            seat = GAME.to_act(state)
+            legal = GAME.legal_actions(state, seat)
+            state, _ = GAME.apply(state, seat, legal[rng.randrange(len(legal))])
+        if (seat := GAME.to_act(state)) is not None:
+            legal = GAME.legal_actions(state, seat)
+            assert bot.act(GAME.observe(state, seat), legal) in legal
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    (f"{NAME}:sims=-3", "sims must be at least 1"),
+    (f"{NAME}:ms=-1", "ms must be 0"),
+    (f"{NAME}:particles=0", "particles must be 1 to 100000"),
+    (f"{NAME}:tries=0", "tries must be 1 to 10000"),
+    (f"{NAME}:depth=3", "no option 'depth'"),
+    (f"{NAME}:particles=lots", "must be a number"),
+    (f"{NAME}:read=2", "read must be 0 or 1"),
+    (f"{NAME}:flat=0", "always flat"),
+])
+def test_bad_options_give_one_clear_line(spec: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message) as info:
+        make_bot(GAME, spec)
+    assert "\n" not in str(info.value)
+
+
+def test_a_time_cap_stops_the_search_with_its_best_move_so_far() -> None:
+    bot = make_bot(GAME, f"{NAME}:sims=100000000:particles=100000:tries=10000:ms=40", 1)
+    assert isinstance(bot, ParticleSearchBot)
+    for _, obs, legal in _game_positions(12, 3):
+        start = time.perf_counter()
+        assert bot.act(obs, legal) in legal
+        assert time.perf_counter() - start < 5
+    assert bot.filter.decisions >= 1
