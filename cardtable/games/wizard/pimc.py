@@ -56,6 +56,9 @@ class PimcOptions:
     shift: float = 0.0
     more: int = 0
     infer: float = 0.0
+    stack: int = 0
+    bidsd: float = 0.0
+    pool: int = 1
 
     def __post_init__(self) -> None:
         if self.sims < 1:
@@ -74,6 +77,12 @@ class PimcOptions:
             raise ValueError(f"search option more must be 0 or positive, not {self.more}")
         if self.simbid not in (0, 1):
             raise ValueError(f"search option simbid must be 0 or 1, not {self.simbid}")
+        if self.bidsd < 0:
+            raise ValueError(f"search option bidsd must be 0 or positive, not {self.bidsd}")
+        if self.pool < 1:
+            raise ValueError(f"search option pool must be at least 1, not {self.pool}")
+        if self.stack not in (0, 1):
+            raise ValueError(f"search option stack must be 0 or 1, not {self.stack}")
 
 
 def parse_pimc_options(values: Mapping[str, Any]) -> PimcOptions:
@@ -144,7 +153,9 @@ class PimcBot:
         done = 0
         budget = opts.sims
         while done < budget:
-            hands, weight = self._sample(obs, table)
+            hands, stack, weight = self._sample(obs, table)
+            if not opts.stack:
+                stack = 0
             if plays and weight > 0.0:
                 weight *= inference.play_likelihood(plays, hands, table.trump, opts.infer)
             done += 1
@@ -152,9 +163,9 @@ class PimcBot:
                 row = []
                 for move in moves:
                     if bidding:
-                        points = playout.play_round_from_bid(table, hands, me, move)
+                        points = playout.play_round_from_bid(table, hands, me, move, stack)
                     else:
-                        points = playout.play_round_from_card(table, hands, me, move)
+                        points = playout.play_round_from_card(table, hands, me, move, stack)
                     row.append(value(points))
                 rows.append(row)
                 weights.append(weight)
@@ -165,12 +176,28 @@ class PimcBot:
         self.simulations_done = done * len(moves)
         return choose(rows, weights, moves, default, opts.z)
 
-    def _sample(self, obs: WizardObservation, table: playout.Table) -> tuple[list[int], float]:
-        """One deal of the unseen cards to the other hands, and its weight given the bids already made."""
-        hands = sample_hands(obs, self.rng)[0]
-        if not self.options.fit:
-            return hands, 1.0
-        return hands, bid_likelihood(obs, table, hands, self.options.fit)
+    def _sample(self, obs: WizardObservation, table: playout.Table) -> tuple[list[int], int, float]:
+        """One deal of the unseen cards to the other hands and the stack, and its weight given the bids made.
+
+        With ``pool`` > 1, ``pool`` deals are drawn and one is kept with a chance proportional to its weight;
+        it then weighs the mean weight of the pool (sampling-importance resampling: the playouts go to the
+        deals that explain the bids, the weights stay unbiased).
+        """
+        opts = self.options
+        hands, stack = sample_hands(obs, self.rng)
+        if not opts.fit:
+            return hands, stack, 1.0
+        weight = bid_likelihood(obs, table, hands, opts.fit, opts.bidsd)
+        if opts.pool == 1 or obs.bids_hidden:
+            return hands, stack, weight
+        total = weight
+        for _ in range(opts.pool - 1):
+            other, other_stack = sample_hands(obs, self.rng)
+            w = bid_likelihood(obs, table, other, opts.fit, opts.bidsd)
+            total += w
+            if w > 0.0 and self.rng.random() * total < w:
+                hands, stack = other, other_stack
+        return hands, stack, total / opts.pool
 
 
 # What a round's points are worth.
@@ -216,11 +243,20 @@ def round_value(obs: WizardObservation, me: int, rel: float, end: int) -> Callab
 # Sampling and weighting deals.
 
 
-def bid_likelihood(obs: WizardObservation, table: playout.Table, hands: list[int], fit: float) -> float:
-    """How well a deal explains the bids made: a Gaussian in (bid − fitted estimate of the whole hand)."""
+def bid_likelihood(obs: WizardObservation, table: playout.Table, hands: list[int], fit: float,
+                   sd: float = 0.0) -> float:
+    """How well a deal explains the bids made.
+
+    ``sd`` 0: a Gaussian in (bid − fitted estimate of the whole hand), variance 1 + round/8. ``sd`` > 0:
+    the chance that the ``heuristic``'s rule (the fitted estimate, shaded, nudged by the bids that seat had
+    heard) plus a normal error of spread ``sd`` rounds to the bid made; each seat's chance is at least
+    ``BID_FLOOR`` (a player who bids otherwise never rules a deal out).
+    """
     if obs.bids_hidden:
         return 1.0
     me = obs.seat if obs.seat is not None else 0
+    if sd > 0.0:
+        return float(_rule_likelihood(obs, table, hands, sd) ** fit)
     log_weight = 0.0
     for seat, bid in enumerate(obs.bids):
         if seat == me or bid is None:
@@ -230,6 +266,35 @@ def bid_likelihood(obs: WizardObservation, table: playout.Table, hands: list[int
         estimate = table.estimate(held)
         log_weight -= (bid - estimate) ** 2
     return math.exp(fit * log_weight / (2.0 * (1.0 + obs.round / 8)))
+
+
+#: The least chance a bid is given under the heuristic's bidding rule (``bid_likelihood`` with ``sd``).
+BID_FLOOR = 0.02
+
+
+def _rule_likelihood(obs: WizardObservation, table: playout.Table, hands: list[int], sd: float) -> float:
+    """The product over the seats that bid of the chance the heuristic's rule, with noise ``sd``, gives their bid."""
+    me = obs.seat if obs.seat is not None else 0
+    p = obs.players
+    first = (obs.dealer + 1) % p
+    heard: list[int] = []
+    weight = 1.0
+    scale = sd * math.sqrt(2.0)
+    for k in range(p):
+        seat = (first + k) % p
+        bid = obs.bids[seat]
+        if bid is None:
+            break
+        if seat != me:
+            estimate = table.estimate(hands[seat] | table.played_by[seat]) - table.shade
+            if heard:
+                estimate += table.pressure * (sum(heard) - len(heard) * obs.round / p)
+            low = -math.inf if bid == 0 else (bid - 0.5 - estimate) / scale
+            high = math.inf if bid >= obs.round else (bid + 0.5 - estimate) / scale
+            chance = 0.5 * (math.erf(high) - math.erf(low))
+            weight *= max(chance, BID_FLOOR)
+        heard.append(bid)
+    return weight
 
 
 def undecided(rows: list[list[float]], weights: list[float], moves: list[int], default: int, z: float) -> bool:

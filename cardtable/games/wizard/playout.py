@@ -113,8 +113,17 @@ class Table:
         return best
 
 
-def play_round_from_bid(t: Table, hands: Sequence[int], me: int, bid: int) -> list[int]:
-    """Points per seat when ``me`` bids ``bid`` now, the seats still to bid bid as the heuristic, and all play out."""
+def play_round_from_bid(t: Table, hands: Sequence[int], me: int, bid: int, stack: int = 0) -> list[int]:
+    """Points per seat when ``me`` bids ``bid`` now, the seats still to bid bid as the heuristic, and all play out.
+
+    ``stack``: the undealt cards, which the seats then count as unseen (as real players do); 0 lets the
+    playout's seats know which cards are out of play."""
+    bids = round_bids(t, hands, me, bid)
+    return points(bids, tricks_from_bid(t, hands, me, bids, stack))
+
+
+def round_bids(t: Table, hands: Sequence[int], me: int, bid: int) -> list[int]:
+    """Every seat's bid when ``me`` bids ``bid`` now and the seats still to bid bid as the heuristic."""
     p = t.players
     bids = list(t.bids)
     for seat in range(p):
@@ -127,19 +136,25 @@ def play_round_from_bid(t: Table, hands: Sequence[int], me: int, bid: int) -> li
         if bids[seat] is None:
             bids[seat] = t.heuristic_bid(seat, hands[seat], bids)
         seat = (seat + 1) % p
-    made = [b if b is not None else 0 for b in bids]
-    return _play(t, list(hands), made, [0] * p, [], first, me, -1)
+    return [b if b is not None else 0 for b in bids]
 
 
-def play_round_from_card(t: Table, hands: Sequence[int], me: int, card: int) -> list[int]:
-    """Points per seat when ``me`` plays ``card`` now and every seat plays the rest of the round out."""
+def tricks_from_bid(t: Table, hands: Sequence[int], me: int, bids: list[int], stack: int = 0) -> list[int]:
+    """The tricks per seat when the round is played out from its first card with these bids."""
+    return _play(t, list(hands), bids, [0] * t.players, [], (t.dealer + 1) % t.players, me, -1, stack)
+
+
+def play_round_from_card(t: Table, hands: Sequence[int], me: int, card: int, stack: int = 0) -> list[int]:
+    """Points per seat when ``me`` plays ``card`` now and every seat plays the rest of the round out (``stack``:
+    as in ``play_round_from_bid``)."""
     bids = [b if b is not None else 0 for b in t.bids]
-    return _play(t, list(hands), bids, list(t.tricks), list(t.trick), t.trick_leader, me, card)
+    return points(bids, _play(t, list(hands), bids, list(t.tricks), list(t.trick), t.trick_leader, me, card, stack))
 
 
 def _play(t: Table, hands: list[int], bids: list[int], tricks: list[int], trick: list[int], leader: int,
-          me: int, forced: int) -> list[int]:
-    """Play the round out from the given trick (``forced``: the card ``me`` plays first, -1 for none)."""
+          me: int, forced: int, stack: int = 0) -> list[int]:
+    """Play the round out from the given trick and return the tricks per seat (``forced``: the card ``me`` plays
+    first, -1 for none)."""
     p = t.players
     trump = t.trump
     by_lead = _STRENGTH[trump + 1]
@@ -155,7 +170,7 @@ def _play(t: Table, hands: list[int], bids: list[int], tricks: list[int], trick:
             if seat == me and forced >= 0:
                 card, forced = forced, -1
             else:
-                card = _choose(hand, live & ~hand, lead, trick, bids[seat] - tricks[seat], trump, trump_mask,
+                card = _choose(hand, (live | stack) & ~hand, lead, trick, bids[seat] - tricks[seat], trump, trump_mask,
                                by_lead, len(trick) == p - 1)
             bit = _BIT[card]
             hands[seat] = hand & ~bit
@@ -169,6 +184,11 @@ def _play(t: Table, hands: list[int], bids: list[int], tricks: list[int], trick:
         if not live:
             break
         leader, trick, lead = winner, [], -1
+    return tricks
+
+
+def points(bids: Sequence[int], tricks: Sequence[int]) -> list[int]:
+    """Every seat's round points for its bid and the tricks it took."""
     return [20 + 10 * b if b == k else -10 * abs(k - b) for b, k in zip(bids, tricks)]
 
 
