@@ -276,3 +276,21 @@ def test_the_bid_shift_moves_the_bid_with_the_estimate() -> None:
     assert all(isinstance(b, Bid) for b in bids)
     low, mid, high = (b.tricks for b in bids)  # type: ignore[union-attr]
     assert low < mid < high
+
+
+def test_bids_are_simulated_only_in_the_small_rounds() -> None:
+    # simbid with simcards=4: from the fifth card on, the bid is the heuristic's (no deals are played).
+    heuristic = make_bot(GAME, "heuristic", 1)
+    checked = 0
+    for state, seat in _positions(12, 200, players=4, rounds=10):
+        obs, legal = GAME.observe(state, seat), GAME.legal_actions(state, seat)
+        if obs.phase != "bidding":
+            continue
+        bot = make_bot(GAME, "search:sims=8:simbid=1:simcards=4", 1)
+        assert isinstance(bot, PimcBot)
+        bid = bot.act(obs, legal)
+        assert bid in legal
+        if obs.round > 4:
+            assert bid == heuristic.act(obs, legal) and bot.simulations_done == 0
+            checked += 1
+    assert checked >= 3

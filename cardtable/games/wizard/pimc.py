@@ -8,19 +8,25 @@ cards are compared on equal luck. A candidate's value is the seat's points in th
 ``rel`` × the others' mean; ``rel`` is 0 by default; in the last rounds: the chance of finishing
 first). The playout policy's own card stands unless another beats it clearly on the same deals (a
 paired test). Cards that cannot play differently (two jesters, touching ranks) count once. Sampled
-deals are weighted by how well they explain the bids already made (a deal that puts every wizard in
-the hand of a seat that bid zero counts little). Bids and the trump choice are the ``heuristic``'s;
-with ``simbid=1`` the bids near its estimate are scored on the deals too (the seats still to bid
-bidding as the heuristic does).
+deals are weighted by how well they explain the bids already made (``bidsd`` > 0: the chance that the
+``heuristic``'s bidding rule, with a normal error of that spread, gives each bid; 0: a broad Gaussian
+around the fitted estimate) and, with ``pool`` > 1, resampled from ``pool`` draws each so that the
+playouts go to the deals that explain the bids. In the playouts every seat counts the undealt stack as
+unseen, as a real player must (``stack=1``). Bids and the trump choice are the ``heuristic``'s, except
+in the rounds of at most ``simcards`` cards (``simbid=1``), where the bids near its estimate are scored
+on the deals too (the seats still to bid bidding as the heuristic does): there the playouts play almost
+as the search does.
 
 Options: ``sims`` (sampled deals per decision, 64, the budget; deterministic given the seed), ``ms``
 (a time cap in milliseconds, 0 for none: the search then returns its best move so far, after at
-least one deal), ``fit`` (how strongly deals are weighted by the bids, 0 for not at all), ``rel``
-(the weight of the others' mean points), ``end`` (the last rounds played for the chance of winning),
-``z`` (standard errors a move must gain over the policy's), ``simbid`` (1: bids by simulation),
-``shift`` (added to the heuristic's trick estimate before the bid is rounded), ``more`` (a close call,
-where another card leads but not by ``z`` standard errors, gets ``more`` × ``sims`` deals more) and
-``infer`` (deals are also weighted by ``exp(-infer × plays they leave unexplained)``: ``inference.py``).
+least one deal), ``fit`` (how strongly deals are weighted by the bids, 0 for not at all), ``bidsd``
+(0.3), ``pool`` (4), ``stack`` (1; 0 lets the playouts know the stack), ``rel`` (the weight of the
+others' mean points), ``end`` (the last rounds played for the chance of winning), ``z`` (standard errors
+a move must gain over the policy's), ``simbid`` (1: bids by simulation in the rounds of at most
+``simcards``, 4, cards), ``shift`` (added to the heuristic's trick estimate before the bid is rounded),
+``more`` (a close call, where another card leads but not by ``z`` standard errors, gets ``more`` ×
+``sims`` deals more) and ``infer`` (deals are also weighted by ``exp(-infer × plays they leave
+unexplained)``: ``inference.py``).
 """
 
 from __future__ import annotations
@@ -51,14 +57,15 @@ class PimcOptions:
     fit: float = 1.0
     rel: float = 0.0
     end: int = 3
-    simbid: int = 0
+    simbid: int = 1
     z: float = 2.0
     shift: float = 0.0
     more: int = 0
     infer: float = 0.0
-    stack: int = 0
-    bidsd: float = 0.0
-    pool: int = 1
+    stack: int = 1
+    bidsd: float = 0.3
+    pool: int = 4
+    simcards: int = 4
 
     def __post_init__(self) -> None:
         if self.sims < 1:
@@ -79,6 +86,8 @@ class PimcOptions:
             raise ValueError(f"search option simbid must be 0 or 1, not {self.simbid}")
         if self.bidsd < 0:
             raise ValueError(f"search option bidsd must be 0 or positive, not {self.bidsd}")
+        if self.simcards < 1:
+            raise ValueError(f"search option simcards must be at least 1, not {self.simcards}")
         if self.pool < 1:
             raise ValueError(f"search option pool must be at least 1, not {self.pool}")
         if self.stack not in (0, 1):
@@ -114,7 +123,7 @@ class PimcBot:
         if isinstance(first, ChooseTrump):
             return self.heuristic.act(obs, legal_actions)
         if isinstance(first, Bid):
-            if not self.options.simbid:
+            if not self.options.simbid or obs.round > self.options.simcards:
                 return self._bid(obs, [a.tricks for a in legal_actions if isinstance(a, Bid)])
             bids = bid_candidates(obs, [a.tricks for a in legal_actions if isinstance(a, Bid)])
             if len(bids) == 1:
@@ -380,10 +389,16 @@ def value_of(players: int, size: int, card: CardId, trump: int | None) -> float:
     return bid_table.value(players, size, category(card, trump))
 
 
+#: The options that make ``search_quick`` play as it did when it was measured (before ``stack``, ``bidsd``,
+#: ``pool`` and the simulated bids of the small rounds became the default).
+QUICK_OPTIONS: dict[str, Any] = {"sims": 8, "z": 1.0, "simbid": 0, "stack": 0, "bidsd": 0.0, "pool": 1}
+
+
 class QuickPimcBot(PimcBot):
-    """``search_quick``: the same search on 8 sampled deals, overriding the policy at one standard error."""
+    """``search_quick``: the search on 8 sampled deals, overriding the policy at one standard error (the options
+    of its measurement: ``QUICK_OPTIONS``)."""
 
     name = "search_quick"
 
     def __init__(self, seed: int = 0, **options: Any) -> None:
-        super().__init__(seed, **{"sims": 8, "z": 1.0, **options})
+        super().__init__(seed, **{**QUICK_OPTIONS, **options})
