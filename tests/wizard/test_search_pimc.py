@@ -30,9 +30,9 @@ def _positions(seed: int, count: int, **options: Any) -> list[tuple[Any, int]]:
     return out
 
 
-def _policy_card(state: Any, seat: int, stack: bool = False) -> int:
+def _policy_card(state: Any, seat: int, stack: bool = False, cover: int = 0) -> int:
     """The playout policy's card for ``seat`` in a real engine state (it sees the true hands, and the undealt
-    stack as unseen when ``stack``)."""
+    stack as unseen when ``stack``; ``cover``: its sure-winner rule)."""
     live = state.stack_mask if stack else 0
     for hand in state.hands:
         live |= hand
@@ -40,7 +40,7 @@ def _policy_card(state: Any, seat: int, stack: bool = False) -> int:
     trump = state.trump
     return playout._choose(hand, live & ~hand, state.lead, list(state.trick), state.bids[seat] - state.tricks[seat],
                            trump, rules.SUIT_MASK[trump] if trump >= 0 else 0, rules.STRENGTH[trump + 1],
-                           len(state.trick) == state.options.players - 1)
+                           len(state.trick) == state.options.players - 1, cover)
 
 
 @pytest.mark.parametrize(("players", "seed"), [(3, 1), (4, 2), (5, 3), (6, 4)])
@@ -86,6 +86,42 @@ def test_the_round_simulator_counts_the_stack_as_unseen_when_told(players: int, 
         assert list(GAME.observe(s, 0).score_sheet[-1].points) == expected
         checked += 1
     assert checked >= 5 and differ >= 1  # knowing the stack changes some playouts
+
+
+@pytest.mark.parametrize(("players", "seed", "cover"), [(3, 8, 1), (4, 9, 2), (5, 10, 2)])
+def test_the_round_simulator_plays_the_sure_winner_rule_like_the_engine(players: int, seed: int, cover: int) -> None:
+    checked = 0
+    for state, seat in _positions(seed, 80, players=players, rounds=5):
+        if GAME.legal_actions(state, seat)[0].__class__ is not Play:
+            continue
+        table = playout.Table.from_observation(GAME.observe(state, seat))
+        table.cover = cover
+        card = _policy_card(state, seat, stack=True, cover=cover)
+        expected = playout.play_round_from_card(table, list(state.hands), seat, card, state.stack_mask)
+        rounds_before = len(GAME.observe(state, 0).score_sheet)
+        s = state
+        while len(GAME.observe(s, 0).score_sheet) == rounds_before:
+            actor = GAME.to_act(s)
+            s, _ = GAME.apply(s, actor, Play(_policy_card(s, actor, stack=True, cover=cover)))
+        assert list(GAME.observe(s, 0).score_sheet[-1].points) == expected
+        checked += 1
+    assert checked >= 5
+
+
+def test_a_seat_whose_wizard_covers_its_bid_ducks_with_its_other_cards() -> None:
+    # Trump suit 0; suit 1 led. The seat needs one more trick and holds a wizard, a 10 and a 3 of suit 1.
+    wizard, ten, three, five = 52, 13 + 9, 13 + 2, 13 + 4
+    hand = rules.mask_of([wizard, ten, three])
+    strength = rules.STRENGTH[0 + 1]
+
+    def choose_card(trick: list[int], cover: int) -> int:
+        others = rules.ALL_MASK & ~hand & ~rules.mask_of(trick)
+        return playout._choose(hand, others, rules.lead_state(trick), trick, 1, 0, rules.SUIT_MASK[0], strength,
+                               False, cover)
+
+    assert choose_card([five], 0) == ten  # the old policy wins now with the 10 (and later with the wizard)
+    assert choose_card([five], 1) == three  # the wizard will take the trick it needs: lose this one
+    assert choose_card([53], 1) == ten  # another wizard holds this trick: shed the 10, keep the wizard
 
 
 def test_the_playout_bids_and_tricks_add_up_to_the_points() -> None:
@@ -155,6 +191,7 @@ def test_a_time_cap_returns_the_best_move_so_far() -> None:
     ("search:stack=2", "stack must be 0 or 1"),
     ("search:bidsd=-0.5", "bidsd must be 0 or positive"),
     ("search:pool=0", "pool must be at least 1"),
+    ("search:cover=3", "cover must be 0, 1 or 2"),
     ("search:depth=3", "no option 'depth'"),
     ("search:sims=many", "must be a number"),
 ])

@@ -66,6 +66,7 @@ class PimcOptions:
     bidsd: float = 0.3
     pool: int = 4
     simcards: int = 4
+    cover: int = 0
 
     def __post_init__(self) -> None:
         if self.sims < 1:
@@ -86,6 +87,8 @@ class PimcOptions:
             raise ValueError(f"search option simbid must be 0 or 1, not {self.simbid}")
         if self.bidsd < 0:
             raise ValueError(f"search option bidsd must be 0 or positive, not {self.bidsd}")
+        if self.cover not in (0, 1, 2):
+            raise ValueError(f"search option cover must be 0, 1 or 2, not {self.cover}")
         if self.simcards < 1:
             raise ValueError(f"search option simcards must be at least 1, not {self.simcards}")
         if self.pool < 1:
@@ -135,7 +138,7 @@ class PimcBot:
         cards = distinct_cards(obs, [a.card for a in legal_actions if isinstance(a, Play)])
         if len(cards) == 1:
             return Play(cards[0])
-        policy = playout.policy_card(obs)
+        policy = playout.policy_card(obs, self.options.cover)
         default = representative(policy, cards)
         best = self._search(obs, cards, default, bidding=False)
         return Play(policy if best == default else best)
@@ -157,6 +160,7 @@ class PimcBot:
         rows: list[list[float]] = []
         weights: list[float] = []
         table = playout.Table.from_observation(obs)
+        table.cover = opts.cover
         value = round_value(obs, me, opts.rel, opts.end)
         plays = inference.play_history(obs) if opts.infer and not bidding else []
         done = 0

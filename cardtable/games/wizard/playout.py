@@ -52,7 +52,7 @@ class Table:
     """What one decision's playouts share: the round's fixed facts as the deciding seat sees them."""
 
     __slots__ = ("players", "size", "trump", "dealer", "hook", "hidden", "bids", "has_bid", "tricks", "trick",
-                 "trick_leader", "played_by", "values", "pressure", "shade")
+                 "trick_leader", "played_by", "values", "pressure", "shade", "cover")
 
     def __init__(self, players: int, size: int, trump: int, dealer: int) -> None:
         from cardtable.games.wizard.bots import BID_SHADE, PRESSURE, category
@@ -69,6 +69,7 @@ class Table:
         self.values = [bid_table.value(players, size, category(c, suit)) for c in range(rules.DECK_SIZE)]
         self.pressure = bid_table.value(players, size, PRESSURE)
         self.shade = BID_SHADE * size / 10
+        self.cover = 0  # the policy's sure-winner rule: 0 off, 1 wizards, 2 wizards and top trumps
 
     @classmethod
     def from_observation(cls, obs: WizardObservation) -> Table:
@@ -159,6 +160,7 @@ def _play(t: Table, hands: list[int], bids: list[int], tricks: list[int], trick:
     trump = t.trump
     by_lead = _STRENGTH[trump + 1]
     trump_mask = _SUIT_MASK[trump] if trump >= 0 else 0
+    cover = t.cover
     live = 0
     for h in hands:
         live |= h
@@ -171,7 +173,7 @@ def _play(t: Table, hands: list[int], bids: list[int], tricks: list[int], trick:
                 card, forced = forced, -1
             else:
                 card = _choose(hand, (live | stack) & ~hand, lead, trick, bids[seat] - tricks[seat], trump, trump_mask,
-                               by_lead, len(trick) == p - 1)
+                               by_lead, len(trick) == p - 1, cover)
             bit = _BIT[card]
             hands[seat] = hand & ~bit
             live &= ~bit
@@ -202,7 +204,7 @@ def _cost(card: int, trump: int) -> int:
 
 
 def _choose(hand: int, others: int, lead: int, trick: list[int], need: int, trump: int, trump_mask: int,
-            by_lead: Sequence[Sequence[int]], last: bool) -> int:
+            by_lead: Sequence[Sequence[int]], last: bool, cover: int = 0) -> int:
     """The playout policy's card for a seat holding ``hand`` (see the module docstring)."""
     legal = hand
     if 0 <= lead < 4:
@@ -211,6 +213,14 @@ def _choose(hand: int, others: int, lead: int, trick: list[int], need: int, trum
             legal = follow | (hand & (_WIZARDS | _JESTERS))
     if not legal & (legal - 1):
         return _low(legal)
+    if cover and need > 0:
+        keep = hand & _WIZARDS
+        if cover > 1 and trump >= 0 and not others & _WIZARDS:
+            for c in rules.hand_ids(hand & trump_mask):
+                if not others & _ABOVE[c]:
+                    keep |= _BIT[c]
+        if keep.bit_count() >= need:
+            return _cover(legal, others, lead, trick, need, keep, trump, trump_mask, by_lead)
     if not trick:
         return _lead(legal, others, need, trump, trump_mask)
     if lead == -1:  # only jesters so far: any other card takes the lead and wins for now
@@ -242,6 +252,30 @@ def _choose(hand: int, others: int, lead: int, trick: list[int], need: int, trum
     if last:
         return max(rules.hand_ids(winners), key=lambda c: (_cost(c, trump), c))
     return min(rules.hand_ids(winners), key=lambda c: (table[c], c))
+
+
+def _cover(legal: int, others: int, lead: int, trick: list[int], need: int, keep: int, trump: int,
+           trump_mask: int, by_lead: Sequence[Sequence[int]]) -> int:
+    """The card of a seat whose sure winners (``keep``: wizards, top trumps) cover the tricks it still needs:
+    lose with the other cards, keep the sure ones for the tricks (shedding a spare wizard on a trick another
+    wizard already holds)."""
+    wizards = keep.bit_count()
+    plain = legal & ~keep
+    if not trick:
+        return _lead(plain, others, 0, trump, trump_mask) if plain else _low(legal)
+    if any(52 <= c < 56 for c in trick):  # a wizard holds the trick: nothing wins it
+        if wizards > need and legal & _WIZARDS:
+            return _low(legal & _WIZARDS)
+        pool = plain or legal
+        return max(rules.hand_ids(pool), key=lambda c: (_cost(c, trump), -c))
+    table = by_lead[0] if lead == -1 else by_lead[lead + 1]
+    best = max(table[c] for c in trick)
+    losers = [c for c in rules.hand_ids(plain) if table[c] <= best]
+    if losers:
+        return max(losers, key=lambda c: (_cost(c, trump), -c))
+    if legal & keep:
+        return _low(legal & keep)  # this trick is taken anyway: take it with a sure card
+    return min(rules.hand_ids(legal), key=lambda c: (table[c], c))
 
 
 def _lead(legal: int, others: int, need: int, trump: int, trump_mask: int) -> int:
@@ -281,7 +315,7 @@ def _lead(legal: int, others: int, need: int, trump: int, trump_mask: int) -> in
     return _low(legal)
 
 
-def policy_card(obs: WizardObservation) -> int:
+def policy_card(obs: WizardObservation, cover: int = 0) -> int:
     """The playout policy's card for the observing seat, from what it sees (live: every card it has not seen)."""
     me = obs.seat if obs.seat is not None else 0
     trump = -1 if obs.trump_suit is None else obs.trump_suit
@@ -292,4 +326,4 @@ def policy_card(obs: WizardObservation) -> int:
         seen |= _BIT[obs.trump_card]
     need = (obs.bids[me] or 0) - obs.tricks[me]
     return _choose(hand, rules.ALL_MASK & ~seen, rules.lead_state(trick), trick, need, trump,
-                   _SUIT_MASK[trump] if trump >= 0 else 0, _STRENGTH[trump + 1], len(trick) == obs.players - 1)
+                   _SUIT_MASK[trump] if trump >= 0 else 0, _STRENGTH[trump + 1], len(trick) == obs.players - 1, cover)
