@@ -191,7 +191,7 @@ def test_a_time_cap_returns_the_best_move_so_far() -> None:
     ("search:stack=2", "stack must be 0 or 1"),
     ("search:bidsd=-0.5", "bidsd must be 0 or positive"),
     ("search:pool=0", "pool must be at least 1"),
-    ("search:cover=3", "cover must be 0, 1 or 2"),
+    ("search:cover=4", "cover must be 0, 1, 2 or 3"),
     ("search:depth=3", "no option 'depth'"),
     ("search:sims=many", "must be a number"),
 ])

@@ -69,7 +69,9 @@ class Table:
         self.values = [bid_table.value(players, size, category(c, suit)) for c in range(rules.DECK_SIZE)]
         self.pressure = bid_table.value(players, size, PRESSURE)
         self.shade = BID_SHADE * size / 10
-        self.cover = 0  # the policy's sure-winner rule: 0 off, 1 wizards, 2 wizards and top trumps
+        # The policy's sure-winner rule: 0 off, 1 wizards, 2 and the top trumps once no wizard is unseen,
+        # 3 and the top trumps (nothing unseen above them in trump) even then.
+        self.cover = 0
 
     @classmethod
     def from_observation(cls, obs: WizardObservation) -> Table:
@@ -215,7 +217,7 @@ def _choose(hand: int, others: int, lead: int, trick: list[int], need: int, trum
         return _low(legal)
     if cover and need > 0:
         keep = hand & _WIZARDS
-        if cover > 1 and trump >= 0 and not others & _WIZARDS:
+        if cover > 1 and trump >= 0 and (cover > 2 or not others & _WIZARDS):
             for c in rules.hand_ids(hand & trump_mask):
                 if not others & _ABOVE[c]:
                     keep |= _BIT[c]
