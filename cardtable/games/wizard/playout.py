@@ -13,7 +13,13 @@ cards still live (in anyone's hand), not from the other hands:
   its suit, unless the seat plays last (then simply the cheapest winner); no winner: a jester,
   else the cheapest card;
 - following once the bid is made: the most dangerous card that loses now (jesters last);
-  forced to win: the strongest card when last, else the weakest winner.
+  forced to win: the strongest card when last, else the weakest winner;
+- with ``Table.cover`` (the search's ``cover`` option): a seat whose sure winners (wizards; with 2 or 3
+  also the trumps nothing unseen beats in trump) cover the tricks it still needs plays its other cards
+  as if the bid were made and keeps the sure ones for those tricks.
+
+``stack``: the undealt cards, which every simulated seat then counts as unseen (0: the seats know
+which cards are out of play).
 
 The bids of seats that have not bid yet follow the ``heuristic`` bot's rule (fitted expected
 tricks, nudged by the bids heard, nearest allowed bid).
