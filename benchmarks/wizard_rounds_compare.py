@@ -2,10 +2,13 @@
 
     python benchmarks/wizard_rounds_compare.py pair BASE.jsonl VARIANT.jsonl   # per round of the search seat
     python benchmarks/wizard_rounds_compare.py fit FILE.jsonl ...              # (tricks - bid) on hand features
+    python benchmarks/wizard_rounds_compare.py where FILE.jsonl ...            # where exact bids are lost
 
 ``pair`` matches the search seat's rounds of two runs on the same seed (same hands) and prints the
 mean difference (variant minus base) of its round points, of its points minus the others' mean and
-of exact bids, each with a 95 % interval. ``fit`` regresses, per bot, tricks and (tricks − bid) on the
+of exact bids, each with a 95 % interval. ``where`` prints the search seats' exact rate per round size, per
+bidding position and per rounding of the bid (bid − the heuristic's estimate, rounds of 5 cards and more).
+``fit`` regresses, per bot, tricks and (tricks − bid) on the
 heuristic's fitted estimate, the bids heard, the round size, wizards, jesters, no-trump and the
 bidding position, and prints R² and the coefficients.
 """
@@ -86,8 +89,42 @@ def fit(paths: list[Path]) -> None:
                   f" positions 2..): {np.round(coef, 3).tolist()}")
 
 
+def where(paths: list[Path]) -> None:
+    """Print the search seats' exact rate (and tricks − bid) per round size, position and rounding of the bid."""
+    from cardtable.games.wizard import bid_table
+    from cardtable.games.wizard.bots import BID_SHADE, PRESSURE
+
+    records = [r for p in paths for r in _load(p) if r["bot"].split(":")[0] == "search"]
+    groups: dict[str, dict[Any, list[Record]]] = {"round size": {}, "position": {}, "bid - estimate": {}}
+    for r in records:
+        groups["round size"].setdefault(r["round"], []).append(r)
+        groups["position"].setdefault(r["position"], []).append(r)
+        p, n = r["players"], r["round"]
+        if n < 5:
+            continue
+        heard = [b for s, b in enumerate(r["heard"]) if b is not None and s != r["seat"]]
+        pressure = sum(heard) - len(heard) * n / p if heard else 0.0
+        estimate = (expected_tricks(r["hand"], r["trump"], p) + bid_table.value(p, n, PRESSURE) * pressure
+                    - BID_SHADE * n / 10)
+        groups["bid - estimate"].setdefault(round((r["bid"] - estimate) * 5) / 5, []).append(r)
+    hits = sum(r["tricks"] == r["bid"] for r in records)
+    print(f"{len(records)} search seat-rounds, exact {hits / len(records):.3f}")
+    for name, group in groups.items():
+        print(f"by {name}:")
+        for key in sorted(group):
+            rs = group[key]
+            if len(rs) < 20:
+                continue
+            exact = sum(r["tricks"] == r["bid"] for r in rs) / len(rs)
+            over = sum(r["tricks"] > r["bid"] for r in rs) / len(rs)
+            under = sum(r["tricks"] < r["bid"] for r in rs) / len(rs)
+            mean = sum(r["tricks"] - r["bid"] for r in rs) / len(rs)
+            print(f"  {key:>5}: {len(rs):4} exact {exact:.3f} over {over:.3f} under {under:.3f}"
+                  f" tricks - bid {mean:+.2f}")
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Run ``pair`` or ``fit``."""
+    """Run ``pair``, ``fit`` or ``where``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("pair")
@@ -95,9 +132,13 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("variant", type=Path)
     f = sub.add_parser("fit")
     f.add_argument("files", nargs="+", type=Path)
+    w = sub.add_parser("where")
+    w.add_argument("files", nargs="+", type=Path)
     args = parser.parse_args(argv)
     if args.command == "pair":
         pair(args.base, args.variant)
+    elif args.command == "where":
+        where(args.files)
     else:
         fit(args.files)
 

@@ -30,16 +30,17 @@ def _positions(seed: int, count: int, **options: Any) -> list[tuple[Any, int]]:
     return out
 
 
-def _policy_card(state: Any, seat: int) -> int:
-    """The playout policy's card for ``seat`` in a real engine state (it sees the true hands)."""
-    live = 0
+def _policy_card(state: Any, seat: int, stack: bool = False, cover: int = 0) -> int:
+    """The playout policy's card for ``seat`` in a real engine state (it sees the true hands, and the undealt
+    stack as unseen when ``stack``; ``cover``: its sure-winner rule)."""
+    live = state.stack_mask if stack else 0
     for hand in state.hands:
         live |= hand
     hand = state.hands[seat]
     trump = state.trump
     return playout._choose(hand, live & ~hand, state.lead, list(state.trick), state.bids[seat] - state.tricks[seat],
                            trump, rules.SUIT_MASK[trump] if trump >= 0 else 0, rules.STRENGTH[trump + 1],
-                           len(state.trick) == state.options.players - 1)
+                           len(state.trick) == state.options.players - 1, cover)
 
 
 @pytest.mark.parametrize(("players", "seed"), [(3, 1), (4, 2), (5, 3), (6, 4)])
@@ -62,6 +63,80 @@ def test_the_round_simulator_plays_like_the_engine(players: int, seed: int) -> N
         assert list(GAME.observe(s, 0).score_sheet[-1].points) == expected
         checked += 1
     assert checked >= 5
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 5), (4, 6), (6, 7)])
+def test_the_round_simulator_counts_the_stack_as_unseen_when_told(players: int, seed: int) -> None:
+    # With the stack passed, every simulated seat counts the undealt cards as unseen, as a real
+    # player does (who cannot know which cards were not dealt): the engine played by that policy
+    # reaches the same points.
+    checked = differ = 0
+    for state, seat in _positions(seed, 80, players=players, rounds=5):
+        if GAME.legal_actions(state, seat)[0].__class__ is not Play or not state.stack_mask:
+            continue
+        table = playout.Table.from_observation(GAME.observe(state, seat))
+        card = _policy_card(state, seat, stack=True)
+        expected = playout.play_round_from_card(table, list(state.hands), seat, card, state.stack_mask)
+        differ += expected != playout.play_round_from_card(table, list(state.hands), seat, card)
+        rounds_before = len(GAME.observe(state, 0).score_sheet)
+        s = state
+        while len(GAME.observe(s, 0).score_sheet) == rounds_before:
+            actor = GAME.to_act(s)
+            s, _ = GAME.apply(s, actor, Play(_policy_card(s, actor, stack=True)))
+        assert list(GAME.observe(s, 0).score_sheet[-1].points) == expected
+        checked += 1
+    assert checked >= 5 and differ >= 1  # knowing the stack changes some playouts
+
+
+@pytest.mark.parametrize(("players", "seed", "cover"), [(3, 8, 1), (4, 9, 2), (5, 10, 2)])
+def test_the_round_simulator_plays_the_sure_winner_rule_like_the_engine(players: int, seed: int, cover: int) -> None:
+    checked = 0
+    for state, seat in _positions(seed, 80, players=players, rounds=5):
+        if GAME.legal_actions(state, seat)[0].__class__ is not Play:
+            continue
+        table = playout.Table.from_observation(GAME.observe(state, seat))
+        table.cover = cover
+        card = _policy_card(state, seat, stack=True, cover=cover)
+        expected = playout.play_round_from_card(table, list(state.hands), seat, card, state.stack_mask)
+        rounds_before = len(GAME.observe(state, 0).score_sheet)
+        s = state
+        while len(GAME.observe(s, 0).score_sheet) == rounds_before:
+            actor = GAME.to_act(s)
+            s, _ = GAME.apply(s, actor, Play(_policy_card(s, actor, stack=True, cover=cover)))
+        assert list(GAME.observe(s, 0).score_sheet[-1].points) == expected
+        checked += 1
+    assert checked >= 5
+
+
+def test_a_seat_whose_wizard_covers_its_bid_ducks_with_its_other_cards() -> None:
+    # Trump suit 0; suit 1 led. The seat needs one more trick and holds a wizard, a 10 and a 3 of suit 1.
+    wizard, ten, three, five = 52, 13 + 9, 13 + 2, 13 + 4
+    hand = rules.mask_of([wizard, ten, three])
+    strength = rules.STRENGTH[0 + 1]
+
+    def choose_card(trick: list[int], cover: int) -> int:
+        others = rules.ALL_MASK & ~hand & ~rules.mask_of(trick)
+        return playout._choose(hand, others, rules.lead_state(trick), trick, 1, 0, rules.SUIT_MASK[0], strength,
+                               False, cover)
+
+    assert choose_card([five], 0) == ten  # the old policy wins now with the 10 (and later with the wizard)
+    assert choose_card([five], 1) == three  # the wizard will take the trick it needs: lose this one
+    assert choose_card([53], 1) == ten  # another wizard holds this trick: shed the 10, keep the wizard
+
+
+def test_the_playout_bids_and_tricks_add_up_to_the_points() -> None:
+    # round_bids + tricks_from_bid are play_round_from_bid in two steps; every trick is taken once.
+    for state, seat in _positions(11, 40, players=4, rounds=5):
+        obs = GAME.observe(state, seat)
+        if obs.phase != "bidding":
+            continue
+        table = playout.Table.from_observation(obs)
+        hands = list(state.hands)
+        for bid in range(obs.round + 1):
+            bids = playout.round_bids(table, hands, seat, bid)
+            tricks = playout.tricks_from_bid(table, hands, seat, bids)
+            assert bids[seat] == bid and sum(tricks) == obs.round
+            assert playout.points(bids, tricks) == playout.play_round_from_bid(table, hands, seat, bid)
 
 
 def test_the_search_is_wizards_search_bot_and_plays_legal_moves() -> None:
@@ -113,6 +188,10 @@ def test_a_time_cap_returns_the_best_move_so_far() -> None:
     ("search:simbid=2", "simbid must be 0 or 1"),
     ("search:more=-2", "more must be 0 or positive"),
     ("search:infer=-1", "infer must be 0 or positive"),
+    ("search:stack=2", "stack must be 0 or 1"),
+    ("search:bidsd=-0.5", "bidsd must be 0 or positive"),
+    ("search:pool=0", "pool must be at least 1"),
+    ("search:cover=4", "cover must be 0, 1, 2 or 3"),
     ("search:depth=3", "no option 'depth'"),
     ("search:sims=many", "must be a number"),
 ])
@@ -167,6 +246,34 @@ def test_deals_that_contradict_the_bids_weigh_less() -> None:
     assert bid_likelihood(obs, table, strong, 1.0) < bid_likelihood(obs, table, weak, 1.0)
 
 
+def test_under_the_heuristic_rule_the_true_deal_explains_the_bids_better_than_random_deals() -> None:
+    # Every seat bids as the heuristic: with bidsd the true hands weigh more than the typical sampled deal.
+    state, _ = GAME.new(GAME.options(players=4), 7)
+    bots = [make_bot(GAME, "heuristic", s) for s in range(4)]
+    rng = random.Random(1)
+    checked = 0
+    while (seat := GAME.to_act(state)) is not None and checked < 6:
+        obs = GAME.observe(state, seat)
+        if obs.phase == "playing" and not obs.played_cards and not obs.trick and obs.round > 3:
+            table = playout.Table.from_observation(obs)
+            true = bid_likelihood(obs, table, list(state.hands), 1.0, 0.3)
+            drawn = sorted(bid_likelihood(obs, table, sample_hands(obs, rng)[0], 1.0, 0.3) for _ in range(50))
+            assert true > drawn[25]
+            assert bid_likelihood(obs, table, list(state.hands), 1.0, 0.3) <= 1.0
+            checked += 1
+        state, _ = GAME.apply(state, seat, bots[seat].act(obs, GAME.legal_actions(state, seat)))
+    assert checked == 6
+
+
+def test_pooled_sampling_is_deterministic_and_plays_legal_moves() -> None:
+    spec = "search:sims=6:bidsd=0.3:pool=4:stack=1"
+    first, second = make_bot(GAME, spec, 2), make_bot(GAME, spec, 2)
+    for state, seat in _positions(6, 15, players=4, rounds=5):
+        obs, legal = GAME.observe(state, seat), GAME.legal_actions(state, seat)
+        move = first.act(obs, legal)
+        assert move in legal and move == second.act(obs, legal)
+
+
 def test_the_policy_move_stands_unless_another_beats_it_clearly() -> None:
     moves, weights = [10, 20], [1.0] * 4
     noisy = [[0.0, 30.0], [0.0, -25.0], [0.0, 20.0], [0.0, -15.0]]  # mean gain 2.5, spread far larger
@@ -206,3 +313,21 @@ def test_the_bid_shift_moves_the_bid_with_the_estimate() -> None:
     assert all(isinstance(b, Bid) for b in bids)
     low, mid, high = (b.tricks for b in bids)  # type: ignore[union-attr]
     assert low < mid < high
+
+
+def test_bids_are_simulated_only_in_the_small_rounds() -> None:
+    # simbid with simcards=4: from the fifth card on, the bid is the heuristic's (no deals are played).
+    heuristic = make_bot(GAME, "heuristic", 1)
+    checked = 0
+    for state, seat in _positions(12, 200, players=4, rounds=10):
+        obs, legal = GAME.observe(state, seat), GAME.legal_actions(state, seat)
+        if obs.phase != "bidding":
+            continue
+        bot = make_bot(GAME, "search:sims=8:simbid=1:simcards=4", 1)
+        assert isinstance(bot, PimcBot)
+        bid = bot.act(obs, legal)
+        assert bid in legal
+        if obs.round > 4:
+            assert bid == heuristic.act(obs, legal) and bot.simulations_done == 0
+            checked += 1
+    assert checked >= 3

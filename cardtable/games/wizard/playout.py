@@ -13,7 +13,13 @@ cards still live (in anyone's hand), not from the other hands:
   its suit, unless the seat plays last (then simply the cheapest winner); no winner: a jester,
   else the cheapest card;
 - following once the bid is made: the most dangerous card that loses now (jesters last);
-  forced to win: the strongest card when last, else the weakest winner.
+  forced to win: the strongest card when last, else the weakest winner;
+- with ``Table.cover`` (the search's ``cover`` option): a seat whose sure winners (wizards; with 2 or 3
+  also the trumps nothing unseen beats in trump) cover the tricks it still needs plays its other cards
+  as if the bid were made and keeps the sure ones for those tricks.
+
+``stack``: the undealt cards, which every simulated seat then counts as unseen (0: the seats know
+which cards are out of play).
 
 The bids of seats that have not bid yet follow the ``heuristic`` bot's rule (fitted expected
 tricks, nudged by the bids heard, nearest allowed bid).
@@ -52,7 +58,7 @@ class Table:
     """What one decision's playouts share: the round's fixed facts as the deciding seat sees them."""
 
     __slots__ = ("players", "size", "trump", "dealer", "hook", "hidden", "bids", "has_bid", "tricks", "trick",
-                 "trick_leader", "played_by", "values", "pressure", "shade")
+                 "trick_leader", "played_by", "values", "pressure", "shade", "cover")
 
     def __init__(self, players: int, size: int, trump: int, dealer: int) -> None:
         from cardtable.games.wizard.bots import BID_SHADE, PRESSURE, category
@@ -69,6 +75,9 @@ class Table:
         self.values = [bid_table.value(players, size, category(c, suit)) for c in range(rules.DECK_SIZE)]
         self.pressure = bid_table.value(players, size, PRESSURE)
         self.shade = BID_SHADE * size / 10
+        # The policy's sure-winner rule: 0 off, 1 wizards, 2 and the top trumps once no wizard is unseen,
+        # 3 and the top trumps (nothing unseen above them in trump) even then.
+        self.cover = 0
 
     @classmethod
     def from_observation(cls, obs: WizardObservation) -> Table:
@@ -113,8 +122,17 @@ class Table:
         return best
 
 
-def play_round_from_bid(t: Table, hands: Sequence[int], me: int, bid: int) -> list[int]:
-    """Points per seat when ``me`` bids ``bid`` now, the seats still to bid bid as the heuristic, and all play out."""
+def play_round_from_bid(t: Table, hands: Sequence[int], me: int, bid: int, stack: int = 0) -> list[int]:
+    """Points per seat when ``me`` bids ``bid`` now, the seats still to bid bid as the heuristic, and all play out.
+
+    ``stack``: the undealt cards, which the seats then count as unseen (as real players do); 0 lets the
+    playout's seats know which cards are out of play."""
+    bids = round_bids(t, hands, me, bid)
+    return points(bids, tricks_from_bid(t, hands, me, bids, stack))
+
+
+def round_bids(t: Table, hands: Sequence[int], me: int, bid: int) -> list[int]:
+    """Every seat's bid when ``me`` bids ``bid`` now and the seats still to bid bid as the heuristic."""
     p = t.players
     bids = list(t.bids)
     for seat in range(p):
@@ -127,23 +145,30 @@ def play_round_from_bid(t: Table, hands: Sequence[int], me: int, bid: int) -> li
         if bids[seat] is None:
             bids[seat] = t.heuristic_bid(seat, hands[seat], bids)
         seat = (seat + 1) % p
-    made = [b if b is not None else 0 for b in bids]
-    return _play(t, list(hands), made, [0] * p, [], first, me, -1)
+    return [b if b is not None else 0 for b in bids]
 
 
-def play_round_from_card(t: Table, hands: Sequence[int], me: int, card: int) -> list[int]:
-    """Points per seat when ``me`` plays ``card`` now and every seat plays the rest of the round out."""
+def tricks_from_bid(t: Table, hands: Sequence[int], me: int, bids: list[int], stack: int = 0) -> list[int]:
+    """The tricks per seat when the round is played out from its first card with these bids."""
+    return _play(t, list(hands), bids, [0] * t.players, [], (t.dealer + 1) % t.players, me, -1, stack)
+
+
+def play_round_from_card(t: Table, hands: Sequence[int], me: int, card: int, stack: int = 0) -> list[int]:
+    """Points per seat when ``me`` plays ``card`` now and every seat plays the rest of the round out (``stack``:
+    as in ``play_round_from_bid``)."""
     bids = [b if b is not None else 0 for b in t.bids]
-    return _play(t, list(hands), bids, list(t.tricks), list(t.trick), t.trick_leader, me, card)
+    return points(bids, _play(t, list(hands), bids, list(t.tricks), list(t.trick), t.trick_leader, me, card, stack))
 
 
 def _play(t: Table, hands: list[int], bids: list[int], tricks: list[int], trick: list[int], leader: int,
-          me: int, forced: int) -> list[int]:
-    """Play the round out from the given trick (``forced``: the card ``me`` plays first, -1 for none)."""
+          me: int, forced: int, stack: int = 0) -> list[int]:
+    """Play the round out from the given trick and return the tricks per seat (``forced``: the card ``me`` plays
+    first, -1 for none)."""
     p = t.players
     trump = t.trump
     by_lead = _STRENGTH[trump + 1]
     trump_mask = _SUIT_MASK[trump] if trump >= 0 else 0
+    cover = t.cover
     live = 0
     for h in hands:
         live |= h
@@ -155,8 +180,8 @@ def _play(t: Table, hands: list[int], bids: list[int], tricks: list[int], trick:
             if seat == me and forced >= 0:
                 card, forced = forced, -1
             else:
-                card = _choose(hand, live & ~hand, lead, trick, bids[seat] - tricks[seat], trump, trump_mask,
-                               by_lead, len(trick) == p - 1)
+                card = _choose(hand, (live | stack) & ~hand, lead, trick, bids[seat] - tricks[seat], trump, trump_mask,
+                               by_lead, len(trick) == p - 1, cover)
             bit = _BIT[card]
             hands[seat] = hand & ~bit
             live &= ~bit
@@ -169,6 +194,11 @@ def _play(t: Table, hands: list[int], bids: list[int], tricks: list[int], trick:
         if not live:
             break
         leader, trick, lead = winner, [], -1
+    return tricks
+
+
+def points(bids: Sequence[int], tricks: Sequence[int]) -> list[int]:
+    """Every seat's round points for its bid and the tricks it took."""
     return [20 + 10 * b if b == k else -10 * abs(k - b) for b, k in zip(bids, tricks)]
 
 
@@ -182,7 +212,7 @@ def _cost(card: int, trump: int) -> int:
 
 
 def _choose(hand: int, others: int, lead: int, trick: list[int], need: int, trump: int, trump_mask: int,
-            by_lead: Sequence[Sequence[int]], last: bool) -> int:
+            by_lead: Sequence[Sequence[int]], last: bool, cover: int = 0) -> int:
     """The playout policy's card for a seat holding ``hand`` (see the module docstring)."""
     legal = hand
     if 0 <= lead < 4:
@@ -191,6 +221,14 @@ def _choose(hand: int, others: int, lead: int, trick: list[int], need: int, trum
             legal = follow | (hand & (_WIZARDS | _JESTERS))
     if not legal & (legal - 1):
         return _low(legal)
+    if cover and need > 0:
+        keep = hand & _WIZARDS
+        if cover > 1 and trump >= 0 and (cover > 2 or not others & _WIZARDS):
+            for c in rules.hand_ids(hand & trump_mask):
+                if not others & _ABOVE[c]:
+                    keep |= _BIT[c]
+        if keep.bit_count() >= need:
+            return _cover(legal, others, lead, trick, need, keep, trump, trump_mask, by_lead)
     if not trick:
         return _lead(legal, others, need, trump, trump_mask)
     if lead == -1:  # only jesters so far: any other card takes the lead and wins for now
@@ -222,6 +260,30 @@ def _choose(hand: int, others: int, lead: int, trick: list[int], need: int, trum
     if last:
         return max(rules.hand_ids(winners), key=lambda c: (_cost(c, trump), c))
     return min(rules.hand_ids(winners), key=lambda c: (table[c], c))
+
+
+def _cover(legal: int, others: int, lead: int, trick: list[int], need: int, keep: int, trump: int,
+           trump_mask: int, by_lead: Sequence[Sequence[int]]) -> int:
+    """The card of a seat whose sure winners (``keep``: wizards, top trumps) cover the tricks it still needs:
+    lose with the other cards, keep the sure ones for the tricks (shedding a spare wizard on a trick another
+    wizard already holds)."""
+    wizards = keep.bit_count()
+    plain = legal & ~keep
+    if not trick:
+        return _lead(plain, others, 0, trump, trump_mask) if plain else _low(legal)
+    if any(52 <= c < 56 for c in trick):  # a wizard holds the trick: nothing wins it
+        if wizards > need and legal & _WIZARDS:
+            return _low(legal & _WIZARDS)
+        pool = plain or legal
+        return max(rules.hand_ids(pool), key=lambda c: (_cost(c, trump), -c))
+    table = by_lead[0] if lead == -1 else by_lead[lead + 1]
+    best = max(table[c] for c in trick)
+    losers = [c for c in rules.hand_ids(plain) if table[c] <= best]
+    if losers:
+        return max(losers, key=lambda c: (_cost(c, trump), -c))
+    if legal & keep:
+        return _low(legal & keep)  # this trick is taken anyway: take it with a sure card
+    return min(rules.hand_ids(legal), key=lambda c: (table[c], c))
 
 
 def _lead(legal: int, others: int, need: int, trump: int, trump_mask: int) -> int:
@@ -261,7 +323,7 @@ def _lead(legal: int, others: int, need: int, trump: int, trump_mask: int) -> in
     return _low(legal)
 
 
-def policy_card(obs: WizardObservation) -> int:
+def policy_card(obs: WizardObservation, cover: int = 0) -> int:
     """The playout policy's card for the observing seat, from what it sees (live: every card it has not seen)."""
     me = obs.seat if obs.seat is not None else 0
     trump = -1 if obs.trump_suit is None else obs.trump_suit
@@ -272,4 +334,4 @@ def policy_card(obs: WizardObservation) -> int:
         seen |= _BIT[obs.trump_card]
     need = (obs.bids[me] or 0) - obs.tricks[me]
     return _choose(hand, rules.ALL_MASK & ~seen, rules.lead_state(trick), trick, need, trump,
-                   _SUIT_MASK[trump] if trump >= 0 else 0, _STRENGTH[trump + 1], len(trick) == obs.players - 1)
+                   _SUIT_MASK[trump] if trump >= 0 else 0, _STRENGTH[trump + 1], len(trick) == obs.players - 1, cover)
