@@ -26,7 +26,7 @@ from typing import Any
 from cardtable.core.bot import parse_bot_options
 from cardtable.core.types import Seat
 from cardtable.games.crazy_eights.bots import HeuristicBot
-from cardtable.games.crazy_eights.deep_search import DeepSearchBot, deal_table
+from cardtable.games.crazy_eights.deep_search import DeepSearchBot, DeepSearchOptions, deal_table
 from cardtable.games.crazy_eights.observation import CrazyEightsObservation
 from cardtable.games.crazy_eights.particles import ParticleFilter
 from cardtable.games.crazy_eights.playout import Table
@@ -36,29 +36,18 @@ from cardtable.games.crazy_eights.search import candidates_usual_first
 
 
 @dataclass(frozen=True)
-class ParticleSearchOptions:
-    """The budget (playouts per decision, an optional time cap) and the filter's size and cost cap."""
+class ParticleSearchOptions(DeepSearchOptions):
+    """The deep search's options (budget, time cap, reading) and the filter's size and cost cap."""
 
-    sims: int = 1000
-    ms: float = 0.0
     particles: int = 200
     tries: int = 20
-    flat: int = 1
-    read: int = 1
 
     def __post_init__(self) -> None:
-        if self.sims < 1:
-            raise ValueError(f"search option sims must be at least 1, not {self.sims}")
-        if self.ms < 0:
-            raise ValueError(f"search option ms must be 0 (no cap) or positive, not {self.ms}")
+        super().__post_init__()
         if not 1 <= self.particles <= 100_000:
             raise ValueError(f"search option particles must be 1 to 100000, not {self.particles}")
         if not 1 <= self.tries <= 10_000:
             raise ValueError(f"search option tries must be 1 to 10000, not {self.tries}")
-        if self.read not in (0, 1):
-            raise ValueError(f"search option read must be 0 or 1, not {self.read}")
-        if self.flat != 1:
-            raise ValueError(f"search option flat must be 1: the Crazy Eights search is always flat, not {self.flat}")
 
 
 def parse_particle_options(values: Mapping[str, Any]) -> ParticleSearchOptions:
@@ -74,7 +63,7 @@ class ParticleSearchBot(DeepSearchBot):
 
     def __init__(self, seed: int = 0, **options: Any) -> None:
         settings = parse_particle_options(options)
-        self.options = settings  # type: ignore[assignment]  # it has the deep search's budget fields
+        self.options = settings  # a DeepSearchOptions with the filter's fields
         self.rng = random.Random(seed)
         self.tracker = ModelTracker(read_plays=bool(settings.read))
         self.filter = ParticleFilter(settings.particles, settings.tries, seed)
