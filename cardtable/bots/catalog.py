@@ -21,7 +21,7 @@ class BotInfo:
 
 #: Options of the named search budgets, per game (others: ``SearchOptions`` defaults). Crazy Eights
 #: has its own flat search (``crazy_eights.search``), which takes no part in these. Wizard has its own
-#: ``search`` (``cardtable/games/wizard/pimc.py``; 64 sampled deals, ``search_quick`` 8).
+#: ``search`` (``cardtable/games/wizard/pimc.py``; 256 sampled deals, ``search_quick`` 8).
 SEARCH_OPTIONS: dict[str, dict[str, dict[str, int]]] = {
     "mus": {"search": {"sims": 150}, "search_quick": {"sims": 40}},
     "durak": {"search": {"sims": 150}, "search_quick": {"sims": 40}},
@@ -38,7 +38,7 @@ _QUICK = BotInfo("Quick search: fewer sampled deals (strong, fast)", 2, 30.0)
 
 BOT_INFO: dict[str, dict[str, BotInfo]] = {
     "wizard": {
-        "search": BotInfo("Search: plays out 64 sampled deals per card (strongest, well under a second)", 1, 20.0),
+        "search": BotInfo("Search: plays out 256 sampled deals per card (strongest, well under a second)", 1, 35.0),
         "search_quick": BotInfo("Quick search: 8 sampled deals per card (like the heuristic, fast)", 3, 2.0),
         "heuristic": BotInfo("Heuristic: counts expected tricks, chases or ducks (fast)", 3, 0.05),
         "chase_duck": BotInfo("Chase or duck: strongest card while short, weakest once made (baseline)", 4, 0.01),

@@ -19,9 +19,10 @@ still needed and ducks with its other cards. Bids and the trump choice are the
 ``heuristic``'s; with ``simbid=1`` the bids near its estimate are scored on the deals too (the seats
 still to bid bidding as the heuristic does), in the rounds of at most ``simcards`` cards.
 
-Options: ``sims`` (sampled deals per decision, 64, the budget; deterministic given the seed), ``ms``
-(a time cap in milliseconds, 0 for none: the search then returns its best move so far, after at
-least one deal), ``fit`` (how strongly deals are weighted by the bids, 0 for not at all), ``bidsd``
+Options: ``sims`` (sampled deals per decision, 256 since the fifth round, 64 before; the budget;
+deterministic given the seed), ``ms`` (a time cap in milliseconds, 0 for none: the search then
+returns its best move so far, after at least one deal), ``fit`` (how strongly deals are weighted
+by the bids, 0 for not at all), ``bidsd``
 (0), ``pool`` (1), ``stack`` (0), ``cover`` (3; 0 off, 1 wizards, 2 and top trumps once no wizard is
 unseen, 3 and top trumps), ``rel`` (the weight of the others' mean points), ``end`` (the last rounds played
 for the chance of winning), ``z`` (standard errors a move must gain over the policy's), ``simbid`` (1:
@@ -56,7 +57,7 @@ from cardtable.games.wizard.world import sample_hands
 class PimcOptions:
     """The budget of Wizard's search: sampled deals per decision, a time cap, the weight of the bids."""
 
-    sims: int = 64
+    sims: int = 256
     ms: float = 0.0
     fit: float = 1.0
     rel: float = 0.0
