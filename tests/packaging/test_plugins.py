@@ -62,7 +62,7 @@ def test_a_plugin_adds_a_game_and_a_bot(tmp_path: Path) -> None:
     assert lines[0] == "['crazy_eights', 'durak', 'kaiser', 'mus', 'short_eights', 'wizard']"
     # The generic bots, then the plugin's bot (offered for the games it names only), then each game's own.
     assert lines[1] == ("['random', 'first', 'heuristic'] ['random', 'first', 'heuristic'] "
-                        "['random', 'heuristic', 'search']")
+                        "['random', 'heuristic', 'lowest']")
     assert lines[2] == "False"
     assert lines[3] == "FINISHED 2 short_eights"
 
