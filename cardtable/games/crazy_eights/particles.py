@@ -40,12 +40,12 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from cardtable.core.types import CardId, Seat
-from cardtable.games.crazy_eights.actions import Action, Draw, Pass, Play, PlayEight
+from cardtable.games.crazy_eights.actions import Action, Draw, Play, PlayEight
 from cardtable.games.crazy_eights.bots import ENDGAME_CARDS
 from cardtable.games.crazy_eights.game import MATCH
 from cardtable.games.crazy_eights.observation import CrazyEightsObservation
 from cardtable.games.crazy_eights.playout import heuristic_plain, heuristic_suit
-from cardtable.games.crazy_eights.reading import play_reveals
+from cardtable.games.crazy_eights.reading import left_by, play_reveals
 from cardtable.games.crazy_eights.rules import BIT, EIGHTS, FULL_MASK, SUIT_INDEX, SUIT_OF, cards_of
 
 _NOT_EIGHTS: Final = FULL_MASK & ~EIGHTS
@@ -531,12 +531,7 @@ class ParticleFilter:
             return
         seat = obs.seat if obs.seat is not None else 0
         counts = list(obs.hand_counts)
-        if isinstance(action, PlayEight):
-            self.left = (SUIT_INDEX[action.suit], action.card)
-        elif isinstance(action, Play):
-            self.left = (SUIT_OF[action.card], action.card)
-        elif isinstance(action, Pass):
-            self.left = (SUIT_INDEX[obs.suit], obs.top)
+        self.left = left_by(obs, action) or self.left
         if isinstance(action, (Play, PlayEight)):
             self.pile |= BIT[action.card]
             self.hand &= ~BIT[action.card]

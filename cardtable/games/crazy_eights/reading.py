@@ -119,12 +119,7 @@ class ModelTracker:
         seat = obs.seat if obs.seat is not None else 0
         counts = list(obs.hand_counts)
         pile = set(obs.discard_pile) | {obs.top}
-        if isinstance(action, PlayEight):
-            self.left = (SUIT_INDEX[action.suit], action.card)
-        elif isinstance(action, Play):
-            self.left = (SUIT_OF[action.card], action.card)
-        elif isinstance(action, Pass):
-            self.left = (SUIT_INDEX[obs.suit], obs.top)
+        self.left = left_by(obs, action) or self.left
         if isinstance(action, (Play, PlayEight)):
             pile.add(action.card)
             counts[seat] -= 1
@@ -171,3 +166,14 @@ def _explain(start: tuple[int, int], counts: list[int], order: list[Seat], chang
 
     walk(0, *start, new, counts, [])
     return out
+
+
+def left_by(obs: CrazyEightsObservation, action: Action) -> tuple[int, int] | None:
+    """The (suit in force, top card) our ``action`` leaves the next player; None for a draw."""
+    if isinstance(action, PlayEight):
+        return (SUIT_INDEX[action.suit], action.card)
+    if isinstance(action, Play):
+        return (SUIT_OF[action.card], action.card)
+    if isinstance(action, Pass):
+        return (SUIT_INDEX[obs.suit], obs.top)
+    return None
