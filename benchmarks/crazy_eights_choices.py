@@ -13,7 +13,7 @@ noise (how well each variant finds the move the hands call for), not longer plan
 
     nice -n 10 python benchmarks/crazy_eights_choices.py --games 20 --seed 1 \\
         --variant sims=4000 --variant particles=800 --out benchmarks/results/c8_choices_s1.jsonl
-    python benchmarks/crazy_eights_choices.py --pool benchmarks/results/c8_choices_s*.jsonl
+    python benchmarks/crazy_eights_choices.py --pool benchmarks/results/c8_choices_s*.jsonl [--by round]
 """
 
 from __future__ import annotations
@@ -72,6 +72,9 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         out[name] = {"regret": round(statistics.fmean(xs), 5), "minus_reference": round(statistics.fmean(d), 5),
                      "ci95_half": round(half, 5), "same_move": sum(r["move"][name] == r["move"]["reference"]
                                                                   for r in rows)}
+    # How concentrated the reference's regret is: the share carried by its 100 costliest choices.
+    ref = sorted((r["regret"]["reference"] for r in rows), reverse=True)
+    out["reference_top100_share"] = round(sum(ref[:100]) / sum(ref), 3) if sum(ref) else 0.0
     return out
 
 
@@ -84,10 +87,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--pool", nargs="+", type=Path, help="only sum these files' choices and print")
+    parser.add_argument("--by", help="with --pool: one summary per value of this field (round, reading, moves)")
     args = parser.parse_args(argv)
     if args.pool:
         rows = [json.loads(line) for p in args.pool for line in p.read_text().splitlines() if line.strip()]
-        print(json.dumps(summary(rows)))
+        if not rows:
+            parser.error("no choices in the files given")
+        if args.by and args.by not in rows[0]:
+            parser.error(f"no field {args.by!r} in the rows; fields: {', '.join(rows[0])}")
+        groups = {None: rows} if not args.by else {
+            v: [r for r in rows if r[args.by] == v] for v in sorted({r[args.by] for r in rows}, key=str)}
+        for value, group in groups.items():
+            print(json.dumps(({args.by: value} if args.by else {}) | summary(group)))
         return
     game = cardtable.load_game("crazy_eights")
     opts = game.options({}, players=4)
