@@ -19,35 +19,21 @@ import math
 import random
 import statistics
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from strength import wilson
+from strength import play_game, wilson
 
 import cardtable
-from cardtable.bots import make_bot
 
 
 def play(game: Any, opts: Any, deal: int, lineup: list[str], me: int) -> tuple[float, float, list[float]]:
     """One game: the win credit and penalty of seat ``me``, and its decision times."""
-    bots = [make_bot(game, name, deal + 7919 * s) for s, name in enumerate(lineup)]
-    state, _ = game.new(opts, deal)
-    times: list[float] = []
-    while (seat := game.to_act(state)) is not None:
-        obs = game.observe(state, seat)
-        legal = game.legal_actions(state, seat)
-        start = time.perf_counter()
-        action = bots[seat].act(obs, legal)
-        if seat == me:
-            times.append(time.perf_counter() - start)
-        state, _ = game.apply(state, seat, action)
-    outcome = game.outcome(state)
-    assert outcome is not None
+    _, outcome, times = play_game(game, opts, deal, lineup)
     credit = 1.0 / len(outcome.winners) if me in outcome.winners else 0.0
-    return credit, float(outcome.scores[me]), times
+    return credit, float(outcome.scores[me]), times[me]
 
 
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:

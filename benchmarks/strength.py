@@ -117,6 +117,24 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def play_game(game: Any, opts: Any, deal: int, seating: list[str]) -> tuple[Any, Any, list[list[float]]]:
+    """One game of ``seating`` (bot names by seat, seeded from the deal): the final state, the outcome
+    and each seat's decision times in seconds."""
+    bots = [make_bot(game, name, deal + 7919 * s) for s, name in enumerate(seating)]
+    state, _ = game.new(opts, deal)
+    times: list[list[float]] = [[] for _ in seating]
+    while (seat := game.to_act(state)) is not None:
+        obs = game.observe(state, seat)
+        legal = game.legal_actions(state, seat)
+        start = time.perf_counter()
+        action = bots[seat].act(obs, legal)
+        times[seat].append(time.perf_counter() - start)
+        state, _ = game.apply(state, seat, action)
+    outcome = game.outcome(state)
+    assert outcome is not None
+    return state, outcome, times
+
+
 def play_matchup(m: Matchup, games: int, seed: int, *, progress: bool = False) -> dict[str, Any]:
     """Play the games of one matchup; per-bot wins, rates and decision times as data."""
     game = cardtable.load_game(m.game)
@@ -131,17 +149,9 @@ def play_matchup(m: Matchup, games: int, seed: int, *, progress: bool = False) -
     for g in range(games):
         deal = rng.randrange(2**31)
         seating = [m.lineup[(s + g) % n] for s in range(n)]
-        bots = [make_bot(game, name, deal + 7919 * s) for s, name in enumerate(seating)]
-        state, _ = game.new(opts, deal)
-        while (seat := game.to_act(state)) is not None:
-            obs = game.observe(state, seat)
-            legal = game.legal_actions(state, seat)
-            start = time.perf_counter()
-            action = bots[seat].act(obs, legal)
-            times[seating[seat]].append(time.perf_counter() - start)
-            state, _ = game.apply(state, seat, action)
-        outcome = game.outcome(state)
-        assert outcome is not None
+        state, outcome, seat_times = play_game(game, opts, deal, seating)
+        for seat, spent in enumerate(seat_times):
+            times[seating[seat]].extend(spent)
         # A name's share of the game: a tie shares the win; a team's win counts once for the team.
         credited: set[int] = set()
         for seat, name in enumerate(seating):
@@ -210,10 +220,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="one JSON object per matchup")
     parser.add_argument("--list", action="store_true", help="list the matchups and stop")
+    parser.add_argument("--lineup", nargs="+", metavar="BOT",
+                        help="play this line-up of --game instead (bot names with options, one per seat)")
     parser.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
                         help="override a game option in every chosen matchup (e.g. rounds=5)")
     args = parser.parse_args(argv)
-    chosen = [m for m in MATCHUPS if (not args.game or m.game == args.game) and (not args.match or args.match in m.key)]
+    if args.lineup and not args.game:
+        parser.error("--lineup needs --game")
+    given = [Matchup(args.game, tuple(args.lineup), note="a line-up given on the command line")] if args.lineup else []
+    pool = given or MATCHUPS
+    chosen = [m for m in pool if (not args.game or m.game == args.game) and (not args.match or args.match in m.key)]
     if args.list:
         for m in chosen:
             print(m.key, "—", m.note)
