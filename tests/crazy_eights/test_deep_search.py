@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import time
 
@@ -10,12 +11,14 @@ import pytest
 
 import cardtable
 from cardtable.bots import make_bot
-from cardtable.games.crazy_eights.deep_search import DeepSearchBot, deal_table
+from cardtable.games.crazy_eights.deep_search import TRUST, DeepSearchBot, _next_turn, _Turn, deal_table, turn_moves
+from cardtable.games.crazy_eights.game import MATCH
+from cardtable.games.crazy_eights.playout import STOPPED, Table, heuristic_move, play_round
 from cardtable.games.crazy_eights.reading import ModelTracker, play_reveals
-from cardtable.games.crazy_eights.rules import BIT, EIGHTS, SUIT_MASK
+from cardtable.games.crazy_eights.rules import BIT, EIGHTS, SUIT_INDEX, SUIT_MASK, SUIT_OF, mask_of
 from cardtable.games.crazy_eights.search import candidates
 from cardtable.games.crazy_eights.testing import cards, state_from_hands
-from cardtable.games.crazy_eights.win_chance import win_chance
+from cardtable.games.crazy_eights.win_chance import sample_rounds, win_chance
 
 GAME = cardtable.load_game("crazy_eights")
 NAME = "search_deep"
@@ -63,6 +66,8 @@ def test_the_same_seed_gives_the_same_moves() -> None:
     (f"{NAME}:sims=lots", "must be a number"),
     (f"{NAME}:read=2", "read must be 0 or 1"),
     (f"{NAME}:flat=0", "always flat"),
+    (f"{NAME}:plan=2", "plan must be 0 or 1"),
+    (f"{NAME}:plan=-1", "plan must be 0 or 1"),
 ])
 def test_bad_options_give_one_clear_line(spec: str, message: str) -> None:
     with pytest.raises(ValueError, match=message) as info:
@@ -153,3 +158,89 @@ def test_the_win_chance_is_fair_at_equal_totals_and_falls_with_our_total() -> No
     assert all(a > b for a, b in itertools.pairwise(chances))
     assert win_chance([20, 20, 40, 50], 0, 0, 5, True) == 0.5  # the last round: a tie shares the win
     assert win_chance([21, 20, 40, 50], 0, 0, 5, True) == 0.0
+
+
+# The plan: our next turn chosen by what we would see then.
+
+
+def test_a_playout_stopped_at_our_turn_goes_on_as_one_that_never_stopped() -> None:
+    stopped = 0
+    for seed in range(20):
+        state, _ = GAME.new(GAME.options(players=2 + seed % 5, rounds=1, draw_until_playable=seed % 4 != 3), seed)
+        me = (state.turn + 1 + seed) % state.players
+        whole = Table(list(state.hands), list(state.stock), state.discards, state.top, state.suit, state.turn,
+                      draw_until=state.draw_until)
+        parts = whole.copy()
+        went_out = play_round(whole, random.Random(seed))
+        rng = random.Random(seed)
+        ended = play_round(parts, rng, me)
+        if ended == STOPPED:
+            assert parts.turn == me and parts.drawn == 0
+            stopped += 1
+            ended = play_round(parts, rng)  # our turn by the heuristic, as the whole round played it
+        assert ended == went_out and parts.hands == whole.hands and parts.stock == whole.stock
+    assert stopped >= 15
+
+
+def test_our_next_turns_moves_are_every_distinct_move_the_heuristics_first() -> None:
+    hands = [mask_of(cards("K♥ 3♥ 3♠ 8♦ 8♣")), mask_of(cards("2♦ 4♦"))]
+    playable = hands[0] & MATCH[cards("3♦")[0] * 4 + SUIT_INDEX["hearts"]]
+    moves = turn_moves(hands, 0, playable)
+    assert moves[0] == heuristic_move(hands, 0, playable)
+    assert len(set(moves)) == len(moves) == 3 + 4  # K♥, 3♥, 3♠; the lower eight naming each suit
+    assert {c for c, _ in moves} == set(cards("K♥ 3♥ 3♠ 8♦"))
+    assert all(s == SUIT_OF[c] for c, s in moves if not BIT[c] & EIGHTS)
+
+
+def test_our_next_turn_plays_the_heuristics_move_until_it_has_seen_a_better_one() -> None:
+    # Two players; our turn on 3♥ with Q♥ 3♠. The heuristic plays Q♥ (costlier) and the other goes out
+    # with 5♥. 3♠ stops him: he draws the 3♥ (the stock rebuilt from the pile) and plays it, and we go
+    # out with Q♥. A value of 1 for going out tells the two apart.
+    table = Table([mask_of(cards("Q♥ 3♠")), mask_of(cards("5♥"))], [], 0, cards("3♥")[0], SUIT_INDEX["hearts"], 0)
+    turns: dict[tuple[int, ...], _Turn] = {}
+
+    def out(hands: list[int]) -> float:
+        return 1.0 if hands[0] == 0 else 0.0
+
+    got = [_next_turn(table.copy(), random.Random(k), 0, turns, out) for k in range(TRUST + 2)]
+    assert got == [(0.0, 2)] * TRUST + [(1.0, 2)] * 2
+    (turn,) = turns.values()
+    assert turn.moves[0] == (cards("Q♥")[0], SUIT_INDEX["hearts"]) and turn.visits == TRUST + 2
+    assert turn.sums == [0.0, TRUST + 2.0]
+
+
+def test_the_plan_plays_legal_moves_and_the_same_seed_gives_the_same_moves() -> None:
+    options = GAME.options(players=4, rounds=1)
+    moves: list[list[object]] = [[], []]
+    for run in range(2):
+        state, _ = GAME.new(options, 11)
+        bots = [make_bot(GAME, f"{NAME}:plan=1:sims=80" if s == 0 else "heuristic", s) for s in range(4)]
+        while (seat := GAME.to_act(state)) is not None:
+            legal = GAME.legal_actions(state, seat)
+            action = bots[seat].act(GAME.observe(state, seat), legal)
+            assert action in legal
+            if seat == 0:
+                moves[run].append(action)
+            state, _ = GAME.apply(state, seat, action)
+    assert moves[0] == moves[1] and len(moves[0]) > 3
+
+
+def test_the_last_round_model_is_fair_at_equal_totals_and_close_to_the_rounds_it_learned_from() -> None:
+    for players in (2, 3, 4, 6):
+        assert win_chance([10] * players, 0, 1, 5, True, last=True) == pytest.approx(1 / players, abs=1e-5)
+    assert win_chance([300, 0, 0, 0], 0, 1, 5, True, last=True) == 0.0
+    # Against the sampled rounds themselves (each seat's share of the win after one more such round),
+    # it is far closer than the product model: it keeps who went out, which the product cannot.
+    rounds = sample_rounds(4, 5, True)
+    rng = random.Random(4)
+    gaps: dict[bool, list[float]] = {True: [], False: []}
+    for _ in range(30):
+        totals = [rng.randrange(0, 90) for _ in range(4)]
+        won = 0.0
+        for pens in rounds:
+            end = [t + p for t, p in zip(totals, pens)]
+            won += 1.0 / end.count(end[0]) if end[0] == min(end) else 0.0
+        for last in gaps:
+            gaps[last].append(win_chance(totals, 0, 1, 5, True, last=last) - won / len(rounds))
+    rms = {last: math.sqrt(math.fsum(g * g for g in v) / len(v)) for last, v in gaps.items()}
+    assert rms[True] < 0.01 < rms[False]

@@ -16,7 +16,10 @@ Flat Monte Carlo like ``crazy_eights.search`` (the first search, ``search_v1``),
 
 Ties go to the ``heuristic`` bot's move. Options: ``sims`` (playouts per real choice), ``ms`` (a
 time cap; the best move so far is returned), ``read`` (1: read plays as above, 0: draws only),
-``flat`` (accepted as 1 only).
+``flat`` (accepted as 1 only), and two measured variants, off by default because neither won more
+(docs/bots.md): ``plan`` (1: our next turn in a playout is chosen by what we would see then,
+``_next_turn``) and ``last`` (1: a round that leaves one to play is valued by who goes out,
+``win_chance.last_round_chance``).
 """
 
 from __future__ import annotations
@@ -32,10 +35,11 @@ from cardtable.core.bot import parse_bot_options
 from cardtable.core.types import Seat
 from cardtable.games.crazy_eights.actions import Action, Play, PlayEight
 from cardtable.games.crazy_eights.bots import HeuristicBot
+from cardtable.games.crazy_eights.game import MATCH
 from cardtable.games.crazy_eights.observation import CrazyEightsObservation
-from cardtable.games.crazy_eights.playout import Table, apply_play, hand_penalty, play_round
+from cardtable.games.crazy_eights.playout import STOPPED, Table, apply_play, hand_penalty, heuristic_move, play_round
 from cardtable.games.crazy_eights.reading import ModelTracker
-from cardtable.games.crazy_eights.rules import BIT, DECK_SIZE, SUIT_INDEX, SUIT_OF, default_hand_size, mask_of
+from cardtable.games.crazy_eights.rules import BIT, DECK_SIZE, EIGHTS, SUIT_INDEX, SUIT_OF, default_hand_size, mask_of
 from cardtable.games.crazy_eights.search import candidates_usual_first
 from cardtable.games.crazy_eights.state import CrazyEightsState
 from cardtable.games.crazy_eights.win_chance import win_chance
@@ -45,13 +49,15 @@ TableSampler = Callable[[CrazyEightsObservation, random.Random, Mapping[Seat, in
 
 @dataclass(frozen=True)
 class DeepSearchOptions:
-    """The budget: playouts per real decision (shared by the candidate moves) and an optional time cap."""
+    """The budget: playouts per real decision (shared by the candidate moves), an optional time cap, the
+    reading, and the two variants (``plan``, ``last``; see the module)."""
 
     sims: int = 1000
     ms: float = 0.0
     flat: int = 1
     read: int = 1
-
+    last: int = 0
+    plan: int = 0
 
     def __post_init__(self) -> None:
         if self.sims < 1:
@@ -60,6 +66,10 @@ class DeepSearchOptions:
             raise ValueError(f"search option ms must be 0 (no cap) or positive, not {self.ms}")
         if self.read not in (0, 1):
             raise ValueError(f"search option read must be 0 or 1, not {self.read}")
+        if self.plan not in (0, 1):
+            raise ValueError(f"search option plan must be 0 or 1, not {self.plan}")
+        if self.last not in (0, 1):
+            raise ValueError(f"search option last must be 0 or 1, not {self.last}")
         if self.flat != 1:
             raise ValueError(f"search option flat must be 1: the Crazy Eights search is always flat, not {self.flat}")
 
@@ -154,6 +164,74 @@ def move_of(action: Action) -> tuple[int, int]:
     return action.card, SUIT_OF[action.card]
 
 
+@dataclass(slots=True)
+class _Turn:
+    """Our next turn as we would see it (one per observation): its moves and each one's values so far."""
+
+    moves: list[tuple[int, int]]
+    sums: list[float]
+    visits: int = 0
+
+
+def turn_moves(hands: list[int], seat: Seat, playable: int) -> list[tuple[int, int]]:
+    """The distinct moves as (card, suit then in force), the heuristic's first: each plain card, then the
+    lowest eight naming each suit."""
+    usual = heuristic_move(hands, seat, playable)
+    out = [usual]
+    plain = playable & ~EIGHTS
+    while plain:
+        low = plain & -plain
+        plain ^= low
+        card = low.bit_length() - 1
+        if card != usual[0]:
+            out.append((card, SUIT_OF[card]))
+    eights = playable & EIGHTS
+    if eights:
+        eight = (eights & -eights).bit_length() - 1
+        out.extend((eight, s) for s in range(4) if (eight, s) != usual)
+    return out
+
+
+#: Visits of one of our next turns before its best move so far, not the heuristic's, is what it plays.
+TRUST = 4
+
+
+def _next_turn(t: Table, rng: random.Random, seat: Seat, turns: dict[tuple[int, ...], _Turn],
+               value: Callable[[list[int]], float]) -> tuple[float, int]:
+    """Our next turn in a playout (``t`` stopped at its start): the value of the move our plan plays there,
+    and the playouts spent.
+
+    Every move is played out from here on the same random numbers and each one's mean is kept per
+    observation (top, suit, pile, hand sizes: what we would see then, so the worlds that reach it are
+    the ones we could be in). The move chosen is the best by the means of the earlier visits (the
+    heuristic's until ``TRUST`` visits), so its value is not biased upwards by this visit's luck.
+    """
+    playable = t.hands[seat] & MATCH[t.top * 4 + t.suit]
+    moves = turn_moves(t.hands, seat, playable) if playable else []
+    if len(moves) < 2:
+        play_round(t, rng)
+        return value(t.hands), 1
+    key = (t.top, t.suit, t.discards, *(h.bit_count() for h in t.hands))
+    turn = turns.get(key)
+    if turn is None:
+        turn = turns[key] = _Turn(moves, [0.0] * len(moves))
+    chosen = 0
+    if turn.visits >= TRUST:
+        chosen = max(range(len(moves)), key=lambda j: (turn.sums[j], -j))
+    state = rng.getstate()
+    got = [0.0] * len(moves)
+    for j, (card, suit) in enumerate(moves):
+        branch = t.copy()
+        rng.setstate(state)
+        if not apply_play(branch, card, suit):
+            play_round(branch, rng)
+        got[j] = value(branch.hands)
+    for j, v in enumerate(got):
+        turn.sums[j] += v
+    turn.visits += 1
+    return got[chosen], len(moves)
+
+
 class DeepSearchBot:
     """Flat Monte Carlo with common random numbers over many sampled deals, played out on bitmasks."""
 
@@ -193,14 +271,19 @@ class DeepSearchBot:
         if deadline is None:
             deadline = time.perf_counter() + self.options.ms / 1000 if self.options.ms else math.inf
         plays = [move_of(m) for m in moves]
+        last = bool(self.options.last)
         rounds_left = obs.rounds - obs.round
         cards_each = self.deal_size or default_hand_size(obs.players)
 
-        def value(end: list[int]) -> float:
-            return win_chance(end, seat, rounds_left, cards_each, obs.draw_until_playable)
+        def value(hands: list[int]) -> float:
+            """The chance of winning the game from the round's end (the hands left)."""
+            end = [a + hand_penalty(h) for a, h in zip(obs.totals, hands)]
+            return win_chance(end, seat, rounds_left, cards_each, obs.draw_until_playable, last=last)
 
+        stop = seat if self.options.plan else -1
         alive = list(range(len(moves)))
         values: list[list[float]] = [[] for _ in moves]
+        turns: list[dict[tuple[int, ...], _Turn]] = [{} for _ in moves]  # our next turn, by what we would see
         spent = done = 0
         while spent < self.options.sims and len(alive) > 1:
             base = self.sampler(obs, self.rng, forbidden)
@@ -208,9 +291,16 @@ class DeepSearchBot:
             for i in alive:
                 card, suit = plays[i]
                 t = base.copy()
-                if not apply_play(t, card, suit):
-                    play_round(t, random.Random(seed))
-                values[i].append(value([a + hand_penalty(h) for a, h in zip(obs.totals, t.hands)]))
+                if apply_play(t, card, suit):
+                    values[i].append(value(t.hands))
+                    continue
+                rng = random.Random(seed)
+                if play_round(t, rng, stop) == STOPPED:  # our next turn (only with the plan option)
+                    got, cost = _next_turn(t, rng, seat, turns[i], value)
+                    values[i].append(got)
+                    spent += cost - 1
+                    continue
+                values[i].append(value(t.hands))
             spent += len(alive)
             done += 1
             if done % BATCH == 0:

@@ -11,7 +11,7 @@ decisions.
 Options: ``sims`` (playouts per real choice), ``ms`` (a time cap; the best move so far is
 returned), ``particles`` (hypotheses kept, N), ``tries`` (attempts to build one, per hypothesis
 wanted: the cost cap), ``read`` (the fallback's reading: 1 plays and draws, 0 draws only),
-``flat`` (accepted as 1 only).
+``flat`` (accepted as 1 only), and the deep search's measured variants ``plan`` and ``last`` (off).
 """
 
 from __future__ import annotations

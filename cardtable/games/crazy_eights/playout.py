@@ -121,11 +121,17 @@ def apply_play(t: Table, card: CardId, suit: int) -> bool:
     return False
 
 
-def play_round(t: Table, rng: random.Random) -> Seat | None:
+#: ``play_round``'s answer when it stopped at the start of the ``stop`` seat's turn.
+STOPPED: Final = -1
+
+
+def play_round(t: Table, rng: random.Random, stop: Seat = -1) -> Seat | None:
     """Play the round out, every seat by the heuristic; the seat that went out (None: blocked or limit).
 
-    The loop keeps the table in locals and inlines ``heuristic_move`` and ``apply_play`` (the
-    search's whole cost is here); ``t`` holds the final position when it returns.
+    With ``stop``, it returns ``STOPPED`` instead when that seat's turn begins (before any draw), so
+    the caller can choose its move; calling again goes on from there. The loop keeps the table in
+    locals and inlines ``heuristic_move`` and ``apply_play`` (the search's whole cost is here); ``t``
+    holds the position reached when it returns.
     """
     hands, n = t.hands, len(t.hands)
     stock, discards, top, suit, seat = t.stock, t.discards, t.top, t.suit, t.turn
@@ -133,6 +139,9 @@ def play_round(t: Table, rng: random.Random) -> Seat | None:
     random_draw = rng.random
     went_out: Seat | None = None
     while actions < ROUND_ACTION_LIMIT:
+        if seat == stop and not drawn:
+            went_out = STOPPED
+            break
         hand = hands[seat]
         playable = hand & MATCH[top * 4 + suit]
         actions += 1

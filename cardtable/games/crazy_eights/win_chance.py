@@ -5,9 +5,11 @@ The chance that we finish below one opponent is read from the distribution of th
 two seats' penalties over the rounds left (``gap_cdf``). The chance of finishing below all of them
 is the product over the opponents raised to the power log2(n) / (n - 1): the opponents' results
 are correlated (when one goes out the others do not), and the power makes equal totals give the
-fair share 1/n. Measured against Monte Carlo over whole rounds of four ``heuristic`` players
-(totals after one or two rounds), this is off by 0.03–0.05 (RMS win chance), where the plain
-product was off by 0.06–0.10 and a logistic of our total against the best other total by 0.18–0.21.
+fair share 1/n. Against Monte Carlo over the rounds left played by four ``heuristic`` players
+(``benchmarks/crazy_eights_win_chance.py``) it is off by 0.024 (RMS win chance) with two rounds
+left and by 0.044 with one, where it is too hopeful: a power cannot tell an opponent out of the
+race from one who leads. ``last_round_chance`` (the search's ``last`` option) models that last
+round by who goes out instead and is off by under 0.01.
 
 The per-round penalties come from rounds played out by the heuristic (``crazy_eights.playout``)
 from a fixed seed, once per table setup, so the values are the same in every run.
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import dataclass
 from functools import cache
 from itertools import accumulate
 from typing import Final
@@ -29,10 +32,10 @@ SAMPLE_ROUNDS: Final = 3000
 
 
 @cache
-def round_gaps(players: int, cards_each: int, draw_until: bool) -> tuple[int, ...]:
-    """Sorted differences ``pen[j] - pen[i]`` of two seats in one round of heuristic players (fixed seed)."""
+def sample_rounds(players: int, cards_each: int, draw_until: bool) -> tuple[tuple[int, ...], ...]:
+    """Every seat's penalty in ``SAMPLE_ROUNDS`` rounds of heuristic players (fixed seed, random leader)."""
     rng = random.Random(20261201)
-    gaps: list[int] = []
+    out = []
     dealt = players * cards_each
     for _ in range(SAMPLE_ROUNDS):
         deck = list(range(52))
@@ -41,8 +44,15 @@ def round_gaps(players: int, cards_each: int, draw_until: bool) -> tuple[int, ..
         table = Table(hands, deck[dealt + 1:], 0, deck[dealt], deck[dealt] // 13, rng.randrange(players),
                       draw_until=draw_until, random_draws=True)
         play_round(table, rng)
-        pens = [hand_penalty(h) for h in table.hands]
-        gaps.extend(pj - pi for i, pi in enumerate(pens) for j, pj in enumerate(pens) if i != j)
+        out.append(tuple(hand_penalty(h) for h in table.hands))
+    return tuple(out)
+
+
+@cache
+def round_gaps(players: int, cards_each: int, draw_until: bool) -> tuple[int, ...]:
+    """Sorted differences ``pen[j] - pen[i]`` of two seats in one round of heuristic players (fixed seed)."""
+    gaps = [pj - pi for pens in sample_rounds(players, cards_each, draw_until)
+            for i, pi in enumerate(pens) for j, pj in enumerate(pens) if i != j]
     gaps.sort()
     return tuple(gaps)
 
@@ -79,14 +89,103 @@ def beat_chance(lead: int, cdf: tuple[int, tuple[float, ...]]) -> float:
     return 1.0 - cum[k] + 0.5 * (cum[k] - below)
 
 
-def win_chance(totals: list[int], seat: Seat, rounds_left: int, cards_each: int, draw_until: bool) -> float:
-    """The seat's chance of winning: exact (ties shared) when no round is left, else the product model."""
+# One round left: who goes out.
+
+#: Penalties above this are counted as this (no seat in the sampled rounds comes near it).
+_TOP: Final = 400
+
+
+@dataclass(frozen=True, slots=True)
+class LastRound:
+    """One round of heuristic players as the model sees it: someone goes out (``out``, each seat alike)
+    and every other seat's penalty is an independent draw from ``kept``; or the round is blocked and
+    every seat's is a draw from ``blocked``. ``*_sf[_TOP + t]``: P(penalty > t) + P(penalty = t) / 2."""
+
+    out: float
+    kept: tuple[float, ...]  # pmf over 0 … _TOP
+    kept_sf: tuple[float, ...]  # over t = -_TOP … 2 * _TOP
+    blocked: tuple[float, ...]
+    blocked_sf: tuple[float, ...]
+
+
+def _pmf(values: list[int]) -> tuple[float, ...]:
+    """The distribution of ``values`` over 0 … ``_TOP``."""
+    pmf = [0.0] * (_TOP + 1)
+    for v in values:
+        pmf[min(v, _TOP)] += 1.0 / len(values)
+    return tuple(pmf)
+
+
+def _sf(pmf: tuple[float, ...]) -> tuple[float, ...]:
+    """``LastRound``'s survival table of ``pmf`` (ties counted half), padded so any t in -_TOP … 2 * _TOP reads."""
+    above = [0.0] * (_TOP + 1)  # above[t] = P(penalty > t)
+    for t in range(_TOP - 1, -1, -1):
+        above[t] = above[t + 1] + pmf[t + 1]
+    return tuple([1.0] * _TOP + [above[t] + 0.5 * pmf[t] for t in range(_TOP + 1)] + [0.0] * _TOP)
+
+
+@cache
+def last_round(players: int, cards_each: int, draw_until: bool) -> LastRound:
+    """The last-round model, from the same heuristic rounds as ``round_gaps``."""
+    rounds = sample_rounds(players, cards_each, draw_until)
+    kept = [p for pens in rounds if 0 in pens for p in pens if p]
+    blocked = [p for pens in rounds if 0 not in pens for p in pens]
+    out = sum(1 for pens in rounds if 0 in pens) / len(rounds)
+    kept_pmf = _pmf(kept or [0])
+    blocked_pmf = _pmf(blocked or [0])
+    return LastRound(out, kept_pmf, _sf(kept_pmf), blocked_pmf, _sf(blocked_pmf))
+
+
+def _below_all(pmf: tuple[float, ...], sf: tuple[float, ...], leads: list[int], limit: int) -> float:
+    """P(X < Y_j + lead_j for every j) with X ~ ``pmf`` (up to ``limit``, excluded) and each Y_j ~ ``sf``."""
+    total = 0.0
+    for x in range(min(limit, _TOP + 1)):
+        p = pmf[x]
+        if p:
+            for lead in leads:
+                p *= sf[_TOP + max(-_TOP, min(_TOP, x - lead))]
+                if not p:
+                    break
+            total += p
+    return total
+
+
+def last_round_chance(totals: list[int], seat: Seat, model: LastRound) -> float:
+    """The seat's chance of winning when one round is left, by who goes out in it (ties counted half each)."""
+    own = totals[seat]
+    leads = [t - own for s, t in enumerate(totals) if s != seat]
+    n = len(totals)
+    sf = model.kept_sf
+
+    def beats(t: int) -> float:
+        return sf[_TOP + max(-_TOP, min(_TOP, t))]
+
+    # We go out: 0 points against each opponent's draw.
+    chance = math.prod(beats(-lead) for lead in leads)
+    # Opponent k goes out: our draw must stay under his lead, and under each other's draw plus lead.
+    for k, lead in enumerate(leads):
+        if lead > 0:
+            others = leads[:k] + leads[k + 1:]
+            chance += _below_all(model.kept, sf, others, lead) + 0.5 * model.kept[min(lead, _TOP)] * math.prod(
+                beats(lead - o) for o in others)
+    chance *= model.out / n
+    if model.out < 1.0:
+        chance += (1.0 - model.out) * _below_all(model.blocked, model.blocked_sf, leads, _TOP + 1)
+    return chance
+
+
+def win_chance(totals: list[int], seat: Seat, rounds_left: int, cards_each: int, draw_until: bool,
+               *, last: bool = False) -> float:
+    """The seat's chance of winning: exact (ties shared) when no round is left; with one left and ``last``,
+    ``last_round_chance``; else the product model."""
     own = totals[seat]
     if rounds_left <= 0:
         best = min(totals)
         if own > best:
             return 0.0
         return 1.0 / totals.count(own)
+    if rounds_left == 1 and last:
+        return last_round_chance(totals, seat, last_round(len(totals), cards_each, draw_until))
     n = len(totals)
     cdf = gap_cdf(n, cards_each, draw_until, rounds_left)
     chance = 1.0
