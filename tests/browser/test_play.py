@@ -15,7 +15,16 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import SCREENSHOTS, LiveServer
-from tests.browser.ui import READY, create_table, is_finished, play_to_end, screenshot, start_game, take_turn
+from tests.browser.ui import (
+    READY,
+    create_table,
+    is_finished,
+    play_to_end,
+    screenshot,
+    share_link,
+    start_game,
+    take_turn,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -163,7 +172,7 @@ def test_two_people_and_a_reload(browser: Browser, live_server: LiveServer) -> N
         for p in (host, guest):
             p.on("pageerror", lambda exc: errors.append(str(exc)))
         table_id = create_table(host, live_server.url, game="Durak", name="Rick", players=2, seats=[PERSON])
-        share = host.locator("#share-link").input_value()
+        share = share_link(host)
         guest.goto(share)
         guest.get_by_label("Your name").fill("Summer")
         guest.get_by_role("button", name="Join seat 2").click()
@@ -225,7 +234,7 @@ def test_computer_covers_for_a_person_who_left(browser: Browser, quick_takeover_
     try:
         host, guest = host_ctx.new_page(), guest_ctx.new_page()
         create_table(host, quick_takeover_server.url, game="Durak", name="Rick", players=2, seats=[PERSON])
-        guest.goto(host.locator("#share-link").input_value())
+        guest.goto(share_link(host))
         guest.get_by_label("Your name").fill("Summer")
         guest.get_by_role("button", name="Join seat 2").click()
         expect(guest.locator("#table")).to_have_attribute("data-seat", "1")

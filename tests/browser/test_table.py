@@ -17,7 +17,16 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.conftest import SCREENSHOTS, LiveServer
-from tests.browser.ui import create_table, is_finished, play_to_end, screenshot, start_game, take_turn, wait_ready
+from tests.browser.ui import (
+    create_table,
+    is_finished,
+    play_to_end,
+    screenshot,
+    share_link,
+    start_game,
+    take_turn,
+    wait_ready,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -207,7 +216,7 @@ def test_a_second_browser_takes_over_a_computer_seat_from_the_link(browser: Brow
     try:
         create_table(host, live_server.url, game="Wizard", name="Rick", players=3, options={"Rounds": "5"})
         expect(host.locator(".waiting-seat", has_text="Computer")).to_have_count(2)
-        guest.goto(host.locator("#share-link").input_value())
+        guest.goto(share_link(host))
         guest.get_by_label("Your name").fill("Summer")
         guest.get_by_role("button", name="Take seat 3").click()
         expect(guest.locator("#table")).to_have_attribute("data-seat", "2")

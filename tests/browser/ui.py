@@ -60,6 +60,13 @@ def create_table(page: Page, base_url: str, *, game: str, name: str, players: in
     return page.url.rsplit("/", 1)[1]
 
 
+def share_link(page: Page) -> str:
+    """The table's invitation link, once the page has written it (it is empty for a moment after loading)."""
+    field = page.locator("#share-link")
+    expect(field).to_have_value(re.compile(r"/table/[^/]+$"))
+    return field.input_value()
+
+
 def set_option(page: Page, label: str, value: object) -> None:
     """Set one rule toggle on the create form by its label (opening "More rules" if it is folded there)."""
     field = page.get_by_label(label, exact=True)
