@@ -11,7 +11,15 @@ import pytest
 
 import cardtable
 from cardtable.bots import make_bot
-from cardtable.games.crazy_eights.deep_search import TRUST, DeepSearchBot, _next_turn, _Turn, deal_table, turn_moves
+from cardtable.games.crazy_eights.deep_search import (
+    TRUST,
+    DeepSearchBot,
+    _next_turn,
+    _next_turn_in_world,
+    _Turn,
+    deal_table,
+    turn_moves,
+)
 from cardtable.games.crazy_eights.game import MATCH
 from cardtable.games.crazy_eights.playout import STOPPED, Table, heuristic_move, play_round
 from cardtable.games.crazy_eights.reading import ModelTracker, play_reveals
@@ -66,8 +74,9 @@ def test_the_same_seed_gives_the_same_moves() -> None:
     (f"{NAME}:sims=lots", "must be a number"),
     (f"{NAME}:read=2", "read must be 0 or 1"),
     (f"{NAME}:flat=0", "always flat"),
-    (f"{NAME}:plan=2", "plan must be 0 or 1"),
-    (f"{NAME}:plan=-1", "plan must be 0 or 1"),
+    (f"{NAME}:plan=4", "plan must be 0, 1, 2 or 3"),
+    (f"{NAME}:plan=-1", "plan must be 0, 1, 2 or 3"),
+    (f"{NAME}:plan=1.5", "plan must be a number"),
 ])
 def test_bad_options_give_one_clear_line(spec: str, message: str) -> None:
     with pytest.raises(ValueError, match=message) as info:
@@ -209,12 +218,28 @@ def test_our_next_turn_plays_the_heuristics_move_until_it_has_seen_a_better_one(
     assert turn.sums == [0.0, TRUST + 2.0]
 
 
-def test_the_plan_plays_legal_moves_and_the_same_seed_gives_the_same_moves() -> None:
+def test_our_next_turn_in_one_world_is_worth_its_best_move_or_halfway_to_the_heuristics() -> None:
+    # The position of the test above: the heuristic's Q♥ loses the round (0), 3♠ wins it (1).
+    table = Table([mask_of(cards("Q♥ 3♠")), mask_of(cards("5♥"))], [], 0, cards("3♥")[0], SUIT_INDEX["hearts"], 0)
+
+    def out(hands: list[int]) -> float:
+        return 1.0 if hands[0] == 0 else 0.0
+
+    assert _next_turn_in_world(table.copy(), random.Random(1), 0, out, half=False) == (1.0, 2)
+    assert _next_turn_in_world(table.copy(), random.Random(1), 0, out, half=True) == (0.5, 2)
+    # One move only (nothing but the 5♥ matches for him; we hold a lone Q♥): the round is played out, one playout.
+    alone = Table([mask_of(cards("Q♥")), mask_of(cards("5♠ 6♠"))], [cards("2♣")[0]], 0, cards("3♥")[0],
+                  SUIT_INDEX["hearts"], 0)
+    assert _next_turn_in_world(alone, random.Random(1), 0, out, half=True) == (1.0, 1)
+
+
+@pytest.mark.parametrize("plan", [1, 2, 3])
+def test_the_plan_plays_legal_moves_and_the_same_seed_gives_the_same_moves(plan: int) -> None:
     options = GAME.options(players=4, rounds=1)
     moves: list[list[object]] = [[], []]
     for run in range(2):
         state, _ = GAME.new(options, 11)
-        bots = [make_bot(GAME, f"{NAME}:plan=1:sims=80" if s == 0 else "heuristic", s) for s in range(4)]
+        bots = [make_bot(GAME, f"{NAME}:plan={plan}:sims=80" if s == 0 else "heuristic", s) for s in range(4)]
         while (seat := GAME.to_act(state)) is not None:
             legal = GAME.legal_actions(state, seat)
             action = bots[seat].act(GAME.observe(state, seat), legal)

@@ -16,10 +16,11 @@ Flat Monte Carlo like ``crazy_eights.search`` (the first search, ``search_v1``),
 
 Ties go to the ``heuristic`` bot's move. Options: ``sims`` (playouts per real choice), ``ms`` (a
 time cap; the best move so far is returned), ``read`` (1: read plays as above, 0: draws only),
-``flat`` (accepted as 1 only), and two measured variants, off by default because neither won more
-(docs/bots.md): ``plan`` (1: our next turn in a playout is chosen by what we would see then,
-``_next_turn``) and ``last`` (1: a round that leaves one to play is valued by who goes out,
-``win_chance.last_round_chance``).
+``flat`` (accepted as 1 only), and measured variants, off by default because none won measurably
+more (docs/bots.md): ``plan`` (our next turn in a playout: 1 chosen by what we would see then,
+``_next_turn``; 2 the best move in that world, 3 halfway between that and the heuristic's,
+``_next_turn_in_world``) and ``last`` (1: a round that leaves one to play is valued by who goes
+out, ``win_chance.last_round_chance``).
 """
 
 from __future__ import annotations
@@ -66,8 +67,8 @@ class DeepSearchOptions:
             raise ValueError(f"search option ms must be 0 (no cap) or positive, not {self.ms}")
         if self.read not in (0, 1):
             raise ValueError(f"search option read must be 0 or 1, not {self.read}")
-        if self.plan not in (0, 1):
-            raise ValueError(f"search option plan must be 0 or 1, not {self.plan}")
+        if self.plan not in (0, 1, 2, 3):
+            raise ValueError(f"search option plan must be 0, 1, 2 or 3, not {self.plan}")
         if self.last not in (0, 1):
             raise ValueError(f"search option last must be 0 or 1, not {self.last}")
         if self.flat != 1:
@@ -232,6 +233,33 @@ def _next_turn(t: Table, rng: random.Random, seat: Seat, turns: dict[tuple[int, 
     return got[chosen], len(moves)
 
 
+def _next_turn_in_world(t: Table, rng: random.Random, seat: Seat, value: Callable[[list[int]], float],
+                        half: bool) -> tuple[float, int]:
+    """Our next turn in a playout (``t`` stopped at its start) valued in this world alone, and the playouts spent.
+
+    Every move is played out from here on the same random numbers. The best of them is what we could
+    do there if we knew this world (its hands and its draws): too hopeful, since at the table we will
+    not. The heuristic's move is what the flat search assumes: too modest, since we will know more
+    then than now and play better than the heuristic. ``half`` values the turn halfway between the
+    two (``plan=3``); without it, the best (``plan=2``).
+    """
+    playable = t.hands[seat] & MATCH[t.top * 4 + t.suit]
+    moves = turn_moves(t.hands, seat, playable) if playable else []
+    if len(moves) < 2:
+        play_round(t, rng)
+        return value(t.hands), 1
+    state = rng.getstate()
+    got = []
+    for card, suit in moves:
+        branch = t.copy()
+        rng.setstate(state)
+        if not apply_play(branch, card, suit):
+            play_round(branch, rng)
+        got.append(value(branch.hands))
+    best = max(got)
+    return (0.5 * (got[0] + best) if half else best), len(moves)
+
+
 class DeepSearchBot:
     """Flat Monte Carlo with common random numbers over many sampled deals, played out on bitmasks."""
 
@@ -296,7 +324,10 @@ class DeepSearchBot:
                     continue
                 rng = random.Random(seed)
                 if play_round(t, rng, stop) == STOPPED:  # our next turn (only with the plan option)
-                    got, cost = _next_turn(t, rng, seat, turns[i], value)
+                    if self.options.plan == 1:
+                        got, cost = _next_turn(t, rng, seat, turns[i], value)
+                    else:
+                        got, cost = _next_turn_in_world(t, rng, seat, value, self.options.plan == 3)
                     values[i].append(got)
                     spent += cost - 1
                     continue
