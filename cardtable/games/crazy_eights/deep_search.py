@@ -197,6 +197,26 @@ def turn_moves(hands: list[int], seat: Seat, playable: int) -> list[tuple[int, i
 TRUST = 4
 
 
+def _moves_at(t: Table, seat: Seat) -> list[tuple[int, int]]:
+    """Our distinct moves at the turn ``t`` stopped at (``turn_moves``; none if nothing plays)."""
+    playable = t.hands[seat] & MATCH[t.top * 4 + t.suit]
+    return turn_moves(t.hands, seat, playable) if playable else []
+
+
+def _every_move(t: Table, rng: random.Random, moves: list[tuple[int, int]],
+                value: Callable[[list[int]], float]) -> list[float]:
+    """Each move played from ``t`` and the round played out, all on the same random numbers; their values."""
+    state = rng.getstate()
+    got = []
+    for card, suit in moves:
+        branch = t.copy()
+        rng.setstate(state)
+        if not apply_play(branch, card, suit):
+            play_round(branch, rng)
+        got.append(value(branch.hands))
+    return got
+
+
 def _next_turn(t: Table, rng: random.Random, seat: Seat, turns: dict[tuple[int, ...], _Turn],
                value: Callable[[list[int]], float]) -> tuple[float, int]:
     """Our next turn in a playout (``t`` stopped at its start): the value of the move our plan plays there,
@@ -207,8 +227,7 @@ def _next_turn(t: Table, rng: random.Random, seat: Seat, turns: dict[tuple[int, 
     the ones we could be in). The move chosen is the best by the means of the earlier visits (the
     heuristic's until ``TRUST`` visits), so its value is not biased upwards by this visit's luck.
     """
-    playable = t.hands[seat] & MATCH[t.top * 4 + t.suit]
-    moves = turn_moves(t.hands, seat, playable) if playable else []
+    moves = _moves_at(t, seat)
     if len(moves) < 2:
         play_round(t, rng)
         return value(t.hands), 1
@@ -219,14 +238,7 @@ def _next_turn(t: Table, rng: random.Random, seat: Seat, turns: dict[tuple[int, 
     chosen = 0
     if turn.visits >= TRUST:
         chosen = max(range(len(moves)), key=lambda j: (turn.sums[j], -j))
-    state = rng.getstate()
-    got = [0.0] * len(moves)
-    for j, (card, suit) in enumerate(moves):
-        branch = t.copy()
-        rng.setstate(state)
-        if not apply_play(branch, card, suit):
-            play_round(branch, rng)
-        got[j] = value(branch.hands)
+    got = _every_move(t, rng, moves, value)
     for j, v in enumerate(got):
         turn.sums[j] += v
     turn.visits += 1
@@ -243,19 +255,11 @@ def _next_turn_in_world(t: Table, rng: random.Random, seat: Seat, value: Callabl
     then than now and play better than the heuristic. ``half`` values the turn halfway between the
     two (``plan=3``); without it, the best (``plan=2``).
     """
-    playable = t.hands[seat] & MATCH[t.top * 4 + t.suit]
-    moves = turn_moves(t.hands, seat, playable) if playable else []
+    moves = _moves_at(t, seat)
     if len(moves) < 2:
         play_round(t, rng)
         return value(t.hands), 1
-    state = rng.getstate()
-    got = []
-    for card, suit in moves:
-        branch = t.copy()
-        rng.setstate(state)
-        if not apply_play(branch, card, suit):
-            play_round(branch, rng)
-        got.append(value(branch.hands))
+    got = _every_move(t, rng, moves, value)
     best = max(got)
     return (0.5 * (got[0] + best) if half else best), len(moves)
 
