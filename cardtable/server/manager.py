@@ -198,8 +198,11 @@ class TableManager:
 
     async def housekeeping(self) -> None:
         """One round of lease renewal, takeover and expiry."""
+        # Only the tables held before the renewal began can be missing from its answer for a reason: one
+        # created or adopted meanwhile was leased after the renewal read the leases.
+        before = [t for t in self.tables.values() if t.owned]
         held = await asyncio.to_thread(self.store.renew, self.owner, self.lease_ttl)
-        for table in list(self.tables.values()):
+        for table in before:
             if table.owned and table.status not in CLOSED and table.id not in held:
                 log.warning("lost the lease of table %s; another process drives it now", table.id)
                 self._disown(table)

@@ -286,3 +286,28 @@ def test_a_process_that_lost_a_table_never_writes_to_it(client: TestClient, db_u
         assert stored.scalar() == 0
     engine.dispose()
     assert _manager(client).tables[table_id].owned is False
+
+
+def test_a_table_created_while_the_leases_are_renewed_stays_driven_here(client: TestClient) -> None:
+    """A renewal that started before a table existed does not list it; that is no reason to give the table up
+    (it would stay leased to this process and driven by nobody: joins refused as "changing hands" for ever)."""
+    manager = _manager(client)
+    renew = manager.store.renew
+    made: list[str] = []
+
+    def renew_then_create(owner: str, ttl: float, connection: Any = None) -> set[str]:
+        held: set[str] = renew(owner, ttl, connection)
+        made.append(create(client, "durak", ["human", "human"])["table_id"])  # while the renewal is in flight
+        return held
+
+    manager.store.renew = renew_then_create
+    try:
+        client.portal.call(manager.housekeeping)  # type: ignore[attr-defined]
+    finally:
+        manager.store.renew = renew
+    (table_id,) = made
+    assert manager.tables[table_id].owned
+    joined = client.post(f"/api/tables/{table_id}/join", json={"seat": 1, "name": "Morty"})
+    assert joined.status_code == 200, joined.text
+    client.portal.call(manager.housekeeping)  # type: ignore[attr-defined]
+    assert manager.tables[table_id].owned
