@@ -23,7 +23,7 @@ READY = """() => {
 def create_table(page: Page, base_url: str, *, game: str, name: str, players: int | None = None,
                  options: Mapping[str, object] | None = None, seats: Sequence[str] = (),
                  preset: str | None = None, seed: int | None = 7, pause: float | None = 0.05,
-                 timer: float | None = None, allow_takeover: bool = False) -> str:
+                 timer: float | None = None, allow_takeover: bool = False, computer: str | None = None) -> str:
     """Fill the lobby's create form and submit it; returns the new table's id.
 
     ``seed`` fills the advanced "Deal seed" field, so that a test plays the same game every run
@@ -33,6 +33,7 @@ def create_table(page: Page, base_url: str, *, game: str, name: str, players: in
     ``seats`` gives the visible choice for seats 2, 3, ... (e.g. "A person (invite a friend)").
     ``pause`` is the table's pause on a finished trick in seconds (short in tests; ``None``: the default
     1.5 s); ``timer`` the time for each move; ``allow_takeover`` lets people take computer seats mid-game.
+    ``computer`` names the bot of every seat ``seats`` leaves to a computer (``None``: the game's default).
     """
     page.goto(base_url + "/")
     page.get_by_label("Your name").fill(name)
@@ -43,6 +44,9 @@ def create_table(page: Page, base_url: str, *, game: str, name: str, players: in
         page.get_by_label("Preset").select_option(label=preset)
     for label, value in (options or {}).items():
         set_option(page, label, value)
+    if computer is not None:
+        for select in page.locator("[data-seat-choice]").all():
+            select.select_option(value=f"bot:{computer}")
     for i, choice in enumerate(seats):
         page.get_by_label(f"Seat {i + 2}", exact=True).select_option(label=choice)
     if seed is not None:

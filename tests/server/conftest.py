@@ -77,9 +77,11 @@ def client(db_url: str) -> Iterator[TestClient]:
 
 
 def create(client: TestClient, game: str, kinds: list[str], *, name: str = "Host", seed: int = 7,
-           **extra: Any) -> dict[str, Any]:
-    """Create a table with seats of these kinds ("human" / "bot"); the 201 response."""
-    body = {"game": game, "options": short_options(game), "seats": [{"kind": k} for k in kinds],
+           bot: str | None = None, **extra: Any) -> dict[str, Any]:
+    """Create a table with seats of these kinds ("human" / "bot", the bot ``bot`` or the game's default);
+    the 201 response."""
+    seats = [{"kind": k} if k != "bot" or bot is None else {"kind": k, "bot": bot} for k in kinds]
+    body = {"game": game, "options": short_options(game), "seats": seats,
             "name": name, "seed": seed, **extra}
     response = client.post("/api/tables", json=body)
     assert response.status_code == 201, response.text
