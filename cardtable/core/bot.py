@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any, Protocol, TypeVar, runtime_checkable
@@ -38,8 +39,31 @@ def parse_bot_options(cls: type[O], values: Mapping[str, Any], *, bot: str = "se
     for key, raw in values.items():
         if key not in kinds:
             raise ValueError(f"{bot} has no option {key!r} (known: {', '.join(kinds)})")
-        try:
-            out[key] = kinds[key](raw)
-        except (TypeError, ValueError):
-            raise ValueError(f"{bot} option {key} must be a number, not {raw!r}") from None
+        out[key] = option_number(kinds[key], raw, f"{bot} option {key}")
     return cls(**out)
+
+
+def option_number(kind: type[int] | type[float], raw: object, what: str) -> int | float:
+    """``raw`` (a number, or its text) as an ``int`` or a finite ``float``, exactly; ``ValueError`` in one line.
+
+    Nothing is rounded or coerced: ``1.5`` or ``"1.5"`` is not a whole number, ``True`` is not a number,
+    ``nan`` and ``inf`` are not budgets.
+    """
+    whole = kind is int
+    wanted = "a whole number" if whole else "a number"
+    value: int | float | None = None
+    if isinstance(raw, bool):
+        value = None
+    elif isinstance(raw, int):
+        value = raw if whole else float(raw)
+    elif isinstance(raw, float):
+        value = None if whole else raw
+    elif isinstance(raw, str):
+        text = raw.strip()
+        try:
+            value = int(text) if whole else float(text)
+        except ValueError:
+            value = None
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        raise ValueError(f"{what} must be {wanted}, not {raw!r}")
+    return value

@@ -75,7 +75,7 @@ def test_a_time_cap_stops_the_search_with_its_best_move_so_far() -> None:
     ("search:sims=-3", "sims must be at least 1"),
     ("search:ms=-1", "ms must be 0"),
     ("search:depth=3", "no option 'depth'"),
-    ("search:sims=many", "must be a number"),
+    ("search:sims=many", "must be a whole number"),
     ("search:sims", "is not key=value"),
     ("search:flat=2", "flat must be 0 or 1"),
     ("random:sims=3", "takes no options"),
@@ -92,6 +92,8 @@ def test_mus_search_estimates_lances_from_sampled_showdowns() -> None:
     bot = make_bot(game, "search:samples=50", 3)
     with pytest.raises(ValueError, match="samples must be at least 1"):
         make_bot(game, "search:samples=0")
+    with pytest.raises(ValueError, match=r"samples must be a whole number, not '2\.5'"):
+        make_bot(game, "search:samples=2.5")
     for state, seat in _positions("mus", 30, 5):
         obs = game.observe(state, seat)
         if obs.betting is not None:

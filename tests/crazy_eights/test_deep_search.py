@@ -71,12 +71,12 @@ def test_the_same_seed_gives_the_same_moves() -> None:
     (f"{NAME}:sims=-3", "sims must be at least 1"),
     (f"{NAME}:ms=-1", "ms must be 0"),
     (f"{NAME}:depth=3", "no option 'depth'"),
-    (f"{NAME}:sims=lots", "must be a number"),
+    (f"{NAME}:sims=lots", "must be a whole number"),
     (f"{NAME}:read=2", "read must be 0 or 1"),
     (f"{NAME}:flat=0", "always flat"),
     (f"{NAME}:plan=4", "plan must be 0, 1, 2 or 3"),
     (f"{NAME}:plan=-1", "plan must be 0, 1, 2 or 3"),
-    (f"{NAME}:plan=1.5", "plan must be a number"),
+    (f"{NAME}:plan=1.5", "plan must be a whole number"),
 ])
 def test_bad_options_give_one_clear_line(spec: str, message: str) -> None:
     with pytest.raises(ValueError, match=message) as info:

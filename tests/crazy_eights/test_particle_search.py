@@ -75,7 +75,7 @@ def test_positions_from_unrelated_games_do_not_trouble_it() -> None:
     (f"{NAME}:particles=0", "particles must be 1 to 100000"),
     (f"{NAME}:tries=0", "tries must be 1 to 10000"),
     (f"{NAME}:depth=3", "no option 'depth'"),
-    (f"{NAME}:particles=lots", "must be a number"),
+    (f"{NAME}:particles=lots", "must be a whole number"),
     (f"{NAME}:read=2", "read must be 0 or 1"),
     (f"{NAME}:flat=0", "always flat"),
 ])

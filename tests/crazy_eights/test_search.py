@@ -57,7 +57,7 @@ def test_the_same_seed_gives_the_same_moves() -> None:
     ("search_v1:sims=-3", "sims must be at least 1"),
     ("search_v1:ms=-1", "ms must be 0"),
     ("search_v1:depth=3", "no option 'depth'"),
-    ("search_v1:sims=lots", "must be a number"),
+    ("search_v1:sims=lots", "must be a whole number"),
     ("search_v1:flat=0", "always flat"),
 ])
 def test_bad_options_give_one_clear_line(spec: str, message: str) -> None:

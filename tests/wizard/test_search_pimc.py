@@ -193,7 +193,7 @@ def test_a_time_cap_returns_the_best_move_so_far() -> None:
     ("search:pool=0", "pool must be at least 1"),
     ("search:cover=4", "cover must be 0, 1, 2 or 3"),
     ("search:depth=3", "no option 'depth'"),
-    ("search:sims=many", "must be a number"),
+    ("search:sims=many", "must be a whole number"),
 ])
 def test_bad_options_give_one_clear_line(spec: str, message: str) -> None:
     with pytest.raises(ValueError, match=message) as info:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardtable.core import Observation
+from cardtable.core.bot import option_number
 from cardtable.games.mus import actions as A
 from cardtable.games.mus.observation import MusObservation
 from cardtable.games.mus.rules import (
@@ -270,10 +271,7 @@ class ShowdownSearchBot(CarefulBot):
 
     def __init__(self, seed: int = 0, *, samples: int | str = 200) -> None:
         super().__init__(seed)
-        try:
-            self.samples = int(samples)
-        except ValueError:
-            raise ValueError(f"search option samples must be a number, not {samples!r}") from None
+        self.samples = int(option_number(int, samples, "search option samples"))
         if self.samples < 1:
             raise ValueError(f"search option samples must be at least 1, not {self.samples}")
         self.rng = random.Random(seed)
