@@ -39,6 +39,7 @@ postgres:  ## the server's multi-process tests start a throwaway PostgreSQL clus
 
 lint: $(STAMP)
 	$(BIN)/ruff check cardtable tests benchmarks
+	$(BIN)/lint-imports
 
 types: $(STAMP)
 	$(BIN)/mypy cardtable

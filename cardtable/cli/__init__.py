@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -16,6 +15,7 @@ import cardtable
 from cardtable.bots import bot_names, make_bot
 from cardtable.cli.arena import arena
 from cardtable.cli.botcheck import bot_check
+from cardtable.cli.common import console, err, external_factory, fail, load, parse_option_pairs
 from cardtable.cli.durak import durak
 from cardtable.cli.play import play
 from cardtable.cli.serve import db, serve
@@ -24,35 +24,6 @@ from cardtable.core.record import GameRecord, replay
 
 app = typer.Typer(help="cardtable: card games with exact rules, bots, a runner and a web table.",
                   no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
-console = Console()
-err = Console(stderr=True)
-
-
-def fail(message: str) -> typer.Exit:
-    """Print a one-line error and return the exit (status 2) to raise."""
-    err.print(f"error: {message}", markup=False, highlight=False, soft_wrap=True)
-    return typer.Exit(2)
-
-
-def load(name: str) -> Any:
-    """The game called ``name``, or a clean exit naming the known games."""
-    try:
-        return cardtable.load_game(name)
-    except KeyError as exc:
-        raise fail(str(exc.args[0])) from None
-
-
-def parse_option_pairs(pairs: list[str]) -> dict[str, str]:
-    """``["rounds=5", "hidden_bids=on"]`` → ``{"rounds": "5", "hidden_bids": "on"}``."""
-    out: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise fail(f"option {pair!r} is not KEY=VALUE")
-        out[key.strip()] = value.strip()
-    return out
-
-
 @app.command("games")
 def games_command() -> None:
     """List the games, their seats, options and bots."""
@@ -135,18 +106,7 @@ def selfplay_command(
         err.print(f"error: {error}", markup=False)
 
 
-def external_factory(game: Any, spec: str) -> Any:
-    """A bot factory for an ``exec:COMMAND`` spec (checked now: a clean exit if the program cannot start)."""
-    from cardtable.arena.agents import make_agent, parse_spec
-
-    try:
-        parse_spec(game, spec)
-    except ValueError as exc:
-        raise fail(str(exc)) from None
-    return lambda seed: make_agent(game, spec, seed)
-
-
-app.command("bot-check")(bot_check)  # lives in cli/botcheck.py, beside the other external-bot helpers here
+app.command("bot-check")(bot_check)  # lives in cli/botcheck.py
 
 
 @app.command("replay")

@@ -16,6 +16,7 @@ from cardtable.arena.agents import EXEC, parse_spec
 from cardtable.arena.external import ExternalBot
 from cardtable.arena.sandbox import Limits
 from cardtable.bots import RandomBot
+from cardtable.cli.common import fail, load, parse_option_pairs
 from cardtable.core.errors import InvalidOptions
 from cardtable.runner import GameRunner, RunnerStatus
 
@@ -34,8 +35,6 @@ def bot_check(
     seed: Annotated[int, typer.Option(help="Seed of the first game.")] = 1,
 ) -> None:
     """Play GAMES games against an external bot and report each protocol error on one line."""
-    from cardtable.cli import fail, load, parse_option_pairs
-
     game = load(game_name)
     count = players if players is not None else game.info.min_players
     try:

@@ -17,6 +17,7 @@ from typing import Annotated, Any
 import typer
 
 from cardtable.bots import bot_names, make_bot
+from cardtable.cli.common import external_factory, fail, load, parse_option_pairs
 from cardtable.core.errors import DecodeError, InvalidOptions
 from cardtable.core.events import Event
 from cardtable.runner import GameRunner, RunnerStatus
@@ -98,8 +99,6 @@ def play(
     record: Annotated[Path | None, typer.Option(help="Write the game record (JSON) here at the end.")] = None,
 ) -> None:
     """Play one game in the terminal against computer players."""
-    from cardtable.cli import external_factory, fail, load, parse_option_pairs
-
     game = load(game_name)
     count = players if players is not None else game.info.min_players
     try:

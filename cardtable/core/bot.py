@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
@@ -67,3 +68,30 @@ def option_number(kind: type[int] | type[float], raw: object, what: str) -> int 
     if value is None or (isinstance(value, float) and not math.isfinite(value)):
         raise ValueError(f"{what} must be {wanted}, not {raw!r}")
     return value
+
+
+#: Each game's players, as ``"package.module:NAME"`` until first asked for, then the mapping itself.
+_GAME_BOTS: dict[str, str | Mapping[str, BotFactory]] = {}
+
+
+def register_bots(game: str, where: str | Mapping[str, BotFactory]) -> None:
+    """Name the bots of ``game``: a mapping of name to factory, or where it lives (``"pkg.players:BOTS"``).
+
+    A game's rules never import its players; the game's package registers them here and
+    :meth:`cardtable.core.game.Game.bots` finds them.
+    """
+    if isinstance(where, str) and ":" not in where:
+        raise ValueError(f"bots of {game} must be named as 'module:NAME', not {where!r}")
+    _GAME_BOTS[game] = where
+
+
+def registered_bots(game: str) -> Mapping[str, BotFactory]:
+    """The bots registered for ``game`` by name (empty if none); imports their module on first use."""
+    where = _GAME_BOTS.get(game)
+    if where is None:
+        return {}
+    if isinstance(where, str):
+        module, _, name = where.partition(":")
+        where = dict(getattr(importlib.import_module(module), name))
+        _GAME_BOTS[game] = where
+    return where

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from cardtable.core.errors import describe_value
+from cardtable.core.describe import describe_value
 
 #: The most items a tuple may hold unless its annotation says less (``MaxItems``).
 MAX_ITEMS = 1000

@@ -36,7 +36,8 @@ from typing import Any, TypeVar
 import msgspec
 
 from cardtable.core.checks import MAX_CHARS, MAX_ITEMS, MaxChars, MaxItems, Within, is_valid_unicode
-from cardtable.core.errors import DecodeError, describe_value, short_repr
+from cardtable.core.describe import describe_value, short_repr
+from cardtable.core.errors import DecodeError
 
 T = TypeVar("T")
 JSON = Any

@@ -20,10 +20,11 @@ from functools import cached_property
 from typing import Any, ClassVar, Generic, TypeVar
 
 from cardtable.cards import Deck
-from cardtable.core.bot import BotFactory
+from cardtable.core.bot import BotFactory, registered_bots
 from cardtable.core.checks import MAX_CHARS, is_valid_unicode, problem_of
 from cardtable.core.codec import Codec
-from cardtable.core.errors import DecodeError, IllegalAction, describe_value, short_repr
+from cardtable.core.describe import describe_value, short_repr
+from cardtable.core.errors import DecodeError, IllegalAction
 from cardtable.core.events import Event
 from cardtable.core.observation import Observation
 from cardtable.core.options import OptionSpec, option_specs, parse_options
@@ -290,8 +291,9 @@ class Game(abc.ABC, Generic[S, A, Ob, Opt]):
     # Bots and statistics.
 
     def bots(self) -> Mapping[str, BotFactory]:
-        """This game's own bots by name (the generic ones are added by ``cardtable.bots``)."""
-        return {}
+        """This game's own bots by name, as its package registered them (the generic ones are added by
+        ``cardtable.bots``); a game may override this instead of registering them."""
+        return registered_bots(self.info.name)
 
     def seat_stats(self, state: S) -> Sequence[Mapping[str, float]]:
         """Per-seat counters of a finished game that self-play adds up (e.g. exact bids, rounds)."""

@@ -6,8 +6,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardtable._version import __version__
 from cardtable.core.codec import parse_json, to_json
-from cardtable.core.errors import DecodeError, describe_value, short_repr
+from cardtable.core.describe import describe_value, short_repr
+from cardtable.core.errors import DecodeError
 from cardtable.core.events import Event
 from cardtable.core.game import Game
 from cardtable.core.options import options_to_dict
@@ -30,11 +32,9 @@ class GameRecord:
 
     def to_json(self) -> dict[str, Any]:
         """The record as JSON-ready data, marked with its format and the cardtable version that wrote it."""
-        import cardtable  # the package, initialised by the time a record is written
-
         return {
             "format": RECORD_FORMAT,
-            "cardtable": cardtable.__version__,
+            "cardtable": __version__,
             "game": self.game,
             "options": dict(self.options),
             "seed": self.seed,

@@ -14,7 +14,7 @@ class _GamesPackage(types.ModuleType):
     """This package's module type: calling it lists the registered games."""
 
     def __call__(self) -> dict[str, Any]:
-        from cardtable import all_games
+        from cardtable.core.registry import all_games
 
         return all_games()
 

@@ -35,7 +35,7 @@ def test_package_ships_its_types_and_an_mit_license() -> None:
     assert "py.typed" in meta["tool"]["setuptools"]["package-data"]["cardtable"]
     assert meta["project"]["license"] == "MIT"
     assert (ROOT / "LICENSE").read_text().startswith("MIT License")
-    assert meta["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "cardtable.__version__"}
+    assert meta["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "cardtable._version.__version__"}
 
 
 def test_optional_dependencies_are_grouped_and_make_test_installs_the_ones_tests_need() -> None:
