@@ -38,7 +38,7 @@ postgres:  ## the server's multi-process tests start a throwaway PostgreSQL clus
 	  (apt-get update -q && apt-get install -y -q postgresql) >/dev/null
 
 lint: $(STAMP)
-	$(BIN)/ruff check cardtable tests benchmarks
+	$(BIN)/ruff check cardtable tests benchmarks research
 	$(BIN)/lint-imports
 
 types: $(STAMP)

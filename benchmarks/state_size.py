@@ -9,6 +9,7 @@ figure is the median over five seeds, in bytes, with the range.
 
 from __future__ import annotations
 
+import argparse
 import pickle
 import random
 import statistics
@@ -39,6 +40,7 @@ def middle_state(game: Any, options: Any, seed: int) -> Any:
 
 def main() -> None:
     """Print the sizes."""
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()
     print("pickled state in the middle of a game, bytes: median over 5 seeds [min–max]")
     for name, values in OPTIONS.items():
         game = cardtable.load_game(name)

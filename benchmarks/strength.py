@@ -1,16 +1,19 @@
 """How strong the computer players are: matches between named bots, with 95 % intervals.
 
-For each matchup (a game, its options and one bot name per seat) it plays ``--games`` games, seats
-rotating between games (game g puts ``lineup[(s + g) % n]`` in seat s), deals from ``--seed``, and
-prints per bot name: games, win share (a tie shares the win; several seats of one name count
-together) with a Wilson 95 % interval, the game's own rates (exact bids, contracts made, ...) with
-intervals, and the median and 99th percentile of its decision time.
+For each matchup (a game, its options and one bot name per seat) it plays ``--games`` games per seed,
+seats rotating between games (game g puts ``lineup[(s + g) % n]`` in seat s), deals drawn from each
+seed, and prints per bot name, pooled over every seed: games, win share (a tie shares the win; several
+seats of one name count together) with a Wilson 95 % interval, the game's own rates (exact bids,
+contracts made, ...) with intervals, and the median and 99th percentile of its decision time.
 
     python benchmarks/strength.py                      # every matchup, small samples
     python benchmarks/strength.py --game wizard --games 100 --json
+    python benchmarks/strength.py --game crazy_eights --lineup search heuristic heuristic heuristic \
+        --games 50 --seeds 11-24 --jobs 2 --out /tmp/c8.jsonl   # 700 games pooled; raw lines per seed
     nice python benchmarks/strength.py --list          # the matchups
 
-Search bots use simulation budgets, so a run is reproducible apart from the timings.
+Search bots use simulation budgets, so a run is reproducible apart from the timings. Nothing is written
+unless ``--out`` names a file (one JSON line per matchup and seed, for the record).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import sys
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import cardtable
@@ -135,16 +139,47 @@ def play_game(game: Any, opts: Any, deal: int, seating: list[str]) -> tuple[Any,
     return state, outcome, times
 
 
+def _counts() -> defaultdict[str, float]:
+    return defaultdict(float)
+
+
+@dataclass
+class Tally:
+    """What the games of one matchup added up to: wins, the game's counters, decision times, scores."""
+
+    games: int = 0
+    wins: dict[str, float] = field(default_factory=partial(defaultdict, float))
+    counters: dict[str, dict[str, float]] = field(default_factory=partial(defaultdict, _counts))
+    times: dict[str, list[float]] = field(default_factory=partial(defaultdict, list))
+    scores: dict[str, list[float]] = field(default_factory=partial(defaultdict, list))
+
+    def add(self, other: Tally) -> None:
+        """Pool ``other`` into this tally (the games of another seed)."""
+        self.games += other.games
+        for name, w in other.wins.items():
+            self.wins[name] += w
+        for name, counts in other.counters.items():
+            for key, value in counts.items():
+                self.counters[name][key] += value
+        for name, spent in other.times.items():
+            self.times[name].extend(spent)
+        for name, xs in other.scores.items():
+            self.scores[name].extend(xs)
+
+
 def play_matchup(m: Matchup, games: int, seed: int, *, progress: bool = False) -> dict[str, Any]:
-    """Play the games of one matchup; per-bot wins, rates and decision times as data."""
+    """Play the games of one matchup from one seed; per-bot wins, rates and decision times as data."""
+    return summary(m, tally_matchup(m, games, seed, progress=progress))
+
+
+def tally_matchup(m: Matchup, games: int, seed: int, *, progress: bool = False) -> Tally:
+    """Play ``games`` games of ``m`` with deals drawn from ``seed`` and add them up."""
     game = cardtable.load_game(m.game)
     n = len(m.lineup)
     opts = game.options(m.options, players=n)
     teams = game.teams(opts)
-    wins: dict[str, float] = defaultdict(float)
-    counters: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
-    times: dict[str, list[float]] = defaultdict(list)
-    scores: dict[str, list[float]] = defaultdict(list)
+    tally = Tally(games=games)
+    wins, counters, times, scores = tally.wins, tally.counters, tally.times, tally.scores
     rng = random.Random(seed)
     for g in range(games):
         deal = rng.randrange(2**31)
@@ -166,12 +201,13 @@ def play_matchup(m: Matchup, games: int, seed: int, *, progress: bool = False) -
                 counters[seating[seat]][key] += value
         if progress:
             print(f"  {m.key}: game {g + 1}/{games}", file=sys.stderr, end="\r")
-    return _summary(game, m, games, wins, counters, times, scores)
+    return tally
 
 
-def _summary(game: Any, m: Matchup, games: int, wins: dict[str, float], counters: dict[str, dict[str, float]],
-             times: dict[str, list[float]], scores: dict[str, list[float]]) -> dict[str, Any]:
+def summary(m: Matchup, tally: Tally, seeds: list[int] | None = None) -> dict[str, Any]:
     """The figures of a matchup as JSON-ready data."""
+    game = cardtable.load_game(m.game)
+    games, wins, counters, times, scores = tally.games, tally.wins, tally.counters, tally.times, tally.scores
     bots: dict[str, Any] = {}
     for name in dict.fromkeys(m.lineup):
         low, high = wilson(wins[name], games)
@@ -193,12 +229,70 @@ def _summary(game: Any, m: Matchup, games: int, wins: dict[str, float], counters
                                     "p99": round(1000 * ts[min(len(ts) - 1, int(0.99 * len(ts)))], 2),
                                     "decisions": len(ts)}
         bots[name] = entry
-    return {"matchup": m.key, "game": m.game, "options": m.options, "lineup": list(m.lineup), "note": m.note,
-            "games": games, "bots": bots}
+    out = {"matchup": m.key, "game": m.game, "options": m.options, "lineup": list(m.lineup), "note": m.note,
+           "games": games, "bots": bots}
+    if seeds is not None:
+        out["seeds"] = seeds
+    return out
+
+
+def parse_seeds(text: str) -> list[int]:
+    """``"11-24"``, ``"3"`` or ``"1,5,9-11"`` -> the seeds, in order; ``ValueError`` if malformed."""
+    seeds: list[int] = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        first, dash, last = part.partition("-")
+        low, high = int(first), int(last) if dash else int(first)
+        if high < low:
+            raise ValueError(f"seed range {part!r} runs backwards")
+        seeds.extend(range(low, high + 1))
+    if not seeds:
+        raise ValueError(f"no seeds in {text!r}")
+    return seeds
+
+
+def _option_pair(text: str) -> tuple[str, str]:
+    key, eq, value = text.partition("=")
+    if not eq or not key.strip():
+        raise ValueError(f"option {text!r} is not KEY=VALUE")
+    return key.strip(), value.strip()
+
+
+def check_matchup(m: Matchup) -> None:
+    """Refuse an unknown game, bad options or an unknown bot before any game is played (one-line errors)."""
+    game = cardtable.load_game(m.game)
+    game.options(m.options, players=len(m.lineup))
+    for name in dict.fromkeys(m.lineup):
+        make_bot(game, name, 0)
+
+
+def _seed_run(job: tuple[Matchup, int, int]) -> tuple[int, Tally]:
+    m, games, seed = job
+    return seed, tally_matchup(m, games, seed)
+
+
+def run_matchup(m: Matchup, games: int, seeds: list[int], *, jobs: int = 1, progress: bool = False,
+                out: Any = None) -> dict[str, Any]:
+    """``games`` games per seed, pooled; each seed's own figures written as a JSON line to ``out`` if given."""
+    pooled = Tally()
+    work = [(m, games, seed) for seed in seeds]
+    if jobs > 1 and len(seeds) > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            results = list(pool.map(_seed_run, work))
+    else:
+        results = [(seed, tally_matchup(m, games, seed, progress=progress)) for _, _, seed in work]
+    for seed, tally in results:
+        if out is not None:
+            out.write(json.dumps(summary(m, tally, [seed])) + "\n")
+        pooled.add(tally)
+    return summary(m, pooled, seeds)
 
 
 def _print(result: dict[str, Any]) -> None:
-    print(f"{result['matchup']}  ({result['games']} games; {result['note']})")
+    seeds = result.get("seeds", [])
+    runs = f" from {len(seeds)} seeds ({seeds[0]}–{seeds[-1]})" if len(seeds) > 1 else ""
+    print(f"{result['matchup']}  ({result['games']} games{runs}; {result['note']})")
     for name, e in result["bots"].items():
         rates = "  ".join(f"{k} {v['rate']:.3f} [{v['ci95'][0]:.3f}, {v['ci95'][1]:.3f}] of {v['n']}"
                           for k, v in e.items() if isinstance(v, dict) and "rate" in v)
@@ -217,7 +311,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--game", help="only this game's matchups")
     parser.add_argument("--match", help="only matchups whose key contains this text")
     parser.add_argument("--games", type=int, default=20, help="games per matchup (default 20)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="the seed of the deals (default 1)")
+    parser.add_argument("--seeds", help="several seeds, pooled: 11-24 or 1,5,9-11 (instead of --seed)")
+    parser.add_argument("--jobs", type=int, default=1, help="seeds played in parallel processes (default 1)")
+    parser.add_argument("--out", help="append each seed's figures as a JSON line to this file")
     parser.add_argument("--json", action="store_true", help="one JSON object per matchup")
     parser.add_argument("--list", action="store_true", help="list the matchups and stop")
     parser.add_argument("--lineup", nargs="+", metavar="BOT",
@@ -234,11 +331,23 @@ def main(argv: list[str] | None = None) -> None:
         for m in chosen:
             print(m.key, "—", m.note)
         return
-    overrides = dict(o.split("=", 1) for o in args.option)
-    chosen = [Matchup(m.game, m.lineup, {**m.options, **overrides}, m.note) for m in chosen]
-    for m in chosen:
-        result = play_matchup(m, args.games, args.seed, progress=not args.json and sys.stderr.isatty())
-        print(json.dumps(result)) if args.json else _print(result)
+    try:
+        overrides = dict(_option_pair(o) for o in args.option)
+        chosen = [Matchup(m.game, m.lineup, {**m.options, **overrides}, m.note) for m in chosen]
+        for m in chosen:
+            check_matchup(m)
+        seeds = parse_seeds(args.seeds) if args.seeds else [args.seed]
+    except (KeyError, ValueError) as exc:  # InvalidOptions and a bad bot name are ValueErrors
+        parser.error(str(exc.args[0]) if isinstance(exc, KeyError) else str(exc))
+    out = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115  (closed below)
+    try:
+        for m in chosen:
+            result = run_matchup(m, args.games, seeds, jobs=args.jobs, out=out,
+                                 progress=not args.json and sys.stderr.isatty())
+            print(json.dumps(result)) if args.json else _print(result)
+    finally:
+        if out is not None:
+            out.close()
 
 
 if __name__ == "__main__":

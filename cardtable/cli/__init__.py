@@ -1,4 +1,4 @@
-"""The ``cardtable`` command line: games, play, selfplay, replay, durak, serve, bot-check."""
+"""The ``cardtable`` command line: games, play, selfplay, replay, durak, serve, db, bots, bot-check, arena."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from rich.table import Table
 
 import cardtable
 from cardtable.bots import bot_names, make_bot
+from cardtable.cli.accounts import bots
 from cardtable.cli.arena import arena
 from cardtable.cli.botcheck import bot_check
 from cardtable.cli.common import console, err, external_factory, fail, load, parse_option_pairs
@@ -166,6 +167,7 @@ app.command("durak")(durak)
 app.command("play")(play)
 app.command("serve")(serve)
 app.add_typer(db, name="db")
+app.add_typer(bots, name="bots")
 
 
 def main() -> None:

@@ -1,0 +1,91 @@
+"""``cardtable bots add|list|revoke``: the bot accounts of a server's database (their tokens, for the Bot API)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cardtable.store import DATABASE_URL_ENV, DEFAULT_DATABASE_URL
+
+bots = typer.Typer(help="Bot accounts of a server's database: a token lets a program play at its tables.",
+                   no_args_is_help=True)
+
+DatabaseUrl = Annotated[str | None, typer.Option(
+    "--database-url", envvar=DATABASE_URL_ENV,
+    help=f"The server's SQLAlchemy database URL (default {DEFAULT_DATABASE_URL}).")]
+
+
+def _accounts(database_url: str | None):  # type: ignore[no-untyped-def]
+    from cardtable.cli.serve import _open
+    from cardtable.store import BotAccounts, Store
+
+    store = _open(lambda: Store(database_url), database_url)
+    return store, BotAccounts(store.engine)
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(2)
+
+
+@bots.command("add")
+def bots_add(
+    name: Annotated[str, typer.Argument(help="The bot's name as tables and standings show it.")],
+    database_url: DatabaseUrl = None,
+    admin: Annotated[bool, typer.Option("--admin", help="May also run tournaments on the server.")] = False,
+    token_file: Annotated[Path | None, typer.Option(
+        "--token-file", help="Write the token to this new file (mode 600) instead of printing it.")] = None,
+) -> None:
+    """Make a bot account and show its token once (only a digest of it is stored)."""
+    if token_file is not None and token_file.exists():
+        raise _fail(f"{token_file} exists; the token goes to a new file")
+    store, accounts = _accounts(database_url)
+    try:
+        account, token = accounts.add(name, role="admin" if admin else "bot")
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    finally:
+        store.close()
+    if token_file is None:
+        typer.echo(f"bot {account.name!r} ({account.role}); its token, shown this once:")
+        typer.echo(token)
+        return
+    try:
+        descriptor = os.open(token_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as out:
+            out.write(token + "\n")
+    except OSError as exc:
+        raise _fail(f"cannot write {token_file}: {exc.strerror}; the account {account.name!r} was made, "
+                    f"revoke it with `cardtable bots revoke {account.name}` and try again") from None
+    typer.echo(f"bot {account.name!r} ({account.role}); its token is in {token_file}")
+
+
+@bots.command("list")
+def bots_list(database_url: DatabaseUrl = None) -> None:
+    """List the bot accounts: name, role, origin, when made, whether revoked."""
+    store, accounts = _accounts(database_url)
+    try:
+        rows = accounts.all()
+    finally:
+        store.close()
+    if not rows:
+        typer.echo("no bot accounts")
+    for a in rows:
+        state = f"revoked {a.revoked_at:%Y-%m-%d %H:%M}" if a.revoked_at else "active"
+        typer.echo(f"{a.name}\t{a.role}\t{a.origin}\tmade {a.created_at:%Y-%m-%d %H:%M}\t{state}")
+
+
+@bots.command("revoke")
+def bots_revoke(name: Annotated[str, typer.Argument(help="The bot's name.")], database_url: DatabaseUrl = None) -> None:
+    """Refuse the bot's token from now on; a running server ends its sessions and its seats go to the computer."""
+    store, accounts = _accounts(database_url)
+    try:
+        account = accounts.revoke(name)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    finally:
+        store.close()
+    typer.echo(f"bot {account.name!r} revoked")

@@ -1,0 +1,186 @@
+"""Bot accounts: a name and a secret token that lets a program play at the server's tables (the Bot API).
+
+A token is shown once, when the account is made; only its SHA-256 digest is stored, so a stolen
+database does not let anyone play as the bot. Tokens carry 256 random bits (``secrets``), start with
+``ctb_`` so that they are recognised in a leaked file, and travel only in an ``Authorization: Bearer``
+header. Revoking an account keeps its row (tournament results still name it) and refuses its token
+from then on; a server ends the account's open sessions within a second (docs/bot-api.md).
+
+Schema (``bot_accounts`` on the shared declarative ``Base``): ``id``, ``name`` (unique), ``role``
+(``bot``: plays at tables; ``admin``: may also run tournaments on the server), ``token_hash``
+(unique), ``origin`` (``admin``: made with ``cardtable bots add``; ``lobby``: made from the lobby of a
+server run with ``--open-bots``), ``created_at``, ``revoked_at``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import DateTime, Integer, String, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Mapped, mapped_column, sessionmaker
+
+from cardtable.store.models import Base, utcnow
+
+#: What a token starts with: a bot account's secret.
+TOKEN_PREFIX = "ctb_"
+#: Random bytes in a token (256 bits; the issue asks for 192 or more).
+TOKEN_BYTES = 32
+ROLES = ("bot", "admin")
+ORIGINS = ("admin", "lobby")
+#: A bot's name: 1–32 letters, digits, spaces, ``_ - .``; no control characters, no lone surrogates.
+NAME_PATTERN = re.compile(r"[\w .\-]{1,32}")
+
+
+class BotAccountRow(Base):
+    """One bot account: its name, role, token digest and whether it is revoked."""
+
+    __tablename__ = "bot_accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(32), unique=True)
+    role: Mapped[str] = mapped_column(String(8), default="bot")
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    origin: Mapped[str] = mapped_column(String(8), default="admin")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+
+
+@dataclass(frozen=True)
+class BotAccount:
+    """A bot account as the server and the command line see it (never its token)."""
+
+    id: int
+    name: str
+    role: str
+    origin: str
+    created_at: datetime
+    revoked_at: datetime | None = None
+
+    @property
+    def is_revoked(self) -> bool:
+        """Whether the account's token is refused."""
+        return self.revoked_at is not None
+
+    @property
+    def is_admin(self) -> bool:
+        """Whether the account may run tournaments on the server."""
+        return self.role == "admin"
+
+
+def new_token() -> str:
+    """A fresh secret token: the prefix and 256 random bits, URL-safe."""
+    return TOKEN_PREFIX + secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def hash_bot_token(token: str) -> str:
+    """The stored digest of a token (SHA-256, hex)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def check_bot_name(name: object) -> str:
+    """``name`` trimmed, if it is a valid bot name; ``ValueError`` saying why not."""
+    if not isinstance(name, str):
+        raise ValueError(f"a bot name is text, not {type(name).__name__}")
+    text = unicodedata.normalize("NFC", name.strip()) if _encodable(name) else None
+    if text is None:
+        raise ValueError("a bot name must be valid text (it holds a lone surrogate)")
+    if not NAME_PATTERN.fullmatch(text):
+        raise ValueError(f"a bot name has 1 to 32 letters, digits, spaces, '_', '-' or '.', not {text[:40]!r}")
+    return text
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+class BotAccounts:
+    """Reads and writes bot accounts on an engine whose tables exist (``Store`` migrates the database)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._sessions = sessionmaker(engine, expire_on_commit=False)
+
+    def add(self, name: str, *, role: str = "bot", origin: str = "admin") -> tuple[BotAccount, str]:
+        """Make an account; returns it and its token (shown once). ``ValueError`` for a bad or taken name."""
+        name = check_bot_name(name)
+        if role not in ROLES:
+            raise ValueError(f"role must be one of {', '.join(ROLES)}, not {role!r}")
+        if origin not in ORIGINS:
+            raise ValueError(f"origin must be one of {', '.join(ORIGINS)}, not {origin!r}")
+        token = new_token()
+        row = BotAccountRow(name=name, role=role, token_hash=hash_bot_token(token), origin=origin,
+                            created_at=utcnow())
+        try:
+            with self._sessions.begin() as session:
+                session.add(row)
+                session.flush()
+                account = _account(row)
+        except IntegrityError:
+            raise ValueError(f"there is already a bot named {name!r}") from None
+        return account, token
+
+    def get(self, name: str) -> BotAccount | None:
+        """The account called ``name`` (revoked or not), or None."""
+        with self._sessions() as session:
+            row = session.scalar(select(BotAccountRow).where(BotAccountRow.name == name))
+            return _account(row) if row is not None else None
+
+    def all(self, *, revoked: bool = True) -> list[BotAccount]:
+        """Every account by name (``revoked=False``: only those whose token works)."""
+        query = select(BotAccountRow).order_by(BotAccountRow.name)
+        if not revoked:
+            query = query.where(BotAccountRow.revoked_at.is_(None))
+        with self._sessions() as session:
+            return [_account(row) for row in session.scalars(query)]
+
+    def revoke(self, name: str) -> BotAccount:
+        """Refuse the token of ``name`` from now on; ``ValueError`` if there is no such account."""
+        with self._sessions.begin() as session:
+            row = session.scalar(select(BotAccountRow).where(BotAccountRow.name == name))
+            if row is None:
+                raise ValueError(f"there is no bot named {name!r}")
+            if row.revoked_at is None:
+                row.revoked_at = utcnow()
+            return _account(row)
+
+    def authenticate(self, token: str) -> BotAccount | None:
+        """The live account whose token this is, or None (unknown, malformed or revoked)."""
+        if not isinstance(token, str) or not token.startswith(TOKEN_PREFIX) or len(token) > 128:
+            return None
+        digest = hash_bot_token(token)
+        with self._sessions() as session:
+            row = session.scalar(select(BotAccountRow).where(BotAccountRow.token_hash == digest))
+            if row is None or row.revoked_at is not None:
+                return None
+            return _account(row)
+
+    def revoked_among(self, ids: Iterable[int]) -> set[int]:
+        """Which of the account ids ``ids`` are revoked (or gone)."""
+        wanted = set(ids)
+        if not wanted:
+            return set()
+        with self._sessions() as session:
+            live = set(session.scalars(select(BotAccountRow.id).where(
+                BotAccountRow.id.in_(wanted), BotAccountRow.revoked_at.is_(None))))
+        return wanted - live
+
+
+def _account(row: BotAccountRow) -> BotAccount:
+    revoked = _aware(row.revoked_at) if row.revoked_at is not None else None
+    return BotAccount(row.id, row.name, row.role, row.origin, _aware(row.created_at), revoked)
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite gives back naive times; every time here is UTC."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
