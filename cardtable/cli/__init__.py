@@ -17,6 +17,7 @@ from cardtable.cli.accounts import bots
 from cardtable.cli.arena import arena
 from cardtable.cli.botcheck import bot_check
 from cardtable.cli.common import console, err, external_factory, fail, load, parse_option_pairs
+from cardtable.cli.connect import bot_connect
 from cardtable.cli.durak import durak
 from cardtable.cli.play import play
 from cardtable.cli.serve import db, serve
@@ -108,6 +109,7 @@ def selfplay_command(
 
 
 app.command("bot-check")(bot_check)  # lives in cli/botcheck.py
+app.command("bot-connect")(bot_connect)  # cli/connect.py
 
 
 @app.command("replay")

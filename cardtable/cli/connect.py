@@ -1,0 +1,52 @@
+"""``cardtable bot-connect``: play a local protocol-1 program at a remote server's tables (the Bot API bridge)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import shlex
+import signal
+from typing import Annotated
+
+import typer
+
+from cardtable.cli.common import fail
+
+
+def bot_connect(
+    server: Annotated[str, typer.Argument(help="The server, e.g. http://127.0.0.1:8000 or https://cards.example.")],
+    command: Annotated[str, typer.Argument(help="The program, as one argument: \"python3 my_bot.py\".")],
+    token_file: Annotated[str, typer.Option("--token-file", help="The file holding the bot's token "
+                                            "(`cardtable bots add NAME --token-file F`).")],
+    decision: Annotated[float, typer.Option(help="Most seconds the program may take per decision "
+                                            "(the server's own limit counts too).", min=0.01)] = 10.0,
+    handshake: Annotated[float, typer.Option(help="Seconds the program has to answer hello.", min=0.01)] = 10.0,
+    accept: Annotated[bool, typer.Option("--accept/--no-accept",
+                                         help="Accept the tables' invitations as they arrive.")] = True,
+) -> None:
+    """Connect a bot to a server: one copy of COMMAND per table where it holds a seat, reconnecting after a drop."""
+    from cardtable.arena.bridge import Bridge, BridgeStopped, read_token, stream_url
+    from cardtable.arena.sandbox import Limits
+
+    try:
+        url = stream_url(server)
+        token = read_token(token_file)
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    if not argv:
+        raise fail("the command is empty")
+    bridge = Bridge(url, token, argv, limits=Limits(decision=decision, game=None, handshake=handshake),
+                    accept=accept, say=lambda text: typer.echo(f"bot-connect: {text}", err=True))
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(signum, bridge.stop)
+        await bridge.run()
+
+    try:
+        asyncio.run(main())
+    except BridgeStopped as exc:
+        raise fail(str(exc)) from None
