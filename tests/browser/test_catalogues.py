@@ -1,21 +1,28 @@
 """The message catalogues: every key the pages use is in English, Spanish and Russian, with the same
-placeholders and the plural forms each language needs; every server refusal code has its text.
+placeholders and the plural forms each language needs; every server refusal code has its text; every event
+of every built-in game has its log line (and its variants' lines) in each language, written from the
+event's own fields.
 
 (No browser needed: this reads the JavaScript and the catalogues as files.)
 """
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
+import inspect
 import json
 import re
 from pathlib import Path
+from typing import Any
 
+from cardtable.core import Event
+from cardtable.core.registry import GAMES_PACKAGE, all_games
 from cardtable.server.refusals import CODES
 
 STATIC = Path(__file__).resolve().parents[2] / "cardtable" / "server" / "static"
 LANGUAGES = ("en", "es", "ru")
-#: Keys only a translation has: it rewrites engine texts that English shows as the engine wrote them.
-OWN_LANGUAGE_ONLY = {"ru": ("card.", "event."), "es": ("card.", "event.")}
+WORDS_JS = STATIC / "js" / "words.js"
 PLURALS = {"en": {"one", "other"}, "es": {"one", "other"}, "ru": {"one", "few", "many"}}
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 #: A catalogue key written in the code: a quoted dotted name ("mus.lance.grande").
@@ -48,24 +55,20 @@ def test_every_key_the_pages_use_is_in_every_catalogue() -> None:
     html = "\n".join(f.read_text("utf-8") for f in STATIC.glob("*.html"))
     used |= set(re.findall(r'data-i18n(?:-label|-placeholder)?="([^"]+)"', html))
     assert len(used) > 300  # the scan sees the pages' keys, not nothing
-    own_only = tuple(p for prefixes in OWN_LANGUAGE_ONLY.values() for p in prefixes)
     for lang, catalogue in catalogues.items():
-        missing = sorted(k for k in used if k not in catalogue and not k.startswith(own_only))
+        missing = sorted(k for k in used if k not in catalogue)
         assert not missing, f"{lang}.json lacks {missing}"
         for prefix in set(TEMPLATE.findall(source)):
-            if lang == "en" and prefix.startswith(own_only):
-                continue  # a translation's own rewriting of engine words
             assert any(k.startswith(prefix) for k in catalogue), f"{lang}.json has no key under {prefix}"
 
 
 def test_translations_have_every_english_key_and_nothing_else() -> None:
-    """es and ru have every English key; a key English lacks is only one that rewrites engine texts."""
+    """es and ru have exactly the English keys: the page writes every line itself in every language."""
     english = set(_catalogue("en"))
     for lang in ("es", "ru"):
         own = set(_catalogue(lang))
         assert not sorted(english - own), f"{lang}.json lacks {sorted(english - own)}"
-        extra = [k for k in own - english if not k.startswith(OWN_LANGUAGE_ONLY.get(lang, ("-",)))]
-        assert not extra, f"{lang}.json has keys English lacks: {extra}"
+        assert not sorted(own - english), f"{lang}.json has keys English lacks: {sorted(own - english)}"
 
 
 def test_translations_use_only_placeholders_english_has_and_their_plural_forms() -> None:
@@ -109,3 +112,87 @@ def test_every_computer_player_has_a_name_and_the_servers_label_in_every_catalog
                 assert keys, f"{lang}.json has no label for {game.info.name} {bot}"
                 if lang == "en":
                     assert catalogue[keys[0]] == info.label, f"en.json's label for {game.info.name} {bot} is stale"
+
+
+# Event lines: what the log says, for every event of every built-in game.
+
+#: Parameters words.js computes besides the event's own fields, each with the fields it is computed from:
+#: a line may use one only for an event that has one of those fields.
+DERIVED = {"n": ("count", "tantos", "tantos_left", "total", "cards_each", "cards", "winners"), "nt": ("no_trump",)}
+
+
+def _variants() -> dict[str, dict[str, dict[str, dict[str, Any]]]]:
+    """words.js's VARIANTS: game -> event type -> suffix -> the field values that choose it."""
+    source = WORDS_JS.read_text("utf-8")
+    match = re.search(r"^const VARIANTS = (\{.*?^\});$", source, re.MULTILINE | re.DOTALL)
+    assert match, "words.js has no `const VARIANTS = {...};` written as JSON"
+    return dict(json.loads(match.group(1)))
+
+
+def _builtin_events() -> dict[str, dict[str, type[Event]]]:
+    """Every built-in game's event classes by TYPE: those it declares and every Event in its events module."""
+    out: dict[str, dict[str, type[Event]]] = {}
+    for name, game in all_games().items():
+        if not type(game).__module__.startswith(f"{GAMES_PACKAGE}."):
+            continue  # a plugin's game: its own texts are shown
+        module = importlib.import_module(f"{GAMES_PACKAGE}.{name}.events")
+        classes = {c for _, c in inspect.getmembers(module, inspect.isclass)
+                   if issubclass(c, Event) and c.__module__ == module.__name__}
+        out[name] = {c.TYPE: c for c in (*game.info.event_types, *sorted(classes, key=lambda c: c.__name__))}
+    return out
+
+
+def _fields(cls: type[Event]) -> set[str]:
+    return {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+
+
+def test_the_derived_parameters_are_the_ones_words_js_computes() -> None:
+    """DERIVED above says what words.js does: each derived parameter is set there from exactly those fields."""
+    source = WORDS_JS.read_text("utf-8")
+    for name, sources in DERIVED.items():
+        statement = re.search(rf"params\.{name} = (.*?);\n", source, re.DOTALL)
+        assert statement, f"words.js does not compute params.{name}"
+        assert set(re.findall(r"event\.(\w+)", statement.group(1))) == set(sources), statement.group(0)
+
+
+def test_every_event_of_every_game_has_its_line_in_every_language() -> None:
+    """event.<game>.<type> and each variant's key exist in en, es and ru; nothing else is under event.; the
+    variants choose by the event's own fields."""
+    events = _builtin_events()
+    variants = _variants()
+    assert set(events) == {"crazy_eights", "durak", "kaiser", "mus", "wizard"}
+    assert sum(len(types) for types in events.values()) >= 60  # the scan sees the games' events
+    assert set(variants) <= set(events), sorted(set(variants) - set(events))
+    expected = set()
+    for game, types in events.items():
+        assert set(variants.get(game, {})) <= set(types), f"{game}: variants of unknown events"
+        for type_name, cls in types.items():
+            expected.add(f"event.{game}.{type_name}")
+            for suffix, condition in variants.get(game, {}).get(type_name, {}).items():
+                assert set(condition) <= _fields(cls), f"{game} {type_name}_{suffix} chooses by {sorted(condition)}"
+                expected.add(f"event.{game}.{type_name}_{suffix}")
+    for lang in LANGUAGES:
+        keys = {k for k in _catalogue(lang) if k.startswith("event.")}
+        assert not sorted(expected - keys), f"{lang}.json has no line for {sorted(expected - keys)}"
+        assert not sorted(keys - expected), f"{lang}.json has lines for no event: {sorted(keys - expected)}"
+
+
+def test_every_event_line_is_written_from_the_events_fields() -> None:
+    """Each {placeholder} of an event line is a field of that event (or a parameter words.js derives from
+    one it has); a line with plural forms has a count to choose them by."""
+    for game, types in _builtin_events().items():
+        for lang in LANGUAGES:
+            catalogue = _catalogue(lang)
+            for key, value in catalogue.items():
+                match = re.fullmatch(rf"event\.{game}\.(\w+)", key)
+                if not match:
+                    continue
+                type_name = next((t for t in sorted(types, key=len, reverse=True)
+                                  if match.group(1) == t or match.group(1).startswith(f"{t}_")), None)
+                assert type_name is not None, f"{lang}.json {key}: no such event"
+                fields = _fields(types[type_name])
+                allowed = fields | {name for name, sources in DERIVED.items() if fields & set(sources)}
+                used = {p for text in _texts(value) for p in PLACEHOLDER.findall(text)}
+                assert used <= allowed, f"{lang}.json {key} uses {sorted(used - allowed)}"
+                if isinstance(value, dict):
+                    assert "n" in allowed, f"{lang}.json {key} has plural forms but no count"

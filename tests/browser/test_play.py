@@ -63,7 +63,7 @@ SETUPS = {
                    rf"^(six|seven|eight|nine|ten|{FACES}) of {FRENCH}$", ("Trump", "Attacker", "Defender")),
     "mus": Setup("Mus", None, {"Target": "10"},
                  r"^(Mus|No hay mus|Paso|Envido \d+|Quiero|No quiero|Órdago|Discard)",
-                 r"^(as|dos|tres|cuatro|cinco|seis|siete|sota|caballo|rey) de (oros|copas|espadas|bastos)$",
+                 r"^(ace|two|three|four|five|six|seven|sota|caballo|rey) of (oros|copas|espadas|bastos)$",
                  ("Mano", "Phase")),
 }
 

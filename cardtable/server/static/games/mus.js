@@ -2,6 +2,7 @@
 // lances' results, shown hands and the score in tantos, amarracos and piedras. Pairs A (seats 1+3) and
 // B (seats 2+4) sit opposite. After each hand the count is shown lance by lance, cards on the table.
 
+import { musReasonKey } from "../js/words.js";
 import { addSeatLines, shortName } from "./generic.js";
 
 const PAIRS = [[0, 2], [1, 3]];
@@ -143,7 +144,7 @@ function summary(ctx, done, scored, shown, tanteo, dealt) {
   if (closed.length) blocks.push({ text: t("mus.lances"), lines: closed });
   blocks.push({ table: {
     columns: [t("mus.count_who"), t("mus.count_what"), t("mus.count_tantos")],
-    rows: scored.map((e) => [pairLabel(ctx, e.pair), `${t(`mus.reason.${e.reason}`)} · ${lanceWord(ctx, e.lance)}`, tantos(ctx, e.tantos)]),
+    rows: scored.map((e) => [pairLabel(ctx, e.pair), `${t(musReasonKey(e.reason))} · ${lanceWord(ctx, e.lance)}`, tantos(ctx, e.tantos)]),
   } });
   blocks.push({ lines: [0, 1].map((p) => t("mus.tanteo_line", { pair: pairLabel(ctx, p), names: pairName(ctx, p), tantos: tantos(ctx, tanteo[p]),
     amarracos: t("mus.amarracos", { n: Math.floor(tanteo[p] / 5) }), piedras: t("mus.piedras", { n: tanteo[p] % 5 }) })) });

@@ -1,5 +1,5 @@
 // Cards drawn with CSS and inline SVG: rank, suit symbol, suit colour. No images, no fonts to download.
-// Each card's accessible name is the catalogue's `words` ("7 of red", "queen of hearts", "rey de oros").
+// Each card's accessible name is its `words` in the page's language ("7 of red", "rey of oros", "rey de oros").
 
 import { h } from "./dom.js";
 
@@ -62,10 +62,8 @@ export function suitClass(card) {
 
 /** The catalogue lookup: card id -> {id, text, words, suit, rank}. */
 export class Catalogue {
-  /** `lang`: the language of the card names when it is not the page's (Spanish cards on an English page). */
-  constructor(cards, lang = null) {
+  constructor(cards) {
     this.byId = new Map((cards || []).map((c) => [c.id, c]));
-    this.lang = lang;
   }
 
   /** The catalogue entry of a card id (a placeholder for an unknown id). */
@@ -110,7 +108,7 @@ export function cardFace(catalogue, id, opts = {}) {
   else inner.push(h("span", { class: "special-name", "aria-hidden": "true" }, card.rank));
   const label = opts.label || card.words;
   // The name is the card in words; what clicking it does ("Play 7 of red") is its description.
-  const attrs = { class: classes.join(" "), "aria-label": label, "aria-description": opts.description, title: opts.description || label, lang: catalogue.lang || undefined, dataset: { card: String(id) } };
+  const attrs = { class: classes.join(" "), "aria-label": label, "aria-description": opts.description, title: opts.description || label, dataset: { card: String(id) } };
   let el;
   if (opts.onclick || opts.button) {
     el = h("button", { ...attrs, type: "button", onclick: opts.onclick, disabled: opts.disabled || undefined, "aria-pressed": opts.selectable ? String(!!opts.selected) : undefined }, inner);

@@ -110,8 +110,7 @@ function registerReader() {
 
 async function loadGame(name) {
   page.game = await api.game(name);
-  const cardLang = words.engineLanguage(name) !== i18n.lang() && !i18n.has("card.words", true) ? words.engineLanguage(name) : null;
-  page.catalogue = new Catalogue(words.translateCards(page.game.cards, name), cardLang);
+  page.catalogue = new Catalogue(words.translateCards(page.game.cards));
   const title = t(`game.${name}.title`);
   document.title = `${title} — cardtable`;
   document.getElementById("game-title").textContent = title;
@@ -472,11 +471,12 @@ function plainName(seat, view = page.view) {
   return info && info.name ? words.displayName(info.name) : t("seat.numbered", { n: seat + 1 });
 }
 
-/** One event as a log line: the page's own wording when the catalogue has one, else the engine's text. */
+/** One event as a log line: the page's own wording, else (an event the catalogue does not know) the
+ * engine's text with seats named, marked as the engine's. */
 function eventLine(e, view) {
   const line = words.eventText(e, page.game ? page.game.name : "", { name: (s) => plainName(s, view), card: (c) => page.catalogue.words(c) });
-  if (line) return { text: line, lang: i18n.lang() };
-  return { text: words.withNames(e.text, (s) => (view && view.seats && view.seats[s] ? plainName(s, view) : null)), lang: words.engineLanguage(page.game ? page.game.name : "") };
+  if (line) return { text: line, lang: i18n.lang(), engine: false };
+  return { text: words.withNames(e.text, (s) => (view && view.seats && view.seats[s] ? plainName(s, view) : null)), lang: words.engineLanguage(page.game ? page.game.name : ""), engine: true };
 }
 
 function context(view = page.view) {
@@ -898,9 +898,11 @@ function renderControls(view, vm, byCard, selections, buttons, ctx) {
   for (const [type, entries] of selections) {
     const match = matchSelection(entries, page.selected);
     const name = (page.module.selectionName && page.module.selectionName(type, entries, ctx)) || typeWords(type);
-    const label = match ? match.label : t("actions.choose_first", { name });
+    // The chosen cards in the page's words (the server's label is in the engine's language).
+    const chosen = match && page.selected.size ? `${name}: ${page.catalogue.wordsList([...page.selected])}` : name;
+    const label = match ? chosen : t("actions.choose_first", { name });
     controls.push(h("button", { type: "button", class: "action submit", disabled: !match || busy || undefined, "aria-label": match ? name : label, title: label, dataset: { kind: "submit" }, onclick: match ? () => send(match.action) : undefined },
-      match && page.selected.size ? `${name}: ${page.catalogue.wordsList([...page.selected])}` : name));
+      chosen));
   }
   if (view.status === "finished" && page.resultDismissed) {
     controls.push(h("button", { type: "button", class: "primary", onclick: () => { page.resultDismissed = false; render(); } }, t("result.show")));
@@ -984,7 +986,7 @@ function cellContent(cell) {
 function renderLog() {
   const log = document.getElementById("log");
   const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
-  replace(log, page.events.map((e) => h("li", { lang: e.lang !== i18n.lang() ? e.lang : undefined }, e.text)));
+  replace(log, page.events.map((e) => h("li", { lang: e.lang !== i18n.lang() ? e.lang : undefined, class: e.engine ? "engine-text" : undefined }, e.text)));
   if (atBottom) log.scrollTop = log.scrollHeight;
 }
 

@@ -1,13 +1,16 @@
 // Words on the page for what the engine says: event lines, card names, seat names.
-// The engine's event texts number seats from 0 ("Seat 2 plays…", "reparte 2, es mano 3"); people read
-// names. Where the catalogue has a line for an event (event.<game>.<type>) in the page's language, the
-// page writes it from the event's fields; otherwise the engine's text is shown with seats named.
+// The engine's event texts are its own (English; Spanish for Mus) and number seats from 0. The page writes
+// every log line itself from the event's fields, with the catalogue's line event.<game>.<type> in the page's
+// language; the engine's text (seats named) is shown only for an event the catalogue does not know (a game
+// of a third party).
 
 import * as i18n from "./i18n.js";
 import { t } from "./i18n.js";
 
 // Event fields that hold a seat, a card, or a list of cards.
 const SEAT_FIELDS = ["seat", "dealer", "mano", "winner", "leader", "sender", "attacker", "defender", "fool", "bidder", "went_out"];
+// Per-seat lists ("Rick 20, Summer -10"); points are signed.
+const PER_SEAT_FIELDS = ["bids", "tricks", "points", "totals", "penalties"];
 const ENGINE_LANGUAGE = { mus: "es" };
 const PAIR_LETTERS = ["A", "B"];
 
@@ -27,54 +30,106 @@ export function withNames(text, nameOf) {
     .replace(/\bhablan ([\d, ]*\d)/g, (whole, list) => `hablan ${list.split(/,\s*/).map((n) => name(n, n)).join(", ")}`);
 }
 
-// Events whose line depends on a field: the key gets a suffix (event.kaiser.bid_made_nt, …).
+// Events whose line depends on their fields: the first variant whose fields all hold these values gives the
+// key a suffix (event.kaiser.bid_made_nt); null stands for a missing field too. Written as JSON, because the
+// catalogue test (tests/browser/test_catalogues.py) reads it to check that every variant has its line.
 const VARIANTS = {
-  durak: { game_over: (e) => (e.fool === null || e.fool === undefined ? "draw" : null) },
-  wizard: { trump_turned: (e) => (e.card === null || e.card === undefined ? "none" : e.dealer_chooses ? "choose" : null) },
-  kaiser: {
-    bid_made: (e) => (!e.points ? "pass" : e.no_trump ? "nt" : null),
-    contract_won: (e) => (e.no_trump ? "nt" : null),
-    hand_scored: (e) => (e.made ? "made" : "set"),
+  "crazy_eights": {"round_ended": {"blocked": {"end": "blocked"}, "limit": {"end": "limit"}}},
+  "durak": {"game_over": {"draw": {"fool": null}}},
+  "kaiser": {
+    "bid_made": {"pass": {"points": 0}, "nt": {"no_trump": true}},
+    "contract_won": {"nt": {"no_trump": true}},
+    "hand_scored": {"set": {"made": false}}
   },
-  crazy_eights: { round_ended: (e) => (e.end === "out" ? "out" : "blocked") },
+  "mus": {
+    "declared": {"no": {"holds": false}},
+    "envite_made": {"raise": {"kind": "raise"}, "ordago": {"kind": "ordago"}},
+    "lance_closed": {"accepted": {"status": "closed_accepted"}, "rejected": {"status": "closed_rejected"}, "ordago": {"status": "ordago_showdown"}},
+    "lance_skipped": {"none": {"holder_pair": null}},
+    "signal_seen": {"intercepted": {"intercepted": true}}
+  },
+  "wizard": {"trump_turned": {"none": {"card": null}, "choose": {"dealer_chooses": true}, "no_trump": {"trump": "no trump"}}}
 };
 
-/** The page's own line for an event, or null when the catalogue has none in this language. */
+function variantOf(game, event) {
+  const variants = (VARIANTS[game] || {})[event.type] || {};
+  const matches = (value, wanted) => (wanted === null ? value === null || value === undefined : value === wanted);
+  for (const [suffix, fields] of Object.entries(variants)) {
+    if (Object.entries(fields).every(([field, wanted]) => matches(event[field], wanted))) return suffix;
+  }
+  return null;
+}
+
+/** The catalogue key of an event's line (event.<game>.<type>, with its variant's suffix). */
+export function eventKey(game, event) {
+  const suffix = variantOf(game, event);
+  return `event.${game}.${event.type}${suffix ? `_${suffix}` : ""}`;
+}
+
+/** The key of a Mus scoring reason ("órdago" → mus.reason.ordago). */
+export function musReasonKey(reason) {
+  return `mus.reason.${String(reason).normalize("NFD").replace(/[\u0300-\u036f]/g, "")}`;
+}
+
+function signed(n) {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+/** The page's own line for an event, or null when the catalogue has none for it. */
 export function eventText(entry, game, { name, card }) {
   const event = entry.event || {};
-  let key = `event.${game}.${event.type}`;
-  const variant = (VARIANTS[game] || {})[event.type];
-  const suffix = variant ? variant(event) : null;
-  if (suffix) key += `_${suffix}`;
-  if (!i18n.has(key, true)) return null;
+  const key = eventKey(game, event);
+  if (!i18n.has(key)) return null;
   const params = { ...event };
   for (const field of SEAT_FIELDS) if (Number.isInteger(event[field])) params[field] = name(event[field]);
   for (const field of ["card", "starter"]) if (Number.isInteger(event[field])) params[field] = card(event[field]);
   for (const field of ["suit", "trump"]) if (typeof event[field] === "string" && i18n.has(`suit.${event[field]}`)) params[field] = t(`suit.${event[field]}`);
-  if (Array.isArray(event.winners)) params.winners = event.winners.map(name).join(` ${t("list.and")} `);
-  if (typeof event.reason === "string") params.reason = reasonText(game, event.reason, name) ?? event.reason;
-  params.nt = event.no_trump ? ` ${t("kaiser.nt")}` : "";
-  for (const field of ["cards", "discarded", "drawn"]) {
-    if (Array.isArray(event[field])) params[field] = event[field].map(card).join(", ");
+  for (const field of ["cards", "discarded", "drawn"]) if (Array.isArray(event[field])) params[field] = event[field].map(card).join(", ");
+  // Kaiser's lists are per team, not per seat.
+  for (const field of game === "kaiser" ? [] : PER_SEAT_FIELDS) {
+    if (Array.isArray(event[field])) params[field] = event[field].map((v, s) => `${name(s)} ${field === "points" ? signed(v) : v}`).join(", ");
   }
+  if (Array.isArray(event.winners)) params.winners = event.winners.map(name).join(` ${t("list.and")} `);
   if (Array.isArray(event.speakers)) params.speakers = event.speakers.map(name).join(", ");
   if (Array.isArray(event.hands)) params.hands = event.hands.map((hand, s) => `${name(s)}: ${hand.map(card).join(", ")}`).join("; ");
-  if (Number.isInteger(event.pair)) params.pair = PAIR_LETTERS[event.pair] || event.pair;
-  params.n = event.count ?? event.tantos ?? event.total ?? event.cards_each ?? 0;
+  if (game === "mus") Object.assign(params, musParams(event, name));
+  else if (typeof event.reason === "string") params.reason = reasonText(game, event.reason, name) ?? event.reason;
+  params.nt = event.no_trump ? ` ${t("kaiser.nt")}` : "";
+  params.n = [event.count, event.tantos, event.tantos_left, event.total, event.cards_each, event.cards, event.winners?.length]
+    .find((v) => Number.isInteger(v)) ?? 0;
   return t(key, params);
 }
 
-/** Card names in the page's language where the catalogue has the words (Durak in Russian), else as served. */
-export function translateCards(cards, game) {
-  if (i18n.lang() === "en" || !i18n.has("card.words", true)) return cards;
+/** Mus fields in words: pairs, lances, answers, reasons and scores ("45–26"). */
+function musParams(event, name) {
+  const params = {};
+  for (const field of ["pair", "holder_pair"]) if (Number.isInteger(event[field])) params[field] = t("mus.pair", { letter: PAIR_LETTERS[event[field]] });
+  if (typeof event.lance === "string") params.lance = t(`mus.lance.${event.lance}`);
+  if (typeof event.answer === "string") params.answer = t(`mus.envite.${event.answer}`);
+  if (typeof event.reason === "string" && event.type === "tantos_scored") params.reason = t(musReasonKey(event.reason));
+  if (typeof event.signal === "string") params.signal = event.signal.replace(/_/g, " ");
+  for (const field of ["tanteo", "games"]) if (Array.isArray(event[field])) params[field] = event[field].join("–");
+  return params;
+}
+
+const WIZARD_COLOURS = new Set(["red", "yellow", "green", "blue"]);
+
+/** Card names in the page's language, from each card's rank and suit (the server's words for a card the
+ * catalogue has no words for). */
+export function translateCards(cards) {
   return cards.map((c) => {
-    const wizard = wizardCard(c.words);
-    if (wizard) return { ...c, words: wizard };
-    const rank = `card.rank.${c.rank}`;
-    const suit = `card.suit_of.${c.suit}`;
-    if (!c.suit || !i18n.has(rank, true) || !i18n.has(suit, true)) return c;
-    return { ...c, words: t("card.words", { rank: t(rank), suit: t(suit) }) };
+    const words = cardWords(c);
+    return words ? { ...c, words } : c;
   });
+}
+
+function cardWords(c) {
+  const number = String(c.text).slice(1);
+  if (!c.suit) return i18n.has(`card.wizard.${c.rank}`) ? t(`card.wizard.${c.rank}`, { n: number }) : null;
+  if (WIZARD_COLOURS.has(c.suit)) return t("card.wizard.number", { n: number, colour: t(`card.colour.${c.suit}`) });
+  const rank = `card.rank.${c.rank}`;
+  const suit = `card.suit_of.${c.suit}`;
+  return i18n.has(rank) && i18n.has(suit) ? t("card.words", { rank: t(rank), suit: t(suit) }) : null;
 }
 
 // Names the server writes in English: computer players ("Computer 2 (search)") and seats handed back to
@@ -138,7 +193,7 @@ function fillParts(match, names, nameOf) {
       const m = TEAM.exec(value);
       params[field] = m ? `${nameOf(Number(m[1])) ?? m[1]} ${t("list.and")} ${nameOf(Number(m[2])) ?? m[2]}` : value;
     } else if (field === "names") params.names = withNames(value, nameOf);
-    else if (field === "how") params.how = i18n.has(`mus.reason.${value}`) ? t(`mus.reason.${value}`) : value;
+    else if (field === "how") params.how = i18n.has(musReasonKey(value)) ? t(musReasonKey(value)) : value;
     else if (field === "lance") params.lance = i18n.has(`mus.lance.${value}`) ? t(`mus.lance.${value}`) : value;
     else if (field === "pair") params.pair = t("mus.pair", { letter: value });
     else params[field] = value;
@@ -176,13 +231,4 @@ export function errorText(error, nameOf) {
   if (params.reason) params.reason = stopText(params.reason, nameOf);
   params.n = params.n ?? 0;
   return t(`error.${code}`, params);
-}
-
-/** A Wizard card's name in the page's language ("7 of red" → "7 rojo", "wizard 2" → "mago 2"), or null. */
-function wizardCard(words) {
-  let m = /^(\d+) of (red|yellow|green|blue)$/.exec(words);
-  if (m && i18n.has("card.wizard.number", true)) return t("card.wizard.number", { n: m[1], colour: t(`card.colour.${m[2]}`) });
-  m = /^(wizard|jester) (\d)$/.exec(words);
-  if (m && i18n.has(`card.wizard.${m[1]}`, true)) return t(`card.wizard.${m[1]}`, { n: m[2] });
-  return null;
 }
