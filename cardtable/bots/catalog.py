@@ -20,7 +20,7 @@ class BotInfo:
 
 
 #: Options of the named search budgets, per game (others: ``SearchOptions`` defaults). Crazy Eights
-#: has its own flat search (``crazy_eights.search``), which takes no part in these. Wizard has its own
+#: has its own flat search (``crazy_eights.players.search``), which takes no part in these. Wizard has its own
 #: ``search`` (``cardtable/games/wizard/pimc.py``; 256 sampled deals, ``search_quick`` 8).
 SEARCH_OPTIONS: dict[str, dict[str, dict[str, int]]] = {
     "mus": {"search": {"sims": 150}, "search_quick": {"sims": 40}},
@@ -72,14 +72,6 @@ BOT_INFO: dict[str, dict[str, BotInfo]] = {
                           "(about as strong as the deep search; under a second)", 1, 180.0),
         "search_quick": BotInfo("Quick search: reads the hands exactly, 250 sampled deals per choice "
                                 "(fast; about as strong as far as measured)", 2, 60.0),
-        "search_deep": BotInfo("Deep search: reads the hands by rules, plays out 1000 sampled deals per choice "
-                               "(under a second)", 2, 300.0),
-        "search_deep_quick": BotInfo("Quick deep search: 250 sampled deals per choice (fast; strength not measured)",
-                                     3, 80.0),
-        "search_v1": BotInfo("First search: plays out sampled deals (no stronger than the heuristic; up to a second)",
-                             3, 150.0),
-        "search_v1_quick": BotInfo("Quick first search: fewer sampled deals (no stronger than the heuristic)", 3, 30.0),
-        "tracker": BotInfo("Tracker: counts the cards gone by, holds eights (fast)", 3, 0.01),
         "heuristic": BotInfo("Heuristic: costliest card first, saves eights (fast)", 3, 0.01),
         "first": BotInfo("First: the first playable card (baseline)", 5, 0.0),
     },

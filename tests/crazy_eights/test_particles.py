@@ -11,7 +11,7 @@ import cardtable
 from cardtable.bots import make_bot
 from cardtable.games.crazy_eights.actions import Draw
 from cardtable.games.crazy_eights.events import DrewCard, HandDealt, RoundDealt
-from cardtable.games.crazy_eights.particles import History, ParticleFilter, Segment, advance, plans_of, replay
+from cardtable.games.crazy_eights.players.particles import History, ParticleFilter, Segment, advance, plans_of, replay
 from cardtable.games.crazy_eights.rules import BIT, mask_of
 
 GAME = cardtable.load_game("crazy_eights")

@@ -8,7 +8,7 @@ import cardtable
 from cardtable.bots import make_bot
 from cardtable.games.crazy_eights.actions import PlayEight
 from cardtable.games.crazy_eights.game import MATCH
-from cardtable.games.crazy_eights.playout import Table, heuristic_move, penalties, play_round
+from cardtable.games.crazy_eights.players.playout import Table, heuristic_move, penalties, play_round
 from cardtable.games.crazy_eights.rules import SUIT_INDEX, SUIT_OF
 
 GAME = cardtable.load_game("crazy_eights")

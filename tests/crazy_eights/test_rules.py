@@ -185,7 +185,7 @@ def test_rule_8_rounds_rotate_the_dealer_and_redeal() -> None:
 
 
 def test_rule_9_computer_opponent_sheds_costly_cards_saves_eights_names_its_long_suit() -> None:
-    from cardtable.games.crazy_eights.bots import HeuristicBot
+    from cardtable.games.crazy_eights.players.heuristic import HeuristicBot
 
     bot = HeuristicBot(0)
     options = GAME.options(players=3)

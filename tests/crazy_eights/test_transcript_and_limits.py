@@ -11,9 +11,9 @@ from pathlib import Path
 from cardtable.core import events_for
 from cardtable.games.crazy_eights import GAME
 from cardtable.games.crazy_eights.actions import Draw
-from cardtable.games.crazy_eights.bots import HeuristicBot
 from cardtable.games.crazy_eights.events import RoundDealt, RoundEnded
 from cardtable.games.crazy_eights.game import ROUND_ACTION_LIMIT
+from cardtable.games.crazy_eights.players.heuristic import HeuristicBot
 from cardtable.games.crazy_eights.testing import state_from_hands
 
 GOLDEN = Path(__file__).with_name("golden_2p_seed7.txt")

@@ -3,4 +3,4 @@
 from cardtable.core import register
 from cardtable.games.crazy_eights.game import CrazyEightsGame
 
-GAME = register(CrazyEightsGame())
+GAME = register(CrazyEightsGame(), bots="cardtable.games.crazy_eights.players:BOTS")

@@ -6,14 +6,12 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from cardtable.core.bot import BotFactory
 from cardtable.core.errors import InvalidOptions
 from cardtable.core.events import Event
 from cardtable.core.fast import TrustedActions, constructor
 from cardtable.core.game import Game, GameInfo
 from cardtable.core.outcome import Outcome
 from cardtable.core.rng import Seed, randrange, seeded, shuffled
-from cardtable.core.search import SearchHints
 from cardtable.core.state import updater
 from cardtable.core.types import CardId, Seat
 from cardtable.games.crazy_eights.actions import (
@@ -63,6 +61,7 @@ from cardtable.games.crazy_eights.rules import (
     is_eight,
 )
 from cardtable.games.crazy_eights.state import CrazyEightsState
+from cardtable.games.crazy_eights.world import sample_world
 
 _CardPlayedEvent = CardPlayed | EightPlayed
 
@@ -526,23 +525,9 @@ class CrazyEightsGame(Game[CrazyEightsState, Action, CrazyEightsObservation, Cra
 
     def sample_world(self, observation: Obs, rng: random.Random) -> State:
         """A full state consistent with ``observation`` (see ``crazy_eights.world``)."""
-        from cardtable.games.crazy_eights import world
+        return sample_world(observation, rng)
 
-        return world.sample_world(observation, rng)
-
-    def search_hints(self) -> SearchHints:
-        """Play the round out shedding costly cards first; value the penalty points against the others'."""
-        from cardtable.games.crazy_eights import world
-
-        return world.HINTS
-
-    # Bots and statistics.
-
-    def bots(self) -> Mapping[str, BotFactory]:
-        """The bots of ``crazy_eights.players.BOTS``: heuristic, tracker, first, and the flat ``search``."""
-        from cardtable.games.crazy_eights.players import BOTS
-
-        return BOTS
+    # Statistics.
 
     def seat_stats(self, state: State) -> Sequence[Mapping[str, float]]:
         """Per seat: rounds played, rounds won by going out, penalty points."""

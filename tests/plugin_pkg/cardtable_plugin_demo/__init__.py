@@ -34,4 +34,4 @@ class FirstLegalBot:
         return legal_actions[0]
 
 
-GAME = register(ShortEights())
+GAME = register(ShortEights(), bots="cardtable.games.crazy_eights.players:BOTS")  # Crazy Eights' own players

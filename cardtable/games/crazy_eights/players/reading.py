@@ -1,7 +1,7 @@
-"""Reading the other players' hands from their plays, assuming they play as the ``heuristic`` bot does.
+"""Reading the other players' hands from their draws and plays, assuming they play as the ``heuristic`` bot does.
 
-``OpponentTracker`` (``crazy_eights.search``) knows only what a draw proves: a seat that drew held
-nothing playable. The usual opponents follow known rules, and each of their plays says more:
+A seat that drew held nothing playable. The usual opponents follow known rules, and each of their
+plays says more:
 
 - a seat that played a plain card X without drawing held no playable plain card costlier than X
   (the heuristic sheds the costliest first), nor one as costly of X's suit with a lower id (its
@@ -11,10 +11,11 @@ nothing playable. The usual opponents follow known rules, and each of their play
 - a seat that played an eight while nobody was down to one card held no playable plain card.
 
 Each statement holds for the hand of that moment and so for the hand until the seat draws again
-(it only loses cards meanwhile). As in ``OpponentTracker``, every order in which the cards new on
-the pile could have been played is tried and only what holds in all of them is kept. Against
-players who do not play by these rules the statements can be wrong; the sampler then drops a
-constraint it cannot meet (``deep_search.deal_table``), so a wrong read costs strength, never a move.
+(it only loses cards meanwhile). Every order in which the cards new on the pile could have been
+played is tried and only what holds in all of them is kept. Against players who do not play by
+these rules the statements can be wrong; the sampler then drops a constraint it cannot meet
+(``search.deal_table``), so a wrong read costs strength, never a move. The search uses this
+reading only when its particle filter (``particles``) has no hypothesis.
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ from typing import Final
 
 from cardtable.core.types import Seat
 from cardtable.games.crazy_eights.actions import Action, Draw, Pass, Play, PlayEight
-from cardtable.games.crazy_eights.bots import ENDGAME_CARDS
 from cardtable.games.crazy_eights.game import MATCH
 from cardtable.games.crazy_eights.observation import CrazyEightsObservation
+from cardtable.games.crazy_eights.players.heuristic import ENDGAME_CARDS
 from cardtable.games.crazy_eights.rules import BIT, EIGHTS, PENALTY, RANK_OF, SUIT_INDEX, SUIT_OF
 
 
@@ -52,8 +53,7 @@ def play_reveals(card: int, suit: int, top: int, endgame: bool) -> int:
 class ModelTracker:
     """Per other seat, the cards it cannot hold, from its draws and from its plays read by the heuristic's rules."""
 
-    def __init__(self, *, read_plays: bool = True) -> None:
-        self.read_plays = read_plays
+    def __init__(self) -> None:
         self.round = -1
         self.left: tuple[int, int] | None = None  # (suit, top) we left the next seat
         self.counts: tuple[int, ...] = ()  # hand sizes just after our action
@@ -75,7 +75,7 @@ class ModelTracker:
         found = None
         if self.pile <= pile:
             found = _explain(self.left, list(self.counts), order, changes, pile - self.pile,
-                             (SUIT_INDEX[obs.suit], obs.top), self.read_plays)
+                             (SUIT_INDEX[obs.suit], obs.top))
         for i, other in enumerate(order):
             drew = changes[i] >= 0
             if found is None:
@@ -106,7 +106,7 @@ class ModelTracker:
         for starter in pile:
             new = pile - {starter}
             explained = _explain((SUIT_OF[starter], starter), [size] * n, order, changes, new,
-                                 (SUIT_INDEX[obs.suit], obs.top), self.read_plays)
+                                 (SUIT_INDEX[obs.suit], obs.top))
             if explained is not None:
                 found = explained if found is None else [a & b for a, b in zip(found, explained)]
         if found is not None:
@@ -132,11 +132,11 @@ class ModelTracker:
 
 
 def _explain(start: tuple[int, int], counts: list[int], order: list[Seat], changes: list[int],
-             new: frozenset[int], end: tuple[int, int], read_plays: bool) -> list[int] | None:
+             new: frozenset[int], end: tuple[int, int]) -> list[int] | None:
     """Per seat in turn order, what it cannot hold in every order of play that explains ``new`` (None: none does).
 
     For a seat that drew: the cards of what it faced (all its hand lacks). For a seat that played
-    without drawing: what that play reveals (``play_reveals``), if ``read_plays``.
+    without drawing: what that play reveals (``play_reveals``).
     """
     out: list[int] | None = None
     n = len(counts)
@@ -158,8 +158,7 @@ def _explain(start: tuple[int, int], counts: list[int], order: list[Seat], chang
             endgame = any(sizes[s] <= ENDGAME_CARDS for s in range(n) if s != seat)
             for card in left:
                 if BIT[card] & MATCH[top * 4 + suit]:
-                    reveals = MATCH[top * 4 + suit] if drew else (
-                        play_reveals(card, suit, top, endgame) if read_plays else 0)
+                    reveals = MATCH[top * 4 + suit] if drew else play_reveals(card, suit, top, endgame)
                     suits = range(4) if EIGHTS & BIT[card] else (SUIT_OF[card],)
                     for named in suits:
                         walk(i + 1, named, card, left - {card}, after, facing + [reveals])

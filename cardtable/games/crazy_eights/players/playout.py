@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from cardtable.core.types import CardId, Seat
-from cardtable.games.crazy_eights.bots import ENDGAME_CARDS
 from cardtable.games.crazy_eights.game import MATCH, ROUND_ACTION_LIMIT
+from cardtable.games.crazy_eights.players.heuristic import ENDGAME_CARDS
 from cardtable.games.crazy_eights.rules import (
     BIT,
     EIGHTS,
@@ -89,16 +89,19 @@ def heuristic_suit(hand: int) -> int:
     return best
 
 
-def heuristic_move(hands: list[int], seat: Seat, playable: int) -> tuple[CardId, int]:
-    """The heuristic's card and the suit then in force, for a seat with ``playable`` cards (not 0)."""
-    hand = hands[seat]
+def heuristic_choice(hand: int, playable: int, endgame: bool) -> tuple[CardId, int]:
+    """The heuristic's card and the suit then in force, given the hand and its playable cards (not 0)."""
     plain = playable & _NOT_EIGHTS
-    if plain and not (playable & EIGHTS and _endgame(hands, seat)):
+    if plain and not (playable & EIGHTS and endgame):
         card = heuristic_plain(hand, plain)
         return card, SUIT_OF[card]
     eights = playable & EIGHTS
-    card = (eights & -eights).bit_length() - 1
-    return card, heuristic_suit(hand)
+    return (eights & -eights).bit_length() - 1, heuristic_suit(hand)
+
+
+def heuristic_move(hands: list[int], seat: Seat, playable: int) -> tuple[CardId, int]:
+    """The heuristic's card and the suit then in force, for a seat with ``playable`` cards (not 0)."""
+    return heuristic_choice(hands[seat], playable, _endgame(hands, seat))
 
 
 def _endgame(hands: list[int], seat: Seat) -> bool:
@@ -121,17 +124,11 @@ def apply_play(t: Table, card: CardId, suit: int) -> bool:
     return False
 
 
-#: ``play_round``'s answer when it stopped at the start of the ``stop`` seat's turn.
-STOPPED: Final = -1
-
-
-def play_round(t: Table, rng: random.Random, stop: Seat = -1) -> Seat | None:
+def play_round(t: Table, rng: random.Random) -> Seat | None:
     """Play the round out, every seat by the heuristic; the seat that went out (None: blocked or limit).
 
-    With ``stop``, it returns ``STOPPED`` instead when that seat's turn begins (before any draw), so
-    the caller can choose its move; calling again goes on from there. The loop keeps the table in
-    locals and inlines ``heuristic_move`` and ``apply_play`` (the search's whole cost is here); ``t``
-    holds the position reached when it returns.
+    The loop keeps the table in locals and inlines ``heuristic_move`` and ``apply_play`` (the
+    search's whole cost is here); ``t`` holds the position reached when it returns.
     """
     hands, n = t.hands, len(t.hands)
     stock, discards, top, suit, seat = t.stock, t.discards, t.top, t.suit, t.turn
@@ -139,9 +136,6 @@ def play_round(t: Table, rng: random.Random, stop: Seat = -1) -> Seat | None:
     random_draw = rng.random
     went_out: Seat | None = None
     while actions < ROUND_ACTION_LIMIT:
-        if seat == stop and not drawn:
-            went_out = STOPPED
-            break
         hand = hands[seat]
         playable = hand & MATCH[top * 4 + suit]
         actions += 1

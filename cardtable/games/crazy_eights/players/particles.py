@@ -37,18 +37,15 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Final
 
 from cardtable.core.types import CardId, Seat
 from cardtable.games.crazy_eights.actions import Action, Draw, Play, PlayEight
-from cardtable.games.crazy_eights.bots import ENDGAME_CARDS
 from cardtable.games.crazy_eights.game import MATCH
 from cardtable.games.crazy_eights.observation import CrazyEightsObservation
-from cardtable.games.crazy_eights.playout import heuristic_plain, heuristic_suit
-from cardtable.games.crazy_eights.reading import left_by, play_reveals
+from cardtable.games.crazy_eights.players.heuristic import ENDGAME_CARDS
+from cardtable.games.crazy_eights.players.playout import heuristic_choice, heuristic_suit
+from cardtable.games.crazy_eights.players.reading import left_by, play_reveals
 from cardtable.games.crazy_eights.rules import BIT, EIGHTS, FULL_MASK, SUIT_INDEX, SUIT_OF, cards_of
-
-_NOT_EIGHTS: Final = FULL_MASK & ~EIGHTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,16 +90,6 @@ class History:
 def is_endgame(counts: list[int], seat: Seat) -> bool:
     """Whether another seat holds ``ENDGAME_CARDS`` cards or fewer (the heuristic then unloads eights)."""
     return any(c <= ENDGAME_CARDS for s, c in enumerate(counts) if s != seat)
-
-
-def heuristic_choice(hand: int, playable: int, endgame: bool) -> tuple[CardId, int]:
-    """The heuristic's card and the suit then in force, given the hand and its playable cards (not 0)."""
-    plain = playable & _NOT_EIGHTS
-    if plain and not (playable & EIGHTS and endgame):
-        card = heuristic_plain(hand, plain)
-        return card, SUIT_OF[card]
-    eights = playable & EIGHTS
-    return (eights & -eights).bit_length() - 1, heuristic_suit(hand)
 
 
 def ruled_out(card: CardId, top: int, suit: int, endgame: bool) -> int:
@@ -577,21 +564,5 @@ class ParticleFilter:
                     held |= h
                 self.particles.append((hands, unseen & ~held))
 
-    def sample(self) -> tuple[list[int], int]:
-        """One particle at random: the other seats' hands and the stock (``update`` must have returned True)."""
-        return self.particles[int(self.rnd.random() * len(self.particles))]
 
-    def holder_mass(self, card: CardId, players: int) -> list[float]:
-        """Per seat, the share of particles in which that seat holds ``card`` (the stock: index ``players``)."""
-        out = [0.0] * (players + 1)
-        for hands, stock in self.particles:
-            for s in range(players):
-                if hands[s] & BIT[card]:
-                    out[s] += 1.0
-            if stock & BIT[card]:
-                out[players] += 1.0
-        return [x / len(self.particles) for x in out] if self.particles else out
-
-
-__all__ = ["History", "ParticleFilter", "Root", "Segment", "advance", "construct", "heuristic_choice", "plans_of",
-           "replay", "ruled_out"]
+__all__ = ["History", "ParticleFilter", "Root", "Segment", "advance", "construct", "plans_of", "replay", "ruled_out"]
