@@ -72,7 +72,6 @@ MATCHUPS: list[Matchup] = [
     Matchup("mus", ("careful", "simple", "careful", "simple"), note="careful vs simple"),
     Matchup("mus", ("careful", "counting", "careful", "counting"), note="careful vs the baseline"),
     Matchup("mus", ("counting", "simple", "counting", "simple"), note="the count-based baseline vs simple"),
-    Matchup("mus", ("counting", "counting_v1", "counting", "counting_v1"), note="the baseline vs the old strawman"),
     # Durak heads-up.
     Matchup("durak", ("search", "heuristic"), note="goal: ≥ 60 %"),
     Matchup("durak", ("search_quick", "heuristic"), note="the quick search vs the old heuristic"),

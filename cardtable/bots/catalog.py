@@ -50,7 +50,6 @@ BOT_INFO: dict[str, dict[str, BotInfo]] = {
         "careful": BotInfo("Careful: hand strength per lance and the score (fast)", 3, 0.01),
         "counting": BotInfo("Counting: counts reyes, ases, pares and juego (baseline, fast)", 2, 0.01),
         "simple": BotInfo("Simple: thresholds on hand strength (fast)", 4, 0.01),
-        "counting_v1": BotInfo("Counting v1: the first count-based baseline (weak)", 5, 0.01),
     },
     "durak": {
         "search": _SEARCH, "search_quick": _QUICK,

@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from cardtable.games.durak.players.scripted import ScriptedBot
 from cardtable.games.durak.program import RULES, ProgramError, run
 
 
@@ -18,7 +19,7 @@ def durak(
 ) -> None:
     """Play one game of Durak between scripted players and print the log (the 2020 program)."""
     try:
-        output = run(rules, seed, names or [], as_json=as_json)
+        output = run(rules, seed, names or [], ScriptedBot, as_json=as_json)
     except ProgramError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardtable.core.events import Event
-from cardtable.games.durak.game import DurakGame, DurakState, next_in_game, position_state
+from cardtable.games.durak.game import DurakGame, next_in_game
 from cardtable.games.durak.rules import parse_card
+from cardtable.games.durak.state import DurakState, position_state
 
 GAME = DurakGame()
 

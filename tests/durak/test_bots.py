@@ -8,9 +8,10 @@ import pytest
 
 from cardtable.bots import make_bot
 from cardtable.games.durak.actions import TAKE, Attack, Beat
-from cardtable.games.durak.bots import CarefulBot, EndgameBot
-from cardtable.games.durak.game import DurakState
+from cardtable.games.durak.players.careful import CarefulBot
+from cardtable.games.durak.players.endgame import EndgameBot
 from cardtable.games.durak.rules import DECK
+from cardtable.games.durak.state import DurakState
 from tests.durak.positions import GAME, cards, play, position
 
 

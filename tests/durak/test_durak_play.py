@@ -6,8 +6,8 @@ import pytest
 
 from cardtable.core.errors import DecodeError, IllegalAction
 from cardtable.games.durak.actions import Attack, Beat, Stop, Take
-from cardtable.games.durak.bots import HeuristicBot, ScriptedBot
-from cardtable.games.durak.game import DurakState
+from cardtable.games.durak.players.scripted import HeuristicBot, ScriptedBot
+from cardtable.games.durak.state import DurakState
 from tests.durak.positions import GAME, cards, play, position, texts
 
 

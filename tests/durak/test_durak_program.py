@@ -12,6 +12,7 @@ import typer
 from typer.testing import CliRunner
 
 from cardtable.cli.durak import durak
+from cardtable.games.durak.players.scripted import ScriptedBot
 from cardtable.games.durak.program import ProgramError, log_json, log_text, play, run
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "reference-log-seed60493-Rick-Morty-Summer.txt"
@@ -31,8 +32,8 @@ def command_app() -> typer.Typer:
 
 def test_reference_log_is_byte_exact_through_the_program_functions() -> None:
     expected = FIXTURE.read_bytes()
-    assert log_text(play("reference", 60493, NAMES)).encode("utf-8") == expected
-    assert run("reference", "60493", NAMES).encode("utf-8") == expected
+    assert log_text(play("reference", 60493, NAMES, ScriptedBot)).encode("utf-8") == expected
+    assert run("reference", "60493", NAMES, ScriptedBot).encode("utf-8") == expected
 
 
 def test_reference_log_is_byte_exact_through_the_command() -> None:
@@ -56,7 +57,7 @@ def _first(rules: str, players: int, wanted: str) -> str:
     """The first log (seeds 1, 2, …) whose last lines are of the kind wanted."""
     names = [f"P{i}" for i in range(players)]
     for seed in range(1, 3000):
-        text = log_text(play(rules, seed, names))
+        text = log_text(play(rules, seed, names, ScriptedBot))
         tail = text.rstrip("\n").split("\n\n")[-1].split("\n")
         if wanted == "draw-no-winner" and tail == ["Ничья"]:
             return text
@@ -73,7 +74,7 @@ def test_default_rules_print_the_winner_the_first_player_out() -> None:
     text = _first("default", 3, "fool-winner")
     fool, winner = text.rstrip("\n").split("\n")[-2:]
     assert fool.startswith("Fool: P") and winner.startswith("Winner: P") and fool[6:] != winner[8:]
-    data = log_json(play("default", int(text.split("\n")[0].split(": ")[1]), ["P0", "P1", "P2"]))
+    data = log_json(play("default", int(text.split("\n")[0].split(": ")[1]), ["P0", "P1", "P2"], ScriptedBot))
     assert winner == f"Winner: {data['winner']}" and fool == f"Fool: {data['fool']}"
 
 
@@ -109,10 +110,10 @@ def test_json_describes_the_reference_game() -> None:
 
 
 def test_without_a_seed_the_program_draws_one_and_prints_it() -> None:
-    text = run("default", None, ["A", "B"])
+    text = run("default", None, ["A", "B"], ScriptedBot)
     seed = int(text.split("\n")[0].removeprefix("Deck random: "))
     assert 1 <= seed <= 65535
-    assert run("default", str(seed), ["A", "B"]) == text
+    assert run("default", str(seed), ["A", "B"], ScriptedBot) == text
 
 
 # Bad input.
@@ -139,9 +140,9 @@ def test_bad_input_exits_2_with_one_line(args: list[str], message: str) -> None:
 
 def test_program_functions_raise_program_error() -> None:
     with pytest.raises(ProgramError):
-        play("reference", 1, ["A"])
+        play("reference", 1, ["A"], ScriptedBot)
     with pytest.raises(ProgramError):
-        run("default", "seven", ["A", "B"])
+        run("default", "seven", ["A", "B"], ScriptedBot)
 
 
 #: A deck order (top first) on which the scripted players loop for ever: from bout 15 on, the same
@@ -152,7 +153,6 @@ ENDLESS_DECK = (3, 34, 4, 14, 27, 24, 33, 19, 26, 15, 9, 31, 35, 1, 28, 11, 29, 
 
 def test_an_endless_scripted_game_is_stopped_by_the_bout_limit_as_a_draw() -> None:
     from cardtable.core.rng import Scripted
-    from cardtable.games.durak.bots import ScriptedBot
     from cardtable.games.durak.game import DurakGame
     from cardtable.games.durak.program import Play
 

@@ -8,10 +8,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardtable.games.durak.bots import ScriptedBot
-from cardtable.games.durak.game import DurakState
+from cardtable.games.durak.players.scripted import ScriptedBot
 from cardtable.games.durak.program import _Hands
 from cardtable.games.durak.rules import HAND_SIZE, RANK, SUIT, sort_hand
+from cardtable.games.durak.state import DurakState
 from tests.durak.positions import GAME
 
 TABLES = st.sampled_from([("reference", 2), ("reference", 3), ("reference", 4), ("default", 2),

@@ -10,9 +10,9 @@ import pytest
 
 from cardtable.cards import mask_of
 from cardtable.games.durak.actions import ATTACKS, BEATS
-from cardtable.games.durak.game import DurakSetup, position_state
 from cardtable.games.durak.masks import FULL, LANE, NON_TRUMPS, RANK_CARDS, lane, trump_tables
 from cardtable.games.durak.rules import BEATERS, DECK_SIZE, RANK, SUIT, sort_hand
+from cardtable.games.durak.state import DurakSetup, position_state
 from tests.durak.positions import GAME, cards, play, position
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from cardtable.core import Event
-from cardtable.games.mus import GAME, MusGameOptions
+from cardtable.games.mus import GAME
+from cardtable.games.mus.options import MusGameOptions
 from cardtable.games.mus.state import MusState
 from cardtable.games.mus.testing import state_from_hands
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 import pickle
 
 from cardtable.bots import RandomBot
-from cardtable.games.mus import GAME, PlayResult, SimpleBot, play_game
+from cardtable.games.mus import GAME
 from cardtable.games.mus.actions import Signal
+from cardtable.games.mus.play import PlayResult, play_game
+from cardtable.games.mus.players.simple import SimpleBot
 from tests.mus.helpers import opts, play, table
 
 

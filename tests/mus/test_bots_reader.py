@@ -9,10 +9,12 @@ from math import comb
 import pytest
 
 from cardtable.bots import make_bot
-from cardtable.games.mus import GAME, play_game
+from cardtable.games.mus import GAME
 from cardtable.games.mus.actions import MusAction
-from cardtable.games.mus.bots import CountingBot, CountingV1Bot, SimpleBot
-from cardtable.games.mus.inference import (
+from cardtable.games.mus.observation import MusObservation
+from cardtable.games.mus.play import play_game
+from cardtable.games.mus.players.counting import CountingBot
+from cardtable.games.mus.players.inference import (
     Said,
     game_win_chance,
     hand_table,
@@ -22,8 +24,8 @@ from cardtable.games.mus.inference import (
     seat_weights,
     unseen_weights,
 )
-from cardtable.games.mus.observation import MusObservation
-from cardtable.games.mus.reader import ReaderBot
+from cardtable.games.mus.players.reader import ReaderBot
+from cardtable.games.mus.players.simple import SimpleBot
 from tests.mus.helpers import opts, play, table
 
 SHORT = {"scoring.target": 10}
@@ -43,7 +45,7 @@ def _answer_ordago(hand0: str, tanteo: tuple[int, int] = (0, 0)) -> tuple[MusObs
 
 def test_reader_plays_legal_moves_and_repeats_itself_given_the_seed() -> None:
     """Short games against each baseline: every move legal (the engine checks), same seed, same game."""
-    for rival in (SimpleBot, CountingBot, CountingV1Bot):
+    for rival in (SimpleBot, CountingBot):
         for seed in (1, 2):
             bots = [ReaderBot(seed), rival(seed + 1), ReaderBot(seed + 2), rival(seed + 3)]
             first = play_game(bots, seed=seed, options=SHORT)
@@ -139,8 +141,8 @@ def test_game_win_chance_is_a_fair_race() -> None:
 
 
 def test_bot_names_and_bad_options() -> None:
-    """reader, counting and counting_v1 are Mus bots by name; options they do not take give one line."""
-    for name in ("reader", "counting", "counting_v1"):
+    """reader and counting are Mus bots by name; options they do not take give one line."""
+    for name in ("reader", "counting"):
         assert make_bot(GAME, name, 1).name == name
     with pytest.raises(ValueError, match="takes no options") as info:
         make_bot(GAME, "reader:depth=3", 1)
@@ -158,7 +160,7 @@ def test_game_table_matches_the_plain_recursion() -> None:
     """The factored dynamic programme equals summing every pair of hand gains directly (target 6)."""
     from functools import cache
 
-    from cardtable.games.mus.inference import GAIN_SHARES
+    from cardtable.games.mus.players.inference import GAIN_SHARES
 
     target, shares = 6, [s / sum(GAIN_SHARES) for s in GAIN_SHARES]
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from cardtable.core import InvalidOptions, option_specs
-from cardtable.games.mus import GAME, MusGameOptions
-from cardtable.games.mus.options import DEFAULT_TOML
+from cardtable.games.mus import GAME
+from cardtable.games.mus.options import DEFAULT_TOML, MusGameOptions
 
 
 def flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:

@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any, Final
 from cardtable.core.encoding import ActionId, Encoder, Encoding, bits, write_bit_changes
 from cardtable.core.types import Seat
 from cardtable.games.durak.actions import ATTACKS, BEATS, STOP, TAKE, Attack, Beat, DurakAction, Stop, Take
-from cardtable.games.durak.game import DurakState
 from cardtable.games.durak.masks import FULL, LANE
 from cardtable.games.durak.options import DurakOptions
 from cardtable.games.durak.rules import BEATERS, DECK_SIZE, RANK, RANK_BIT
+from cardtable.games.durak.state import DurakState
 
 if TYPE_CHECKING:
     import numpy as np

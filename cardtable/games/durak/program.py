@@ -1,8 +1,10 @@
-"""The 2020 program: the engine with the scripted bot in every seat, printed as the published log.
+"""The 2020 program's flow: its input checks, one game with a player in every seat, the published log.
 
-Pure functions; ``cardtable durak`` (``cardtable/cli/durak.py``) only parses arguments and prints::
+Pure functions. The program's own player is ``scripted`` (``durak.players.scripted``); the rules
+never import a player, so ``cardtable durak`` (``cardtable/cli/durak.py``) hands it in, parses the
+arguments and prints::
 
-    >>> print(log_text(play("reference", 60493, ["Rick", "Morty", "Summer"])), end="")  # doctest: +SKIP
+    >>> print(log_text(play("reference", 60493, ["Rick", "Morty", "Summer"], ScriptedBot)), end="")  # doctest: +SKIP
     Deck random: 60493
     Trump: 6♦
     ...
@@ -17,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cardtable.core.bot import BotFactory
 from cardtable.core.events import Event
-from cardtable.games.durak.bots import ScriptedBot
 from cardtable.games.durak.events import (
     Attacked,
     BoutStarted,
@@ -82,12 +84,12 @@ def check_arguments(rules: str, names: Sequence[str]) -> None:
 # The game.
 
 
-def play(rules: str, seed: int, names: Sequence[str]) -> Play:
-    """Play one game with the scripted bot in every seat; the names are the seats in order."""
+def play(rules: str, seed: int, names: Sequence[str], player: BotFactory) -> Play:
+    """Play one game with ``player(seed)`` in every seat (the program's: ``ScriptedBot``); the names are the seats."""
     check_arguments(rules, names)
     game = DurakGame()
     state, events = game.new(game.options(preset=rules, players=len(names)), seed)
-    bots = [ScriptedBot(seed) for _ in names]
+    bots = [player(seed) for _ in names]
     while (seat := game.to_act(state)) is not None:
         action = bots[seat].act(game.observe(state, seat), game.legal_actions(state, seat))
         state, more = game.apply_unchecked(state, seat, action)
@@ -211,10 +213,10 @@ def _json_event(event: Event, names: Sequence[str], hands: _Hands, out: dict[str
         out["reason"] = event.reason
 
 
-def run(rules: str, seed: str | None, names: Sequence[str], *, as_json: bool = False) -> str:
-    """What ``cardtable durak`` prints: the log, or the JSON object on one line plus a newline."""
+def run(rules: str, seed: str | None, names: Sequence[str], player: BotFactory, *, as_json: bool = False) -> str:
+    """What ``cardtable durak`` prints (``player`` in every seat): the log, or the JSON object on one line."""
     number = parse_seed(seed)
-    result = play(rules, number, names)
+    result = play(rules, number, names, player)
     if as_json:
         return json.dumps(log_json(result), ensure_ascii=False) + "\n"
     return log_text(result)

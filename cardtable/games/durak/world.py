@@ -18,7 +18,8 @@ from cardtable.core.types import Seat
 from cardtable.core.worlds import deal_hidden
 from cardtable.games.durak import rules
 from cardtable.games.durak.actions import STOP, TAKE, DurakAction
-from cardtable.games.durak.game import DurakObservation, DurakState, position_state
+from cardtable.games.durak.observation import DurakObservation
+from cardtable.games.durak.state import DurakState, position_state
 
 
 def sample_world(obs: DurakObservation, rng: random.Random) -> DurakState:

@@ -17,7 +17,6 @@ from typing import Any
 
 from cardtable.cards import SPANISH_40
 from cardtable.core import Event, Game, GameInfo, InvalidOptions, Outcome
-from cardtable.core.bot import BotFactory
 from cardtable.core.fast import TrustedActions, constructor
 from cardtable.core.rng import Seed, chance, randrange, seeded, shuffled
 from cardtable.core.search import SearchHints
@@ -814,14 +813,6 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
     def describe_action(self, action: A.MusAction) -> str:
         """The action in words, Spanish terms kept ("Envido 2", "Órdago", "Quiero y no pierdo")."""
         return A.describe(action)
-
-    def bots(self) -> Mapping[str, BotFactory]:
-        """``simple``, ``careful``, ``counting`` (baseline, and ``counting_v1``), ``search``, ``reader``."""
-        from cardtable.games.mus.bots import CarefulBot, CountingBot, CountingV1Bot, ShowdownSearchBot, SimpleBot
-        from cardtable.games.mus.reader import ReaderBot
-
-        return {"simple": SimpleBot, "careful": CarefulBot, "counting": CountingBot, "counting_v1": CountingV1Bot,
-                "search": ShowdownSearchBot, "reader": ReaderBot}
 
     def seat_stats(self, state: MusState) -> Sequence[Mapping[str, float]]:
         """Per seat: hands played and games won by its pair."""

@@ -23,7 +23,7 @@ from cardtable.games.mus import actions as A
 from cardtable.games.mus.fsm import BetStatus, Phase
 from cardtable.games.mus.observation import BettingView, MusObservation
 from cardtable.games.mus.options import MatchOptions, MusGameOptions, ScoringOptions
-from cardtable.games.mus.rules import GRANDE_VALUE, MEDIAS, PAR, REY, evaluate, holds, percentile
+from cardtable.games.mus.rules import GRANDE_VALUE, MEDIAS, PAR, REY, HandValue, evaluate, holds, percentile
 from cardtable.games.mus.state import Betting, Envite, LanceResult, MusState, SignalNote
 
 DECK_SIZE = 40
@@ -168,16 +168,23 @@ def hand_value(state: MusState, seat: Seat) -> float:
     return (mine - theirs) / target
 
 
-def is_good(hand: Sequence[int], modalidad: str) -> bool:
-    """A hand worth cutting the mus with: medias or better, 31, three reyes, or a par with juego."""
-    value = evaluate(hand, modalidad)
+def cuts_mus(value: HandValue) -> bool:
+    """A hand worth cutting the mus with: medias or better, 31, three reyes, or a par with juego.
+
+    The playouts' rule, and the players' too (``simple``, ``careful``, ``reader``).
+    """
     if value.pares_kind >= MEDIAS or value.total == 31 or value.count(REY) >= 3:
         return True
     return value.pares_kind == PAR and value.has_juego
 
 
+def is_good(hand: Sequence[int], modalidad: str) -> bool:
+    """Whether ``hand`` is worth cutting the mus with (:func:`cuts_mus`)."""
+    return cuts_mus(evaluate(hand, modalidad))
+
+
 def keep_discard(hand: Sequence[int], modalidad: str) -> tuple[int, ...]:
-    """Keep reyes and cards that pair up; throw the rest (at least the weakest card)."""
+    """Keep reyes and cards that pair up; throw the rest (at least the weakest card): the cards thrown."""
     grande = GRANDE_VALUE[modalidad]
     ranks = Counter(grande[c % 10] for c in hand)
     keep = [c for c in hand if grande[c % 10] == REY or ranks[grande[c % 10]] >= 2]

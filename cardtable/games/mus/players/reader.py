@@ -1,9 +1,9 @@
 """ReaderBot: reads the declarations and the talk, then envida, answers and goes órdago by expected game wins.
 
-For each lance it works out its pair's chance ``W`` of winning (:mod:`cardtable.games.mus.inference`:
+For each lance it works out its pair's chance ``W`` of winning (:mod:`cardtable.games.mus.players.inference`:
 the other hands weighed by the unseen cards, the pares/juego declarations and every word said in
 this hand; ties to the mano). Each choice is valued as the chance of winning the game from the
-tanteo it leads to (:func:`~cardtable.games.mus.inference.game_win_chance`): passing, the smallest envite
+tanteo it leads to (:func:`~cardtable.games.mus.players.inference.game_win_chance`): passing, the smallest envite
 (the rivals answering by a generic threshold model), quiero, no quiero, the smallest reenvite, órdago. So an
 órdago is seen only when ``W`` beats the chance of winning the game by refusing and playing on,
 and launched when its expected game wins beat the best envite's.
@@ -17,8 +17,9 @@ from typing import Any
 
 from cardtable.core import Observation
 from cardtable.games.mus import actions as A
-from cardtable.games.mus.bots import careful_mus
-from cardtable.games.mus.inference import (
+from cardtable.games.mus.observation import MusObservation
+from cardtable.games.mus.players.careful import careful_mus
+from cardtable.games.mus.players.inference import (
     Said,
     expected_bonus,
     game_win_chance,
@@ -30,7 +31,7 @@ from cardtable.games.mus.inference import (
     point_pmf,
     seat_weights,
 )
-from cardtable.games.mus.observation import MusObservation
+from cardtable.games.mus.players.simple import accept
 from cardtable.games.mus.rules import Lance, evaluate
 
 #: Tantos the winner of a lance takes when everybody passes, on top of its pares/juego/punto value.
@@ -149,7 +150,7 @@ class ReaderBot:
             total = betting.proposed
             deje = betting.bet_in_force if betting.bet_in_force > 0 else 1
             refuse = game(0, deje + v.bonus_theirs)
-            accept = _accept(legal)
+            yes = accept(legal)
             partner = (obs.seat + 2) % 4
             if betting.to_answer[1:2] == (partner,):
                 # My "no quiero" leaves the answer to my partner, who sees his own hand.
@@ -160,9 +161,9 @@ class ReaderBot:
             else:
                 options.append((refuse, A.Reject()))
             if betting.ordago:
-                options.append((w, accept))
+                options.append((w, yes))
             else:
-                options.append((game(w * (total + v.bonus_mine), (1 - w) * (total + v.bonus_theirs)), accept))
+                options.append((game(w * (total + v.bonus_mine), (1 - w) * (total + v.bonus_theirs)), yes))
                 p_rej, w_acc = self._answer_odds(obs, v, w, rivals, ordago=False)
                 raise_ = _smallest(legal, A.Raise)
                 if raise_ is not None:
@@ -208,11 +209,6 @@ class ReaderBot:
         w_rej = v.win(refused)
         w_acc = (w - p_rej * w_rej) / (1 - p_rej)
         return p_rej, min(1.0, max(0.0, w_acc))
-
-
-def _accept(legal: list[Any]) -> Any:
-    """The accepting answer among the legal actions (plain or "y no pierdo")."""
-    return next((a for a in legal if isinstance(a, (A.Accept, A.AcceptNoLose))), A.Reject())
 
 
 def _smallest(legal: list[Any], kind: type[A.Bet] | type[A.Raise]) -> Any:
