@@ -16,7 +16,7 @@ import time
 
 import cardtable
 from cardtable.bots import make_bot
-from cardtable.games.crazy_eights.search import candidates
+from cardtable.games.crazy_eights.players.search import candidates
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -24,12 +24,11 @@ from collections.abc import Callable
 
 import cardtable
 from cardtable.bots import make_bot
-from cardtable.games.crazy_eights.deep_search import deal_table
 from cardtable.games.crazy_eights.observation import CrazyEightsObservation
-from cardtable.games.crazy_eights.particles import ParticleFilter
-from cardtable.games.crazy_eights.reading import ModelTracker
+from cardtable.games.crazy_eights.players.particles import ParticleFilter
+from cardtable.games.crazy_eights.players.reading import ModelTracker
+from cardtable.games.crazy_eights.players.search import candidates, deal_table
 from cardtable.games.crazy_eights.rules import BIT, FULL_MASK, mask_of
-from cardtable.games.crazy_eights.search import candidates
 
 Places = Callable[[CrazyEightsObservation], list[list[int]]]  # sampled deals: per deal, the others' hands
 

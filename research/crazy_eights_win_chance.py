@@ -20,8 +20,8 @@ import math
 import random
 import statistics
 
-from cardtable.games.crazy_eights.playout import Table, hand_penalty, play_round
-from cardtable.games.crazy_eights.win_chance import win_chance
+from cardtable.games.crazy_eights.players.playout import Table, hand_penalty, play_round
+from cardtable.games.crazy_eights.players.win_chance import win_chance
 
 
 def round_penalties(rng: random.Random, players: int, cards_each: int, leader: int) -> list[int]:
