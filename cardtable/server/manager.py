@@ -13,11 +13,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import random
 import re
 import secrets
-import socket
 import time
 import zlib
 from collections import OrderedDict
@@ -33,26 +31,22 @@ from cardtable.core import DecodeError, GameRecord, IllegalAction, new_record, o
 from cardtable.core.bot import Bot
 from cardtable.core.codec import parse_json
 from cardtable.core.types import Seat
-from cardtable.runner import RunnerStatus
 from cardtable.server.ahead import Move
+from cardtable.server.changes import Changes
 from cardtable.server.limits import AddressBuckets, Limits, TokenBucket, excerpt
 from cardtable.server.live import CLOSE_POLICY, AnyGame, Connection, LiveTable, TableError
 from cardtable.server.messages import error_message
+from cardtable.server.registry import TableRegistry
 from cardtable.server.schemas import CreateTable
+from cardtable.server.statuses import ABANDONED, CLOSED, ERROR, FINISHED, PAUSED, PLAYING, WAITING
+from cardtable.server.storage import TableStorage, status_writer
 from cardtable.server.views import default_bot, outcome_json, stored_summary, summary
 from cardtable.server.writer import StoreWriter
-from cardtable.store import LISTED_STATUSES, LeaseLost, StaleVersion, Store, StoredSeat, StoredTable, hash_token
+from cardtable.store import LISTED_STATUSES, Store, StoredSeat, StoredTable, hash_token
 from cardtable.store.models import utcnow
 
 log = logging.getLogger("cardtable.server")
 T = TypeVar("T")
-WAITING, PLAYING, PAUSED = RunnerStatus.WAITING.value, RunnerStatus.PLAYING.value, RunnerStatus.PAUSED.value
-FINISHED, ERROR = RunnerStatus.FINISHED.value, RunnerStatus.ERROR.value
-ABANDONED = "abandoned"
-#: Statuses whose tables are done: kept in memory only while someone watches them.
-CLOSED = (FINISHED, ERROR, ABANDONED)
-#: The one-line answer when the database cannot take a change.
-STORE_DOWN = "the database is unavailable right now; nothing changed, try again"
 #: A computer player's move that could not be stored is retried after this many seconds (doubling, capped).
 RETRY_FIRST, RETRY_MAX = 0.2, 5.0
 #: A bot whose decisions average less than this (seconds) thinks on the event loop, not in a thread.
@@ -76,29 +70,21 @@ class TableManager:
     def __init__(self, store: Store, *, bot_delay: float = 0.6, takeover_after: float = 30.0,
                  games: Mapping[str, AnyGame] | None = None, limits: Limits | None = None,
                  owner: str | None = None, lease_ttl: float = 15.0) -> None:
-        self.store = store
+        self.registry = TableRegistry(store, dict(games) if games is not None else cardtable.all_games(),
+                                      limits or Limits(), owner, lease_ttl)
         self.writer = StoreWriter(store)
+        self.storage = TableStorage(self.registry, self.writer, self._disown)
+        self.changes = Changes(self._start_driver)
         self.bot_delay = bot_delay
         self.takeover_after = takeover_after
-        self.limits = limits or Limits()
-        self.games: dict[str, AnyGame] = dict(games) if games is not None else cardtable.all_games()
-        self.tables: dict[str, LiveTable] = {}
-        self.finished: OrderedDict[str, LiveTable] = OrderedDict()
-        #: This process's name in leases.
-        self.owner = owner or f"{socket.gethostname()[:32]}:{os.getpid()}:{secrets.token_hex(4)}"
-        self.lease_ttl = lease_ttl
         self.creations = AddressBuckets(self.limits.tables_per_minute / 60, self.limits.tables_burst)
         self.address_messages = AddressBuckets(self.limits.address_messages_per_second,
                                                self.limits.address_messages_burst)
         self.address_connections: dict[str, int] = {}
         self._lobby_cache: dict[tuple[int, int], tuple[float, int, list[dict[str, Any]]]] = {}
-        self._changes = 0
         self._background: list[asyncio.Task[None]] = []
         self._stopping = False
         self._adopting = asyncio.Lock()
-        #: Called after every change of a table in memory (the notifier publishes it to other processes;
-        #: the table's social features and timers hook in here too).
-        self.on_change: list[Callable[[LiveTable], None]] = []
         #: Awaited before each computer move (e.g. while people read a round's summary).
         self.before_computer_move: list[Callable[[LiveTable], Awaitable[None]]] = []
         #: Asked before computer moves are decided ahead of their commits; any ``False`` makes each move wait
@@ -113,6 +99,52 @@ class TableManager:
         #: Called with what another process relayed about a table (table id, payload).
         self.on_relay: list[Callable[[str, dict[str, Any]], None]] = []
 
+    # What the parts share.
+
+    @property
+    def store(self) -> Store:
+        """The database."""
+        return self.registry.store
+
+    @property
+    def games(self) -> dict[str, AnyGame]:
+        """The games tables may be created for, by short name."""
+        return self.registry.games
+
+    @property
+    def limits(self) -> Limits:
+        """The server's limits (read at each use: replacing them takes effect at once)."""
+        return self.registry.limits
+
+    @limits.setter
+    def limits(self, limits: Limits) -> None:
+        self.registry.limits = limits
+
+    @property
+    def owner(self) -> str:
+        """This process's name in leases."""
+        return self.registry.owner
+
+    @property
+    def lease_ttl(self) -> float:
+        """Seconds a lease lasts unless renewed."""
+        return self.registry.lease_ttl
+
+    @property
+    def tables(self) -> dict[str, LiveTable]:
+        """Open tables in memory by id (driven here, or shown here for the process that drives them)."""
+        return self.registry.tables
+
+    @property
+    def finished(self) -> OrderedDict[str, LiveTable]:
+        """Recently closed tables kept in memory, oldest first."""
+        return self.registry.finished
+
+    @property
+    def on_change(self) -> list[Callable[[LiveTable], None]]:
+        """Called after every change of a table in memory (the notifier, the social features and timers)."""
+        return self.changes.on_change
+
     # Start and stop.
 
     def load_open_tables(self) -> None:
@@ -124,7 +156,7 @@ class TableManager:
 
     def _load(self, stored: StoredTable) -> LiveTable | None:
         try:
-            table = self._rebuild(stored)
+            table = self.registry.rebuild(stored)
         except Exception as exc:  # a table that no longer replays must not keep the server down
             log.exception("cannot resume table %s (%s)", stored.id, stored.game)
             with contextlib.suppress(Exception):
@@ -145,7 +177,7 @@ class TableManager:
         if table.status == PLAYING:
             for seat in self._absent_people(table):
                 self._start_timer(table, seat)
-            self._kick(table)
+            self.changes.kick(table)
 
     async def shutdown(self) -> None:
         """Close every connection (1012: the page reconnects), stop background tasks, flush the writer."""
@@ -221,9 +253,9 @@ class TableManager:
             async with table.lock:
                 if table.connections or table.status != WAITING:
                     continue
-                await self._write(_status_writer(self.store, table.id, ABANDONED), table)
+                await self.storage.write(status_writer(self.store, table.id, ABANDONED), table)
                 table.stored.status = ABANDONED
-                self._forget(table)
+                self.registry.forget(table)
 
     async def adopt(self, table_id: str) -> LiveTable | None:
         """Take over a table whose owner stopped (its lease expired): load it and drive it."""
@@ -262,9 +294,7 @@ class TableManager:
 
     def game(self, name: str) -> AnyGame:
         """A registered game; 400 if unknown."""
-        if name not in self.games:
-            raise TableError(400, f"unknown game {excerpt(name, 40)!r} (known: {', '.join(self.games)})")
-        return self.games[name]
+        return self.registry.game(name)
 
     async def find(self, table_id: str) -> LiveTable:
         """A table in memory, or one rebuilt from the store; 404 if there is none."""
@@ -273,16 +303,16 @@ class TableManager:
             return table
         if not TABLE_ID.fullmatch(table_id):
             raise TableError(404, f"no table {excerpt(table_id, 40)!r}", code="no_table", params={})
-        stored = await self._read(self.store.load, table_id)
+        stored = await self.storage.read(self.store.load, table_id)
         if stored is None or stored.status == ABANDONED:
             raise TableError(404, f"no table {table_id!r}", code="no_table", params={})
         try:
-            table = self._rebuild(stored)
+            table = self.registry.rebuild(stored)
         except Exception as exc:  # stored by another version of a game, say: report, do not crash
             log.exception("cannot rebuild table %s", table_id)
             raise TableError(409, f"table {table_id} cannot be rebuilt: {excerpt(exc, 160)}") from None
         if stored.status in CLOSED:
-            self._cache_finished(table)
+            self.registry.cache_finished(table)
             return table
         current = self.tables.get(table_id)
         if current is not None:  # loaded (or adopted) meanwhile: use that one
@@ -298,10 +328,10 @@ class TableManager:
         key = (limit, offset)
         cached = self._lobby_cache.get(key)
         now = time.monotonic()
-        if cached is not None and cached[1] == self._changes and now - cached[0] < LOBBY_TTL:
+        if cached is not None and cached[1] == self.changes.count and now - cached[0] < LOBBY_TTL:
             return cached[2]
-        changes = self._changes
-        rows = await self._read(self.store.lobby, limit, offset, utcnow() - ERROR_LISTED)
+        changes = self.changes.count
+        rows = await self.storage.read(self.store.lobby, limit, offset, utcnow() - ERROR_LISTED)
         page = []
         for stored in rows:
             live = self.tables.get(stored.id)
@@ -316,8 +346,7 @@ class TableManager:
 
     def open_tables(self) -> list[LiveTable]:
         """Waiting, playing and paused tables in this process's memory, newest first."""
-        live = [t for t in self.tables.values() if t.status in (WAITING, PLAYING, PAUSED)]
-        return sorted(live, key=lambda t: t.stored.created_at, reverse=True)
+        return self.registry.open_tables()
 
     async def create(self, body: CreateTable, address: str = "") -> tuple[LiveTable, Seat | None, str]:
         """A new waiting table; returns it with the host's seat and token."""
@@ -333,7 +362,7 @@ class TableManager:
             seats[host_seat].name, seats[host_seat].taken = body.name, True
             seats[host_seat].token_hash = hash_token(token)
         seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
-        stored = StoredTable(self._new_id(), game.info.name, options_to_dict(options), seed, WAITING,
+        stored = StoredTable(self.registry.new_id(), game.info.name, options_to_dict(options), seed, WAITING,
                              hash_token(token), body.preset, host_seat, seats)
 
         table = await self.add_table(stored, game, options)
@@ -407,10 +436,10 @@ class TableManager:
             if target.taken:
                 raise TableError(409, f"seat {seat} is taken", code="seat_taken", params={"seat": seat})
             target.name, target.taken, target.token_hash = name, True, token_hash
-            await self._write(lambda c: self.store.save_seats(table.id, [target], None, c), table)
+            await self.storage.write(lambda c: self.store.save_seats(table.id, [target], None, c), table)
             table.stored.seats[seat] = target
             table.stored.updated_at = utcnow()
-            self._changed(table)
+            self.changes.changed(table)
 
     async def _leave(self, table: LiveTable, token_hash: str) -> None:
         async with table.lock:
@@ -432,7 +461,7 @@ class TableManager:
                 self.store.save_seats(table.id, [target], status, c)
                 if status == ABANDONED:
                     self.store.release(self.owner, [table.id], c)
-            await self._write(work, table)
+            await self.storage.write(work, table)
             table.stored.seats[seat] = target
             table.stored.updated_at = utcnow()
             if target.kind == "bot":
@@ -443,11 +472,11 @@ class TableManager:
                     connection.seat = None  # the socket stays, as a spectator
             if status == ABANDONED:
                 table.stored.status = ABANDONED
-                self._changed(table)
-                self._forget(table)  # gone from the lobby; its sockets get one last view
+                self.changes.changed(table)
+                self.registry.forget(table)  # gone from the lobby; its sockets get one last view
                 return
-            self._changed(table)
-            self._kick(table)
+            self.changes.changed(table)
+            self.changes.kick(table)
 
     async def _start(self, table: LiveTable) -> None:
         async with table.lock:
@@ -466,15 +495,15 @@ class TableManager:
                 await self._fail(table, f"the rules engine could not deal: {excerpt(exc, 160)}")
                 raise TableError(500, f"the table stopped: {table.error}", code="table_stopped",
                                  params={"reason": str(table.error)}) from None
-            await self._write(lambda c: self.store.save_seats(table.id, seats, PLAYING, c, to_act=to_act), table)
+            await self.storage.write(lambda c: self.store.save_seats(table.id, seats, PLAYING, c, to_act=to_act), table)
             table.stored.seats = seats
             table.state, table.events, table.marks = state, list(events), [len(events)]
             table.record = new_record(table.game, table.options, table.stored.seed)
             table.stored.status, table.stored.to_act, table.stored.updated_at = PLAYING, to_act, utcnow()
             for seat_index in self._absent_people(table):
                 self._start_timer(table, seat_index)
-            self._changed(table)
-            self._kick(table)
+            self.changes.changed(table)
+            self.changes.kick(table)
 
     async def set_paused(self, table: LiveTable, paused: bool) -> None:
         """Pause a playing table or resume a paused one (the caller checked that it is the host)."""
@@ -484,10 +513,10 @@ class TableManager:
             if table.status != before:
                 raise TableError(409, f"table {table.id} is {table.status}, not {before}", code="table_is_not",
                                  params={"status": table.status, "wanted": before})
-            await self._write(lambda c: self.store.set_status(table.id, after, c), table)
+            await self.storage.write(lambda c: self.store.set_status(table.id, after, c), table)
             table.stored.status, table.stored.updated_at = after, utcnow()
-            self._changed(table)
-            self._kick(table)
+            self.changes.changed(table)
+            self.changes.kick(table)
 
     def record(self, table: LiveTable) -> dict[str, Any]:
         """The finished (or stopped) game's record as JSON; 409 before (a record reveals every hand)."""
@@ -535,7 +564,7 @@ class TableManager:
             table.touch()  # the seat list shows it connected: everyone's view changed
             self._tell_presence(table)
         connection.mark_dirty()
-        self._kick(table)
+        self.changes.kick(table)
         return connection
 
     def disconnect(self, table: LiveTable, connection: Connection) -> None:
@@ -553,7 +582,7 @@ class TableManager:
             table.touch()
             self._tell_presence(table)
         if table.status in CLOSED and not table.connections:
-            self._forget(table)
+            self.registry.forget(table)
 
     async def handle(self, table: LiveTable, connection: Connection, text: str | bytes | None) -> None:
         """One client message: an action, a ping, pause/resume, or something refused with an error message."""
@@ -603,8 +632,8 @@ class TableManager:
             if table.status == PLAYING:
                 self._start_timer(table, seat)
         if now != before:
-            self._changed(table)
-            self._kick(table)
+            self.changes.changed(table)
+            self.changes.kick(table)
 
     # For the table's extras (social.py, timers.py): the same atomic rules as every other change.
 
@@ -618,24 +647,24 @@ class TableManager:
 
     def new_table_id(self) -> str:
         """A fresh random table id."""
-        return self._new_id()
+        return self.registry.new_id()
 
     async def write(self, work: Callable[[DbConnection], T], table: LiveTable | None = None) -> T:
         """One transaction on the writer thread (with ``table``: fenced by its lease); a failure is a 503."""
-        return await self._write(work, table)
+        return await self.storage.write(work, table)
 
     async def read(self, read: Callable[..., T], *args: Any) -> T:
         """A store read off the event loop; a failure is a 503."""
-        return await self._read(read, *args)
+        return await self.storage.read(read, *args)
 
     def changed(self, table: LiveTable) -> None:
         """A stored change is applied in memory: send views, run the change hooks, start the computer."""
-        self._changed(table)
-        self._kick(table)
+        self.changes.changed(table)
+        self.changes.kick(table)
 
     def refresh(self, table: LiveTable) -> None:
         """Run the change hooks and make sure the computer plays if it must (nothing stored changed)."""
-        self._kick(table)
+        self.changes.kick(table)
 
     def start_absence_timer(self, table: LiveTable, seat: Seat) -> None:
         """Start the timer after which the computer plays for a person who is away."""
@@ -656,10 +685,10 @@ class TableManager:
         def work(c: DbConnection) -> None:
             self.store.create_table(stored, c)
             self.store.acquire(stored.id, self.owner, self.lease_ttl, c)
-        await self._write(work)
+        await self.storage.write(work)
         table = LiveTable(stored, game, options)
         self.tables[table.id] = table
-        self._changed(table)
+        self.changes.changed(table)
         return table
 
     def broadcast(self, table: LiveTable) -> None:
@@ -726,7 +755,7 @@ class TableManager:
                                          outcome=outcome_data, owner=self.owner)
                 if status == FINISHED:  # nothing left to drive: the lease goes with the last move
                     self.store.release(self.owner, [table.id], c)
-            await self._write(work, table, fenced=True)
+            await self.storage.write(work, table, fenced=True)
             assert table.record is not None
             table.state, table.record = state, table.record.with_action(seat, action)
             table.events.extend(events)
@@ -736,7 +765,7 @@ class TableManager:
             if status == FINISHED:
                 self._cancel_timers(table)
                 table.covering.clear()
-            self._changed(table, moved=True)
+            self.changes.changed(table, moved=True)
             self._start_driver(table)
 
     async def _fail(self, table: LiveTable, reason: str) -> None:
@@ -748,19 +777,14 @@ class TableManager:
             def work(c: DbConnection) -> None:
                 self.store.set_status(table.id, ERROR, c, error=reason)
                 self.store.release(self.owner, [table.id], c)
-            await self._write(work, table)
+            await self.storage.write(work, table)
         except TableError:  # the store is down too: the table is stopped in memory; a restart replays it
             log.error("could not store the error of table %s", table.id)
         for connection in table.connections:
             connection.send(error_message(f"The table stopped: {reason}", "table_stopped", {"reason": reason}))
-        self._changed(table)
+        self.changes.changed(table)
 
     # Computer players.
-
-    def _kick(self, table: LiveTable) -> None:
-        """Make sure a driver task runs while the computer must act at this table; run the change hooks."""
-        self._run_hooks(table)
-        self._start_driver(table)
 
     def _start_driver(self, table: LiveTable) -> None:
         """Start the driver task if the computer must act at this table and none runs."""
@@ -865,7 +889,7 @@ class TableManager:
             if last.status == FINISHED:  # nothing left to drive: the lease goes with the last move
                 self.store.release(self.owner, [table.id], c)
         try:
-            await self._write(work, table, fenced=True)
+            await self.storage.write(work, table, fenced=True)
         except TableError as exc:
             ahead.flushing = False
             log.warning("table %s: %d computer move(s) not stored (%s); deciding again", table.id,
@@ -897,7 +921,7 @@ class TableManager:
         if last.status == FINISHED:
             self._cancel_timers(table)
             table.covering.clear()
-        self._changed(table, moved=True)
+        self.changes.changed(table, moved=True)
         self._start_driver(table)
 
     async def _settle(self, table: LiveTable) -> None:
@@ -943,8 +967,8 @@ class TableManager:
         table.timers.pop(seat, None)
         if table.status == PLAYING and seat not in table.connected_seats():
             table.covering.add(seat)
-            self._changed(table)
-            self._kick(table)
+            self.changes.changed(table)
+            self.changes.kick(table)
 
     def _returned(self, table: LiveTable, seat: Seat) -> None:
         """A person is back: stop the timer and take the seat back from the computer."""
@@ -959,63 +983,6 @@ class TableManager:
         table.timers.clear()
 
     # Storage.
-
-    async def _write(self, work: Callable[[DbConnection], T], table: LiveTable | None = None, *,
-                     fenced: bool = False) -> T:
-        """Run one transaction on the writer thread; a store failure is a 503 (nothing changed).
-
-        With ``table``, the transaction first checks (and extends) this process's lease of it: a process that
-        lost a table to another never writes to it; it stops driving it and forwards from then on. ``fenced``:
-        the work checks the lease itself (``Store.append_actions`` with ``owner``; housekeeping extends it).
-        """
-        if table is not None and not fenced:
-            table_id, inner = table.id, work
-
-            def work(c: DbConnection) -> T:
-                if not self.store.hold(table_id, self.owner, self.lease_ttl, c):
-                    raise _LeaseLost(table_id)
-                return inner(c)
-        try:
-            return await self.writer.write(work)
-        except TableError:
-            raise
-        except (_LeaseLost, LeaseLost):
-            assert table is not None
-            log.warning("table %s is driven by another process now; this one stops driving it", table.id)
-            self._disown(table)
-            raise TableError(409, f"table {table.id} moved to another server process; try again",
-                             code="other_process", params={}) from None
-        except StaleVersion:
-            raise TableError(409, f"table {table.id if table else ''} moved on meanwhile; try again") from None
-        except KeyError:
-            raise TableError(404, "the table is no longer in the store", code="no_table", params={}) from None
-        except Exception as exc:
-            log.warning("the store failed: %s", excerpt(exc, 200))
-            raise TableError(503, STORE_DOWN, code="store_down", params={}) from None
-
-    async def _read(self, read: Callable[..., T], *args: Any) -> T:
-        """A read off the event loop; a store failure is a 503."""
-        try:
-            return await asyncio.to_thread(read, *args)
-        except Exception as exc:
-            log.warning("the store failed: %s", excerpt(exc, 200))
-            raise TableError(503, STORE_DOWN, code="store_down", params={}) from None
-
-    def _changed(self, table: LiveTable, *, moved: bool = False) -> None:
-        """A change is in memory: views, lobby cache, other processes. A move (``moved``) of a table still
-        playing leaves the lobby cache alone: lobby pages may show a version up to ``LOBBY_TTL`` old."""
-        if not moved or table.status != PLAYING:
-            self._changes += 1
-        table.touch()
-        self._run_hooks(table)
-
-    def _run_hooks(self, table: LiveTable) -> None:
-        """The change hooks (social features, turn timer, notifier); a failing hook is logged, never fatal."""
-        for hook in self.on_change:
-            try:
-                hook(table)
-            except Exception:  # a hook must not undo a stored change
-                log.exception("a change hook failed at table %s", table.id)
 
     async def _forward(self, table: LiveTable, operation: dict[str, Any]) -> dict[str, Any]:
         """Send an operation on a table another process drives to that process; its answer."""
@@ -1072,38 +1039,10 @@ class TableManager:
         if not secrets.compare_digest(token_hash, table.stored.host_token_hash):
             raise TableError(403, "only the host can do that", code="host_only", params={})
 
-    def _forget(self, table: LiveTable) -> None:
-        """Drop a done table from memory (it stays in the store); watchers keep their last view."""
-        if table.connections:
-            return
-        self.tables.pop(table.id, None)
-        if table.status in (FINISHED, ERROR):
-            self._cache_finished(table)
-
-    def _cache_finished(self, table: LiveTable) -> None:
-        self.finished[table.id] = table
-        self.finished.move_to_end(table.id)
-        while len(self.finished) > self.limits.finished_cache:
-            self.finished.popitem(last=False)
-
-    def _new_id(self) -> str:
-        return secrets.token_urlsafe(6)  # 48 random bits; a clash fails the insert (a 503, try again)
-
-    def _rebuild(self, stored: StoredTable) -> LiveTable:
-        """A live table from its stored form: the record's actions are replayed through the engine."""
-        game = self.game(stored.game)
-        options = game.options(stored.options)
-        table = LiveTable(stored, game, options)
-        if stored.status in (PLAYING, PAUSED, FINISHED, ERROR):
-            actions = tuple((seat, game.action_codec.decode(data)) for seat, data in stored.actions)
-            table.record = GameRecord(game.info.name, options_to_dict(options), stored.seed, actions)
-            # An error table's failure may be in the replay itself: show what replays.
-            table.state, table.events, table.marks = _replay(game, table.record, stop_on_error=stored.status == ERROR)
-        return table
 
     async def catch_up(self, table: LiveTable) -> None:
         """A table another process drives moved on: read what changed and show it to our connections."""
-        stored = await self._read(self.store.load, table.id)
+        stored = await self.storage.read(self.store.load, table.id)
         if stored is None:
             return
         async with table.lock:
@@ -1117,39 +1056,12 @@ class TableManager:
                     table.events.extend(events)
                     table.marks.append(len(table.events))
             elif stored.status in (PLAYING, PAUSED, FINISHED, ERROR) and table.state is None:
-                fresh = self._rebuild(stored)
+                fresh = self.registry.rebuild(stored)
                 table.state, table.record, table.events = fresh.state, fresh.record, fresh.events
                 table.marks = fresh.marks
             table.stored = stored
-            self._changes += 1
+            self.changes.count += 1
             table.touch()
-
-
-class _LeaseLost(Exception):
-    """This process no longer holds the lease of a table it was about to write to."""
-
-
-def _status_writer(store: Store, table_id: str, status: str) -> Callable[[DbConnection], None]:
-    """A write that sets one table's status."""
-    return lambda c: store.set_status(table_id, status, c)
-
-
-def _replay(game: AnyGame, record: GameRecord, *, stop_on_error: bool = False) -> tuple[Any, list[Any], list[int]]:
-    """Replay a record (as ``cardtable.core.replay``): the state, every event, and the number of events after
-    each version (for clients that resume from a version). ``stop_on_error``: stop at an action that fails."""
-    state, events = game.new(game.options(record.options), record.seed)
-    events = list(events)
-    marks = [len(events)]
-    for seat, action in record.actions:
-        try:
-            state, more = game.apply(state, seat, action)
-        except Exception:
-            if stop_on_error:
-                break
-            raise
-        events.extend(more)
-        marks.append(len(events))
-    return state, events, marks
 
 
 def _aware(moment: Any) -> Any:
