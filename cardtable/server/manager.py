@@ -13,26 +13,27 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
 import re
 import secrets
 import time
-import zlib
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import timedelta
 from typing import Any, TypeVar
 
 from sqlalchemy.engine import Connection as DbConnection
 
 import cardtable
-from cardtable.bots import bot_names, make_bot
-from cardtable.core import DecodeError, GameRecord, IllegalAction, new_record, options_to_dict, to_json
-from cardtable.core.bot import Bot
+from cardtable.bots import bot_names
+from cardtable.core import DecodeError, IllegalAction, new_record, options_to_dict, to_json
 from cardtable.core.codec import parse_json
 from cardtable.core.types import Seat
-from cardtable.server.ahead import Move
+from cardtable.server.absence import Absence
 from cardtable.server.changes import Changes
+from cardtable.server.commits import GroupCommit
+from cardtable.server.deciders import bot_for, choose
+from cardtable.server.driver import Driver
+from cardtable.server.failures import TableFailures
 from cardtable.server.limits import AddressBuckets, Limits, TokenBucket, excerpt
 from cardtable.server.live import CLOSE_POLICY, AnyGame, Connection, LiveTable, TableError
 from cardtable.server.messages import error_message
@@ -47,13 +48,6 @@ from cardtable.store.models import utcnow
 
 log = logging.getLogger("cardtable.server")
 T = TypeVar("T")
-#: A computer player's move that could not be stored is retried after this many seconds (doubling, capped).
-RETRY_FIRST, RETRY_MAX = 0.2, 5.0
-#: A bot whose decisions average less than this (seconds) thinks on the event loop, not in a thread.
-INLINE_THINKING = 0.0005
-#: At most this many computer moves of one table are decided ahead of their commits before the driver waits
-#: for them to be stored and runs the ``before_computer_move`` hooks again (a promised takeover, say).
-MAX_AHEAD = 64
 #: Lobby pages are reused for this long unless this process changed a table meanwhile.
 LOBBY_TTL = 1.0
 #: Error tables stay in the lobby list this long.
@@ -73,23 +67,20 @@ class TableManager:
         self.registry = TableRegistry(store, dict(games) if games is not None else cardtable.all_games(),
                                       limits or Limits(), owner, lease_ttl)
         self.writer = StoreWriter(store)
-        self.storage = TableStorage(self.registry, self.writer, self._disown)
-        self.changes = Changes(self._start_driver)
-        self.bot_delay = bot_delay
-        self.takeover_after = takeover_after
+        # The parts, lowest first; the two that call up (a lost lease, the driver woken) are late-bound.
+        self.storage = TableStorage(self.registry, self.writer, lambda table: self._disown(table))
+        self.changes = Changes(lambda table: self.driver.start(table))
+        self.absence = Absence(self.registry, self.changes, takeover_after)
+        self.failures = TableFailures(self.registry, self.storage, self.changes, self.absence)
+        self.commits = GroupCommit(self.registry, self.storage, self.changes, self.absence)
+        self.driver = Driver(self.commits, self.failures, bot_delay)
         self.creations = AddressBuckets(self.limits.tables_per_minute / 60, self.limits.tables_burst)
         self.address_messages = AddressBuckets(self.limits.address_messages_per_second,
                                                self.limits.address_messages_burst)
         self.address_connections: dict[str, int] = {}
         self._lobby_cache: dict[tuple[int, int], tuple[float, int, list[dict[str, Any]]]] = {}
         self._background: list[asyncio.Task[None]] = []
-        self._stopping = False
         self._adopting = asyncio.Lock()
-        #: Awaited before each computer move (e.g. while people read a round's summary).
-        self.before_computer_move: list[Callable[[LiveTable], Awaitable[None]]] = []
-        #: Asked before computer moves are decided ahead of their commits; any ``False`` makes each move wait
-        #: for its commit and the ``before_computer_move`` hooks (e.g. while a seat is promised to a person).
-        self.run_ahead_checks: list[Callable[[LiveTable], bool]] = []
         #: Forwards an operation on a table another process drives (set by the notifier); ``None``: refuse.
         self.forward: Callable[[str, dict[str, Any]], Any] | None = None
         #: Tells the owner of a table shown here which of its seats are connected here (set by the notifier).
@@ -145,6 +136,34 @@ class TableManager:
         """Called after every change of a table in memory (the notifier, the social features and timers)."""
         return self.changes.on_change
 
+    @property
+    def before_computer_move(self) -> list[Callable[[LiveTable], Awaitable[None]]]:
+        """Awaited before each computer move (e.g. while people read a round's summary)."""
+        return self.driver.before_computer_move
+
+    @property
+    def run_ahead_checks(self) -> list[Callable[[LiveTable], bool]]:
+        """Asked before computer moves are decided ahead of their commits (any ``False``: each waits)."""
+        return self.driver.run_ahead_checks
+
+    @property
+    def bot_delay(self) -> float:
+        """Seconds the computer waits before each move it plays."""
+        return self.driver.bot_delay
+
+    @bot_delay.setter
+    def bot_delay(self, seconds: float) -> None:
+        self.driver.bot_delay = seconds
+
+    @property
+    def takeover_after(self) -> float:
+        """Seconds after a person left before the computer plays for them."""
+        return self.absence.takeover_after
+
+    @takeover_after.setter
+    def takeover_after(self, seconds: float) -> None:
+        self.absence.takeover_after = seconds
+
     # Start and stop.
 
     def load_open_tables(self) -> None:
@@ -175,13 +194,13 @@ class TableManager:
 
     def _resume_table(self, table: LiveTable) -> None:
         if table.status == PLAYING:
-            for seat in self._absent_people(table):
-                self._start_timer(table, seat)
+            for seat in self.absence.absent_people(table):
+                self.absence.start_timer(table, seat)
             self.changes.kick(table)
 
     async def shutdown(self) -> None:
         """Close every connection (1012: the page reconnects), stop background tasks, flush the writer."""
-        self._stopping = True
+        self.driver.stopping = True
         for task in self._background:
             task.cancel()
         tasks: list[asyncio.Task[None]] = list(self._background)
@@ -196,18 +215,10 @@ class TableManager:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        await self._store_decided_moves()
+        await self.commits.store_decided_moves()
         await asyncio.to_thread(self.writer.stop)
         with contextlib.suppress(Exception):
             self.store.release(self.owner)
-
-    async def _store_decided_moves(self, wait: float = 10.0) -> None:
-        """Commit the computer moves already decided (their flushes run on the writer, still running)."""
-        deadline = time.monotonic() + wait
-        for table in list(self.tables.values()):
-            while table.ahead.flushing and table.ahead.task is not None and time.monotonic() < deadline:
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await asyncio.wait_for(asyncio.shield(table.ahead.task), max(0.01, deadline - time.monotonic()))
 
     async def close_connections(self, wait: float = 2.0) -> None:
         """Tell every socket the server restarts (1012 and a reason; the page reconnects), wait for them."""
@@ -286,7 +297,7 @@ class TableManager:
 
     def _disown(self, table: LiveTable) -> None:
         table.owned = False
-        self._cancel_timers(table)
+        self.absence.cancel_timers(table)
         if table.driver is not None:
             table.driver.cancel()
 
@@ -443,7 +454,7 @@ class TableManager:
 
     async def _leave(self, table: LiveTable, token_hash: str) -> None:
         async with table.lock:
-            await self._settle(table)
+            await self.commits.settle(table)
             seat = self._seat_by_hash(table, token_hash)
             target = table.stored.seats[seat].copy()
             status = None
@@ -465,7 +476,7 @@ class TableManager:
             table.stored.seats[seat] = target
             table.stored.updated_at = utcnow()
             if target.kind == "bot":
-                self._returned(table, seat)
+                self.absence.returned(table, seat)
                 table.bots.pop(seat, None)
             for connection in table.connections:
                 if connection.seat == seat:
@@ -492,7 +503,7 @@ class TableManager:
                 state, events = table.game.new(table.options, table.stored.seed)
                 to_act = table.game.to_act(state)
             except Exception as exc:
-                await self._fail(table, f"the rules engine could not deal: {excerpt(exc, 160)}")
+                await self.failures.fail(table, f"the rules engine could not deal: {excerpt(exc, 160)}")
                 raise TableError(500, f"the table stopped: {table.error}", code="table_stopped",
                                  params={"reason": str(table.error)}) from None
             await self.storage.write(lambda c: self.store.save_seats(table.id, seats, PLAYING, c, to_act=to_act), table)
@@ -500,15 +511,15 @@ class TableManager:
             table.state, table.events, table.marks = state, list(events), [len(events)]
             table.record = new_record(table.game, table.options, table.stored.seed)
             table.stored.status, table.stored.to_act, table.stored.updated_at = PLAYING, to_act, utcnow()
-            for seat_index in self._absent_people(table):
-                self._start_timer(table, seat_index)
+            for seat_index in self.absence.absent_people(table):
+                self.absence.start_timer(table, seat_index)
             self.changes.changed(table)
             self.changes.kick(table)
 
     async def set_paused(self, table: LiveTable, paused: bool) -> None:
         """Pause a playing table or resume a paused one (the caller checked that it is the host)."""
         async with table.lock:
-            await self._settle(table)
+            await self.commits.settle(table)
             before, after = (PLAYING, PAUSED) if paused else (PAUSED, PLAYING)
             if table.status != before:
                 raise TableError(409, f"table {table.id} is {table.status}, not {before}", code="table_is_not",
@@ -560,7 +571,7 @@ class TableManager:
             self.finished.pop(table.id, None)
         if newly_seated:
             assert seat is not None
-            self._returned(table, seat)
+            self.absence.returned(table, seat)
             table.touch()  # the seat list shows it connected: everyone's view changed
             self._tell_presence(table)
         connection.mark_dirty()
@@ -578,7 +589,7 @@ class TableManager:
         seat = connection.seat
         if seat is not None and seat not in table.connected_seats():
             if table.status == PLAYING and table.owned:
-                self._start_timer(table, seat)
+                self.absence.start_timer(table, seat)
             table.touch()
             self._tell_presence(table)
         if table.status in CLOSED and not table.connections:
@@ -623,17 +634,7 @@ class TableManager:
 
     def remote_presence(self, table: LiveTable, process: str, seats: list[Seat]) -> None:
         """Another process says these seats of our table are connected there (valid for two lease periods)."""
-        before = table.connected_seats()
-        table.remote[process] = (set(seats), time.monotonic() + 2 * self.lease_ttl)
-        now = table.connected_seats()
-        for seat in now - before:
-            self._returned(table, seat)
-        for seat in before - now:
-            if table.status == PLAYING:
-                self._start_timer(table, seat)
-        if now != before:
-            self.changes.changed(table)
-            self.changes.kick(table)
+        self.absence.remote_presence(table, process, seats)
 
     # For the table's extras (social.py, timers.py): the same atomic rules as every other change.
 
@@ -668,7 +669,7 @@ class TableManager:
 
     def start_absence_timer(self, table: LiveTable, seat: Seat) -> None:
         """Start the timer after which the computer plays for a person who is away."""
-        self._start_timer(table, seat)
+        self.absence.start_timer(table, seat)
 
     async def play_for(self, table: LiveTable, seat: Seat, version: int) -> None:
         """The computer plays ``seat``'s move at ``version`` now (the turn timer); 409 if the table moved on."""
@@ -677,7 +678,7 @@ class TableManager:
                              code="stale", params={})
         legal = table.game.legal_actions(table.state, seat)
         observation = table.game.observe(table.state, seat)
-        action = await asyncio.to_thread(_choose, self._bot(table, seat), observation, legal)
+        action = await asyncio.to_thread(choose, bot_for(table, seat), observation, legal)
         await self._accept(table, seat, action, version=version, computer=True)
 
     async def add_table(self, stored: StoredTable, game: AnyGame, options: Any) -> LiveTable:
@@ -722,7 +723,7 @@ class TableManager:
 
         ``driving``: a computer player's move, refused if a person took the seat over while it thought."""
         async with table.lock:
-            await self._settle(table)
+            await self.commits.settle(table)
             if table.status != PLAYING:
                 raise TableError(409, f"the table is {table.status}", code="table_is", params={"status": table.status})
             if driving and table.computer_to_act() != seat:
@@ -735,7 +736,7 @@ class TableManager:
                 raise TableError(409, f"it is not your turn (seat {table.to_act} is to act)", code="not_your_turn",
                                  params={"seat": table.to_act})
             if not computer and seat in table.covering:
-                self._returned(table, seat)
+                self.absence.returned(table, seat)
             try:
                 state, events = table.game.apply(table.state, seat, action)
                 outcome = table.game.outcome(state)
@@ -743,7 +744,7 @@ class TableManager:
             except IllegalAction as exc:
                 raise TableError(409, excerpt(exc, 200), code="illegal") from None
             except Exception as exc:
-                await self._fail(table, f"the rules engine failed on seat {seat}'s action: {excerpt(exc, 160)}")
+                await self.failures.fail(table, f"the rules engine failed on seat {seat}'s action: {excerpt(exc, 160)}")
                 raise TableError(500, f"the table stopped: {table.error}", code="table_stopped",
                                  params={"reason": str(table.error)}) from None
             status = FINISHED if outcome is not None else PLAYING
@@ -763,224 +764,10 @@ class TableManager:
             table.stored.status, table.stored.updated_at = status, utcnow()
             table.stored.version, table.stored.to_act, table.stored.outcome = version + 1, to_act, outcome_data
             if status == FINISHED:
-                self._cancel_timers(table)
+                self.absence.cancel_timers(table)
                 table.covering.clear()
             self.changes.changed(table, moved=True)
-            self._start_driver(table)
-
-    async def _fail(self, table: LiveTable, reason: str) -> None:
-        """The engine or a computer player failed: ERROR, record and reason kept, everyone told."""
-        log.error("table %s stopped: %s", table.id, reason)
-        table.stored.status, table.stored.error, table.stored.updated_at = ERROR, reason, utcnow()
-        self._cancel_timers(table)
-        try:
-            def work(c: DbConnection) -> None:
-                self.store.set_status(table.id, ERROR, c, error=reason)
-                self.store.release(self.owner, [table.id], c)
-            await self.storage.write(work, table)
-        except TableError:  # the store is down too: the table is stopped in memory; a restart replays it
-            log.error("could not store the error of table %s", table.id)
-        for connection in table.connections:
-            connection.send(error_message(f"The table stopped: {reason}", "table_stopped", {"reason": reason}))
-        self.changes.changed(table)
-
-    # Computer players.
-
-    def _start_driver(self, table: LiveTable) -> None:
-        """Start the driver task if the computer must act at this table and none runs."""
-        if self._stopping or table.computer_to_act() is None or (table.driver is not None and not table.driver.done()):
-            return
-        table.driver = asyncio.get_running_loop().create_task(self._drive(table))
-
-    async def _drive(self, table: LiveTable) -> None:
-        """Play the computer's turns after the configured delay; a move that could not be stored is decided again.
-
-        While no seated person is connected, moves are decided ahead of their commit and committed in groups
-        (``server/ahead.py``); otherwise each move waits for its commit before the next is decided, so people
-        see every move and a round's summary holds the computer players.
-        """
-        ahead = table.ahead
-        retry, stuck_at = RETRY_FIRST, -1
-        since_hooks = 0  # moves decided since the hooks last ran (they run with nothing pending)
-        while True:
-            if ahead.failed:  # the store refused the last moves: they were dropped; decide again a little later
-                ahead.failed = False
-                retry = RETRY_FIRST if table.version != stuck_at else min(retry * 2, RETRY_MAX)
-                stuck_at = table.version
-                await asyncio.sleep(retry)
-                continue
-            if ahead.moves and (since_hooks >= MAX_AHEAD or not self._may_run_ahead(table)):
-                await ahead.settled.wait()
-                continue
-            state, version = ahead.head(table.state, table.version)
-            seat = self._computer_seat(table, state)
-            if seat is None:
-                if ahead.moves:  # e.g. the game ends in a move not stored yet: see it stored first
-                    await ahead.settled.wait()
-                    continue
-                return
-            if not ahead.moves:  # what is stored is what everyone sees: the hooks may act on it
-                since_hooks = 0
-                for wait in self.before_computer_move:
-                    await wait(table)
-            await asyncio.sleep(self.bot_delay)
-            generation = ahead.generation
-            if ahead.head(table.state, table.version)[1] != version or self._computer_seat(table, state) != seat:
-                continue  # someone else acted, the person came back, or the table stopped
-            try:
-                observation = table.game.observe(state, seat)
-                legal = table.game.legal_actions(state, seat)
-                action = await self._think(table, seat, observation, legal)
-            except Exception as exc:
-                await ahead.settled.wait()
-                await self._fail(table, f"the computer player at seat {seat} failed: {excerpt(exc, 160)}")
-                return
-            if (generation != ahead.generation or ahead.head(table.state, table.version)[1] != version
-                    or self._computer_seat(table, state) != seat):
-                continue  # changed while the computer was thinking
-            try:
-                after, events = table.game.apply(state, seat, action)
-                outcome = table.game.outcome(after)
-                to_act = table.game.to_act(after)
-            except Exception as exc:
-                await ahead.settled.wait()
-                await self._fail(table, f"the rules engine failed on seat {seat}'s action: {excerpt(exc, 160)}")
-                return
-            outcome_data = None if outcome is None else dict(to_json(outcome))
-            ahead.add(Move(version, seat, action, dict(to_json(action)), after, list(events),
-                           FINISHED if outcome is not None else PLAYING, to_act, outcome_data, ahead.generation))
-            self._queue_flush(table)
-            since_hooks += 1
-
-    def _computer_seat(self, table: LiveTable, state: Any) -> Seat | None:
-        """The seat the computer must play in ``state`` (a bot seat or a covered person), if the table is on."""
-        if table.status != PLAYING or not table.owned or self._stopping or state is None:
-            return None
-        seat = table.game.to_act(state)
-        if seat is None:
-            return None
-        return seat if table.stored.seats[seat].kind == "bot" or seat in table.covering else None
-
-    def _may_run_ahead(self, table: LiveTable) -> bool:
-        """Whether computer moves may be decided before the previous ones are stored: no seated person is
-        connected (people see every move and read round summaries; spectators get the latest view)."""
-        people = {s.index for s in table.stored.seats if s.kind == "human"} - table.covering
-        return not people & table.connected_seats() and all(check(table) for check in self.run_ahead_checks)
-
-    def _queue_flush(self, table: LiveTable) -> None:
-        """Make sure a flush will commit the table's uncommitted moves."""
-        ahead = table.ahead
-        if not ahead.flushing and ahead.unsent:
-            ahead.flushing = True
-            ahead.task = asyncio.get_running_loop().create_task(self._flush(table))
-
-    async def _flush(self, table: LiveTable) -> None:
-        """Commit every move decided at the table and not yet taken (one transaction), then show them."""
-        ahead = table.ahead
-        taken: list[Move] = []
-
-        def work(c: DbConnection) -> None:
-            taken.extend(ahead.take())  # kept across a retry of this write alone
-            if not taken:
-                return
-            last = taken[-1]
-            self.store.append_actions(table.id, taken[0].index, [(m.seat, m.data) for m in taken], last.status,
-                                      c, to_act=last.to_act, outcome=last.outcome, owner=self.owner)
-            if last.status == FINISHED:  # nothing left to drive: the lease goes with the last move
-                self.store.release(self.owner, [table.id], c)
-        try:
-            await self.storage.write(work, table, fenced=True)
-        except TableError as exc:
-            ahead.flushing = False
-            log.warning("table %s: %d computer move(s) not stored (%s); deciding again", table.id,
-                        len(ahead.moves), exc.message)
-            ahead.drop()
-            return
-        except asyncio.CancelledError:
-            ahead.flushing = False
-            raise
-        ahead.flushing = False
-        moves = ahead.committed(taken)
-        if moves:
-            self._show_committed(table, moves)
-        self._queue_flush(table)
-
-    def _show_committed(self, table: LiveTable, moves: list[Move]) -> None:
-        """Stored moves go into the table in memory (state, record, events); views go out once for all."""
-        record = table.record
-        assert record is not None
-        table.record = GameRecord(record.game, record.options, record.seed,
-                                  record.actions + tuple((m.seat, m.action) for m in moves), record.notes)
-        for move in moves:
-            table.events.extend(move.events)
-            table.marks.append(len(table.events))
-        last = moves[-1]
-        table.state = last.state
-        table.stored.status, table.stored.updated_at = last.status, utcnow()
-        table.stored.version, table.stored.to_act, table.stored.outcome = last.index + 1, last.to_act, last.outcome
-        if last.status == FINISHED:
-            self._cancel_timers(table)
-            table.covering.clear()
-        self.changes.changed(table, moved=True)
-        self._start_driver(table)
-
-    async def _settle(self, table: LiveTable) -> None:
-        """Wait until no computer move of the table is waiting for its commit (call holding ``table.lock``)."""
-        while table.ahead.moves:
-            await table.ahead.settled.wait()
-
-    async def _think(self, table: LiveTable, seat: Seat, observation: Any, legal: Sequence[Any]) -> Any:
-        """The bot's choice: in a worker thread, unless this bot's decisions take well under a millisecond
-        (a thread handoff would then cost more than the thinking; the event loop is never held longer)."""
-        bot = self._bot(table, seat)
-        quick = table.think_time.get(seat, 1.0) < INLINE_THINKING
-        if quick:
-            action, spent = _timed_choose(bot, observation, legal)
-        else:
-            action, spent = await asyncio.to_thread(_timed_choose, bot, observation, legal)
-        table.think_time[seat] = spent if seat not in table.think_time else 0.8 * table.think_time[seat] + 0.2 * spent
-        return action
-
-    def _bot(self, table: LiveTable, seat: Seat) -> Bot:
-        if seat not in table.bots:
-            stored = table.stored.seats[seat]
-            name = stored.bot if stored.kind == "bot" and stored.bot else default_bot(table.game)
-            # From the deal seed only, so a table created with a seed replays the same game.
-            seed = zlib.crc32(f"{table.stored.seed}:{seat}".encode())
-            table.bots[seat] = make_bot(table.game, name, seed)
-        return table.bots[seat]
-
-    # Takeover of absent people.
-
-    def _absent_people(self, table: LiveTable) -> list[Seat]:
-        connected = table.connected_seats()
-        return [s.index for s in table.stored.seats if s.kind == "human" and s.index not in connected]
-
-    def _start_timer(self, table: LiveTable, seat: Seat) -> None:
-        if seat in table.timers or seat in table.covering:
-            return
-        table.timers[seat] = asyncio.get_running_loop().create_task(self._take_over_later(table, seat))
-
-    async def _take_over_later(self, table: LiveTable, seat: Seat) -> None:
-        """After the takeover time, the computer plays for a person who is still away."""
-        await asyncio.sleep(self.takeover_after)
-        table.timers.pop(seat, None)
-        if table.status == PLAYING and seat not in table.connected_seats():
-            table.covering.add(seat)
-            self.changes.changed(table)
-            self.changes.kick(table)
-
-    def _returned(self, table: LiveTable, seat: Seat) -> None:
-        """A person is back: stop the timer and take the seat back from the computer."""
-        timer = table.timers.pop(seat, None)
-        if timer is not None:
-            timer.cancel()
-        table.covering.discard(seat)
-
-    def _cancel_timers(self, table: LiveTable) -> None:
-        for timer in table.timers.values():
-            timer.cancel()
-        table.timers.clear()
+            self.driver.start(table)
 
     # Storage.
 
@@ -1096,26 +883,6 @@ def _parse_message(text: str | bytes | None, limit: int) -> dict[str, Any]:
     if kind not in MESSAGE_TYPES:
         raise TableError(400, f"unknown message type {excerpt(kind, 30)!r} (known: {', '.join(MESSAGE_TYPES)})")
     return message
-
-
-def _timed_choose(bot: Bot, observation: Any, legal: Sequence[Any]) -> tuple[Any, float]:
-    """The bot's choice and the CPU seconds it took (measured where it runs, not counting a thread handoff;
-    CPU time, so that a busy machine pausing the process does not make a quick bot look slow)."""
-    started = time.thread_time()
-    action = _choose(bot, observation, legal)
-    return action, time.thread_time() - started
-
-
-def _choose(bot: Bot, observation: Any, legal: Sequence[Any]) -> Any:
-    """The bot's choice, or a random legal action if the bot fails or picks something illegal."""
-    if not legal:
-        raise RuntimeError("no legal action to choose from")
-    try:
-        action = bot.act(observation, legal)
-    except Exception:
-        log.exception("bot %s failed; playing a random legal action", getattr(bot, "name", bot))
-        return random.choice(legal)
-    return action if action in legal else random.choice(legal)
 
 
 def _bot_name(bot: str, seat: int) -> str:
