@@ -13,49 +13,40 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
-from datetime import timedelta
 from typing import Any, TypeVar
 
 from sqlalchemy.engine import Connection as DbConnection
 
 import cardtable
-from cardtable.bots import bot_names
-from cardtable.core import DecodeError, IllegalAction, new_record, options_to_dict, to_json
+from cardtable.core import DecodeError
 from cardtable.core.codec import parse_json
 from cardtable.core.types import Seat
 from cardtable.server.absence import Absence
 from cardtable.server.changes import Changes
 from cardtable.server.commits import GroupCommit
-from cardtable.server.deciders import bot_for, choose
+from cardtable.server.decisions import Decisions
 from cardtable.server.driver import Driver
 from cardtable.server.failures import TableFailures
+from cardtable.server.lifecycle import Lifecycle
 from cardtable.server.limits import AddressBuckets, Limits, TokenBucket, excerpt
 from cardtable.server.live import CLOSE_POLICY, AnyGame, Connection, LiveTable, TableError
+from cardtable.server.lobby import Lobby
 from cardtable.server.messages import error_message
 from cardtable.server.registry import TableRegistry
 from cardtable.server.schemas import CreateTable
-from cardtable.server.statuses import ABANDONED, CLOSED, ERROR, FINISHED, PAUSED, PLAYING, WAITING
-from cardtable.server.storage import TableStorage, status_writer
-from cardtable.server.views import default_bot, outcome_json, stored_summary, summary
+from cardtable.server.seats import Seating, check_host, seat_at, seat_by_token
+from cardtable.server.statuses import CLOSED, ERROR, FINISHED, PAUSED, PLAYING
+from cardtable.server.storage import TableStorage
+from cardtable.server.views import outcome_json
 from cardtable.server.writer import StoreWriter
-from cardtable.store import LISTED_STATUSES, Store, StoredSeat, StoredTable, hash_token
-from cardtable.store.models import utcnow
+from cardtable.store import Store, StoredSeat, StoredTable, hash_token
 
 log = logging.getLogger("cardtable.server")
 T = TypeVar("T")
-#: Lobby pages are reused for this long unless this process changed a table meanwhile.
-LOBBY_TTL = 1.0
-#: Error tables stay in the lobby list this long.
-ERROR_LISTED = timedelta(hours=1)
-
-
-#: What a table id looks like (``secrets.token_urlsafe``); anything else is not looked up at all.
-TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
 class TableManager:
@@ -74,11 +65,15 @@ class TableManager:
         self.failures = TableFailures(self.registry, self.storage, self.changes, self.absence)
         self.commits = GroupCommit(self.registry, self.storage, self.changes, self.absence)
         self.driver = Driver(self.commits, self.failures, bot_delay)
-        self.creations = AddressBuckets(self.limits.tables_per_minute / 60, self.limits.tables_burst)
+        self.lifecycle = Lifecycle(self.registry, self.storage, self.changes, self.absence, self.commits,
+                                   self.failures)
+        self.seating = Seating(self.registry, self.storage, self.changes, self.absence, self.commits)
+        self.decisions = Decisions(self.registry, self.storage, self.changes, self.absence, self.commits,
+                                   self.failures, self.driver)
+        self.lobby_list = Lobby(self.registry, self.storage, self.changes)
         self.address_messages = AddressBuckets(self.limits.address_messages_per_second,
                                                self.limits.address_messages_burst)
         self.address_connections: dict[str, int] = {}
-        self._lobby_cache: dict[tuple[int, int], tuple[float, int, list[dict[str, Any]]]] = {}
         self._background: list[asyncio.Task[None]] = []
         self._adopting = asyncio.Lock()
         #: Forwards an operation on a table another process drives (set by the notifier); ``None``: refuse.
@@ -168,35 +163,15 @@ class TableManager:
 
     def load_open_tables(self) -> None:
         """Rebuild every waiting, playing or paused table this process may drive (takes their leases)."""
-        for stored in self.store.load_open():
-            if not self.store.acquire(stored.id, self.owner, self.lease_ttl):
-                continue  # another live process drives it
-            self._load(stored)
-
-    def _load(self, stored: StoredTable) -> LiveTable | None:
-        try:
-            table = self.registry.rebuild(stored)
-        except Exception as exc:  # a table that no longer replays must not keep the server down
-            log.exception("cannot resume table %s (%s)", stored.id, stored.game)
-            with contextlib.suppress(Exception):
-                self.store.set_status(stored.id, ERROR, error=f"cannot be resumed: {excerpt(exc, 160)}")
-            return None
-        self.tables[stored.id] = table
-        return table
+        self.lifecycle.load_open_tables()
 
     def resume(self) -> None:
         """Start the computer players, takeover timers and housekeeping (needs the event loop)."""
         self.writer.start()
         for table in self.tables.values():
-            self._resume_table(table)
+            self.lifecycle.resume_table(table)
         loop = asyncio.get_running_loop()
         self._background.append(loop.create_task(self._housekeeping()))
-
-    def _resume_table(self, table: LiveTable) -> None:
-        if table.status == PLAYING:
-            for seat in self.absence.absent_people(table):
-                self.absence.start_timer(table, seat)
-            self.changes.kick(table)
 
     async def shutdown(self) -> None:
         """Close every connection (1012: the page reconnects), stop background tasks, flush the writer."""
@@ -257,16 +232,7 @@ class TableManager:
                     self._tell_presence(table)
                 else:
                     self.tables.pop(table.id, None)
-        idle = utcnow() - timedelta(seconds=self.limits.waiting_idle)
-        expired = [t for t in self.tables.values() if t.status == WAITING and t.owned and not t.connections
-                   and _aware(t.stored.updated_at) < idle]
-        for table in expired:
-            async with table.lock:
-                if table.connections or table.status != WAITING:
-                    continue
-                await self.storage.write(status_writer(self.store, table.id, ABANDONED), table)
-                table.stored.status = ABANDONED
-                self.registry.forget(table)
+        await self.lifecycle.expire_idle()
 
     async def adopt(self, table_id: str) -> LiveTable | None:
         """Take over a table whose owner stopped (its lease expired): load it and drive it."""
@@ -283,7 +249,7 @@ class TableManager:
         if stored is None or stored.status in CLOSED:
             return None
         old = self.tables.get(table_id)
-        table = self._load(stored)
+        table = self.lifecycle.load(stored)
         if table is None:
             return None
         if old is not None:  # a table we showed for another process: keep its sockets
@@ -292,7 +258,7 @@ class TableManager:
                 connection.table = table
         log.warning("took over table %s (its owner stopped renewing its lease)", table_id)
         table.touch()
-        self._resume_table(table)
+        self.lifecycle.resume_table(table)
         return table
 
     def _disown(self, table: LiveTable) -> None:
@@ -309,51 +275,11 @@ class TableManager:
 
     async def find(self, table_id: str) -> LiveTable:
         """A table in memory, or one rebuilt from the store; 404 if there is none."""
-        table = self.tables.get(table_id) or self.finished.get(table_id)
-        if table is not None and table.status != ABANDONED:
-            return table
-        if not TABLE_ID.fullmatch(table_id):
-            raise TableError(404, f"no table {excerpt(table_id, 40)!r}", code="no_table", params={})
-        stored = await self.storage.read(self.store.load, table_id)
-        if stored is None or stored.status == ABANDONED:
-            raise TableError(404, f"no table {table_id!r}", code="no_table", params={})
-        try:
-            table = self.registry.rebuild(stored)
-        except Exception as exc:  # stored by another version of a game, say: report, do not crash
-            log.exception("cannot rebuild table %s", table_id)
-            raise TableError(409, f"table {table_id} cannot be rebuilt: {excerpt(exc, 160)}") from None
-        if stored.status in CLOSED:
-            self.registry.cache_finished(table)
-            return table
-        current = self.tables.get(table_id)
-        if current is not None:  # loaded (or adopted) meanwhile: use that one
-            return current
-        table.owned = False  # open, but not ours: another process drives it; we show it and forward changes
-        self.tables[table_id] = table
-        return table
+        return await self.lifecycle.find(table_id)
 
     async def lobby(self, limit: int | None = None, offset: int = 0) -> list[dict[str, Any]]:
         """A page of the lobby list (open tables and recent errors), newest first; cheap and cached briefly."""
-        limit = max(1, min(limit or self.limits.lobby_page, self.limits.lobby_page_max))
-        offset = max(0, offset)
-        key = (limit, offset)
-        cached = self._lobby_cache.get(key)
-        now = time.monotonic()
-        if cached is not None and cached[1] == self.changes.count and now - cached[0] < LOBBY_TTL:
-            return cached[2]
-        changes = self.changes.count
-        rows = await self.storage.read(self.store.lobby, limit, offset, utcnow() - ERROR_LISTED)
-        page = []
-        for stored in rows:
-            live = self.tables.get(stored.id)
-            if live is not None and live.owned and live.status in LISTED_STATUSES:
-                page.append(summary(live))
-            elif stored.game in self.games:
-                page.append(stored_summary(stored, self.games[stored.game].info.title))
-        if len(self._lobby_cache) > 64:
-            self._lobby_cache.clear()
-        self._lobby_cache[key] = (now, changes, page)
-        return page
+        return await self.lobby_list.page(limit, offset)
 
     def open_tables(self) -> list[LiveTable]:
         """Waiting, playing and paused tables in this process's memory, newest first."""
@@ -361,23 +287,7 @@ class TableManager:
 
     async def create(self, body: CreateTable, address: str = "") -> tuple[LiveTable, Seat | None, str]:
         """A new waiting table; returns it with the host's seat and token."""
-        if not self.creations.take(address):
-            raise TableError(429, f"too many new tables from your address (at most "
-                                  f"{self.limits.tables_per_minute:g} a minute); wait a little",
-                             code="tables_rate", params={"n": f"{self.limits.tables_per_minute:g}"})
-        game = self.game(body.game)
-        options, seats = self._setup(game, body)
-        token = secrets.token_urlsafe(24)
-        host_seat = next((s.index for s in seats if s.kind == "human"), None)
-        if host_seat is not None:
-            seats[host_seat].name, seats[host_seat].taken = body.name, True
-            seats[host_seat].token_hash = hash_token(token)
-        seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
-        stored = StoredTable(self.registry.new_id(), game.info.name, options_to_dict(options), seed, WAITING,
-                             hash_token(token), body.preset, host_seat, seats)
-
-        table = await self.add_table(stored, game, options)
-        return table, host_seat, token
+        return await self.lifecycle.create(body, address)
 
     async def join(self, table: LiveTable, seat: int, name: str) -> str:
         """Give a free human seat to a person; returns the seat's new token."""
@@ -417,130 +327,32 @@ class TableManager:
         """Run one change on a table this process drives (from a request here or forwarded by another process)."""
         kind = operation.get("op")
         if kind == "join":
-            await self._join(table, int(operation["seat"]), str(operation["name"]), str(operation["token_hash"]))
+            await self.seating.join(table, int(operation["seat"]), str(operation["name"]),
+                                    str(operation["token_hash"]))
         elif kind == "leave":
-            await self._leave(table, str(operation["token_hash"]))
+            await self.seating.leave(table, str(operation["token_hash"]))
         elif kind == "start":
-            self._check_host(table, str(operation["token_hash"]))
-            await self._start(table)
+            check_host(table, str(operation["token_hash"]))
+            await self.lifecycle.start(table)
         elif kind in ("pause", "resume"):
-            self._check_host(table, str(operation["token_hash"]))
-            await self.set_paused(table, kind == "pause")
+            check_host(table, str(operation["token_hash"]))
+            await self.lifecycle.set_paused(table, kind == "pause")
         elif kind == "action":
             try:
                 action = table.game.action_codec.decode(operation.get("action"))
             except Exception as exc:
                 raise TableError(400, f"bad action: {excerpt(exc, 120)}") from None
-            await self._accept(table, int(operation["seat"]), action, version=int(operation["version"]))
+            await self.decisions.accept(table, int(operation["seat"]), action, version=int(operation["version"]))
         else:
             raise TableError(400, f"unknown operation {excerpt(kind, 30)!r}")
 
-    async def _join(self, table: LiveTable, seat: int, name: str, token_hash: str) -> None:
-        async with table.lock:
-            if table.status != WAITING:
-                raise TableError(409, f"table {table.id} is {table.status}: seats can be taken only before the "
-                                      "start", code="seats_before_start", params={"status": table.status})
-            target = self._seat(table, seat).copy()
-            if target.kind != "human":
-                raise TableError(409, f"seat {seat} is a computer player's seat", code="seat_is_computer",
-                                 params={"seat": seat})
-            if target.taken:
-                raise TableError(409, f"seat {seat} is taken", code="seat_taken", params={"seat": seat})
-            target.name, target.taken, target.token_hash = name, True, token_hash
-            await self.storage.write(lambda c: self.store.save_seats(table.id, [target], None, c), table)
-            table.stored.seats[seat] = target
-            table.stored.updated_at = utcnow()
-            self.changes.changed(table)
-
-    async def _leave(self, table: LiveTable, token_hash: str) -> None:
-        async with table.lock:
-            await self.commits.settle(table)
-            seat = self._seat_by_hash(table, token_hash)
-            target = table.stored.seats[seat].copy()
-            status = None
-            if table.status == WAITING:
-                target.name, target.taken, target.token_hash = "", False, None
-                status = ABANDONED if seat == table.stored.host_seat else None
-            elif table.status in (PLAYING, PAUSED):
-                bot = default_bot(table.game)
-                target.kind, target.bot, target.token_hash = "bot", bot, None
-                target.name = f"{target.name} (now {bot} bot)"[:64]
-            else:
-                raise TableError(409, f"table {table.id} is {table.status}", code="table_status",
-                                 params={"status": table.status})
-            def work(c: DbConnection) -> None:
-                self.store.save_seats(table.id, [target], status, c)
-                if status == ABANDONED:
-                    self.store.release(self.owner, [table.id], c)
-            await self.storage.write(work, table)
-            table.stored.seats[seat] = target
-            table.stored.updated_at = utcnow()
-            if target.kind == "bot":
-                self.absence.returned(table, seat)
-                table.bots.pop(seat, None)
-            for connection in table.connections:
-                if connection.seat == seat:
-                    connection.seat = None  # the socket stays, as a spectator
-            if status == ABANDONED:
-                table.stored.status = ABANDONED
-                self.changes.changed(table)
-                self.registry.forget(table)  # gone from the lobby; its sockets get one last view
-                return
-            self.changes.changed(table)
-            self.changes.kick(table)
-
-    async def _start(self, table: LiveTable) -> None:
-        async with table.lock:
-            if table.status != WAITING:
-                raise TableError(409, f"table {table.id} is {table.status}, not waiting", code="table_is_not",
-                                 params={"status": table.status, "wanted": "waiting"})
-            seats = [s.copy() for s in table.stored.seats]
-            for seat in seats:
-                if seat.kind == "human" and not seat.taken:
-                    seat.kind, seat.bot, seat.taken = "bot", default_bot(table.game), True
-                    seat.name = _bot_name(seat.bot, seat.index)
-            try:
-                state, events = table.game.new(table.options, table.stored.seed)
-                to_act = table.game.to_act(state)
-            except Exception as exc:
-                await self.failures.fail(table, f"the rules engine could not deal: {excerpt(exc, 160)}")
-                raise TableError(500, f"the table stopped: {table.error}", code="table_stopped",
-                                 params={"reason": str(table.error)}) from None
-            await self.storage.write(lambda c: self.store.save_seats(table.id, seats, PLAYING, c, to_act=to_act), table)
-            table.stored.seats = seats
-            table.state, table.events, table.marks = state, list(events), [len(events)]
-            table.record = new_record(table.game, table.options, table.stored.seed)
-            table.stored.status, table.stored.to_act, table.stored.updated_at = PLAYING, to_act, utcnow()
-            for seat_index in self.absence.absent_people(table):
-                self.absence.start_timer(table, seat_index)
-            self.changes.changed(table)
-            self.changes.kick(table)
-
     async def set_paused(self, table: LiveTable, paused: bool) -> None:
         """Pause a playing table or resume a paused one (the caller checked that it is the host)."""
-        async with table.lock:
-            await self.commits.settle(table)
-            before, after = (PLAYING, PAUSED) if paused else (PAUSED, PLAYING)
-            if table.status != before:
-                raise TableError(409, f"table {table.id} is {table.status}, not {before}", code="table_is_not",
-                                 params={"status": table.status, "wanted": before})
-            await self.storage.write(lambda c: self.store.set_status(table.id, after, c), table)
-            table.stored.status, table.stored.updated_at = after, utcnow()
-            self.changes.changed(table)
-            self.changes.kick(table)
+        await self.lifecycle.set_paused(table, paused)
 
     def record(self, table: LiveTable) -> dict[str, Any]:
         """The finished (or stopped) game's record as JSON; 409 before (a record reveals every hand)."""
-        if table.status not in (FINISHED, ERROR) or table.record is None:
-            raise TableError(409, "the record is available once the game is finished", code="record_not_finished",
-                             params={})
-        data = table.record.to_json()
-        data["notes"] = [f"table {table.id}"] + [
-            f"seat {s.index}: {s.name} ({f'{s.bot} bot' if s.kind == 'bot' else 'human'})"
-            for s in table.stored.seats]
-        if table.error:
-            data["notes"].append(f"stopped on an error: {table.error}")
-        return data
+        return self.lifecycle.record(table)
 
     # Connections.
 
@@ -640,11 +452,11 @@ class TableManager:
 
     def seat_at(self, table: LiveTable, seat: int) -> StoredSeat:
         """The stored seat number ``seat`` of a table; 400 if the table has no such seat."""
-        return self._seat(table, seat)
+        return seat_at(table, seat)
 
     def seat_of(self, table: LiveTable, token: str) -> Seat:
         """The seat a token holds at this table; 403 if none."""
-        return self._seat_by_token(table, token)
+        return seat_by_token(table, token)
 
     def new_table_id(self) -> str:
         """A fresh random table id."""
@@ -673,24 +485,11 @@ class TableManager:
 
     async def play_for(self, table: LiveTable, seat: Seat, version: int) -> None:
         """The computer plays ``seat``'s move at ``version`` now (the turn timer); 409 if the table moved on."""
-        if table.version != version or table.to_act != seat or table.status != PLAYING or not table.owned:
-            raise TableError(409, f"stale version {version}: the table is at version {table.version}",
-                             code="stale", params={})
-        legal = table.game.legal_actions(table.state, seat)
-        observation = table.game.observe(table.state, seat)
-        action = await asyncio.to_thread(choose, bot_for(table, seat), observation, legal)
-        await self._accept(table, seat, action, version=version, computer=True)
+        await self.decisions.play_for(table, seat, version)
 
     async def add_table(self, stored: StoredTable, game: AnyGame, options: Any) -> LiveTable:
         """Store a new waiting table (this process takes its lease) and hold it in memory."""
-        def work(c: DbConnection) -> None:
-            self.store.create_table(stored, c)
-            self.store.acquire(stored.id, self.owner, self.lease_ttl, c)
-        await self.storage.write(work)
-        table = LiveTable(stored, game, options)
-        self.tables[table.id] = table
-        self.changes.changed(table)
-        return table
+        return await self.lifecycle.add_table(stored, game, options)
 
     def broadcast(self, table: LiveTable) -> None:
         """Mark every connection's view stale; each writer sends its connection the latest view."""
@@ -715,59 +514,7 @@ class TableManager:
             await self.operate(table, {"op": "action", "seat": seat, "version": version,
                                        "action": message.get("action")})
             return
-        await self._accept(table, seat, action, version=version)
-
-    async def _accept(self, table: LiveTable, seat: Seat, action: Any, *, version: int,
-                      computer: bool = False, driving: bool = False) -> None:
-        """Check, apply, store, then tell everyone; an illegal action or a store failure changes nothing.
-
-        ``driving``: a computer player's move, refused if a person took the seat over while it thought."""
-        async with table.lock:
-            await self.commits.settle(table)
-            if table.status != PLAYING:
-                raise TableError(409, f"the table is {table.status}", code="table_is", params={"status": table.status})
-            if driving and table.computer_to_act() != seat:
-                raise TableError(409, f"seat {seat} is no longer the computer's to play", code="no_longer_computer",
-                                 params={"seat": seat})
-            if version != table.version:
-                raise TableError(409, f"stale version {version}: the table is at version {table.version}",
-                             code="stale", params={})
-            if seat != table.to_act:
-                raise TableError(409, f"it is not your turn (seat {table.to_act} is to act)", code="not_your_turn",
-                                 params={"seat": table.to_act})
-            if not computer and seat in table.covering:
-                self.absence.returned(table, seat)
-            try:
-                state, events = table.game.apply(table.state, seat, action)
-                outcome = table.game.outcome(state)
-                to_act = table.game.to_act(state)
-            except IllegalAction as exc:
-                raise TableError(409, excerpt(exc, 200), code="illegal") from None
-            except Exception as exc:
-                await self.failures.fail(table, f"the rules engine failed on seat {seat}'s action: {excerpt(exc, 160)}")
-                raise TableError(500, f"the table stopped: {table.error}", code="table_stopped",
-                                 params={"reason": str(table.error)}) from None
-            status = FINISHED if outcome is not None else PLAYING
-            data = to_json(action)
-            outcome_data = None if outcome is None else dict(to_json(outcome))
-            # Committed before any view goes out: nothing accepted is ever lost.
-            def work(c: DbConnection) -> None:
-                self.store.append_action(table.id, version, seat, data, status, c, to_act=to_act,
-                                         outcome=outcome_data, owner=self.owner)
-                if status == FINISHED:  # nothing left to drive: the lease goes with the last move
-                    self.store.release(self.owner, [table.id], c)
-            await self.storage.write(work, table, fenced=True)
-            assert table.record is not None
-            table.state, table.record = state, table.record.with_action(seat, action)
-            table.events.extend(events)
-            table.marks.append(len(table.events))
-            table.stored.status, table.stored.updated_at = status, utcnow()
-            table.stored.version, table.stored.to_act, table.stored.outcome = version + 1, to_act, outcome_data
-            if status == FINISHED:
-                self.absence.cancel_timers(table)
-                table.covering.clear()
-            self.changes.changed(table, moved=True)
-            self.driver.start(table)
+        await self.decisions.accept(table, seat, action, version=version)
 
     # Storage.
 
@@ -778,54 +525,6 @@ class TableManager:
                              code="other_process", params={})
         result = await self.forward(table.id, operation)
         return dict(result or {})
-
-    # Seats.
-
-    def _setup(self, game: AnyGame, body: CreateTable) -> tuple[Any, list[StoredSeat]]:
-        """Parse the options and lay out the seats; 400 for anything that does not fit the game."""
-        values = dict(body.options)
-        if body.seats is not None:
-            if "players" in values and str(values["players"]) != str(len(body.seats)):
-                raise TableError(400, f"options say {excerpt(values['players'], 20)} players but "
-                                      f"{len(body.seats)} seats were given")
-            values["players"] = len(body.seats)
-        options = _parse_options(game, values, body.preset)
-        specs = body.seats
-        players = int(options.players)
-        kinds = [(s.kind, s.bot) for s in specs] if specs else [("human", None)] + [("bot", None)] * (players - 1)
-        known = bot_names(game)
-        seats = []
-        for index, (kind, bot) in enumerate(kinds):
-            if kind == "bot":
-                bot = bot or default_bot(game)
-                if bot not in known:
-                    raise TableError(400, f"no computer player {excerpt(bot, 40)!r} for {game.info.title} "
-                                          f"(known: {', '.join(known)})")
-                seats.append(StoredSeat(index, "bot", _bot_name(bot, index), bot, None, True))
-            else:
-                seats.append(StoredSeat(index, "human"))
-        return options, seats
-
-    def _seat(self, table: LiveTable, seat: int) -> StoredSeat:
-        if not 0 <= seat < len(table.stored.seats):
-            raise TableError(400, f"no seat {seat}: the table has seats 0–{len(table.stored.seats) - 1}",
-                             code="no_seat", params={"seat": seat})
-        return table.stored.seats[seat]
-
-    def _seat_by_token(self, table: LiveTable, token: str) -> Seat:
-        """The seat a token holds at this table; 403 if none."""
-        return self._seat_by_hash(table, hash_token(token))
-
-    def _seat_by_hash(self, table: LiveTable, token_hash: str) -> Seat:
-        seat = table.seat_of_token(token_hash)
-        if seat is None:
-            raise TableError(403, "this token holds no seat at this table", code="no_token_seat", params={})
-        return seat
-
-    def _check_host(self, table: LiveTable, token_hash: str) -> None:
-        if not secrets.compare_digest(token_hash, table.stored.host_token_hash):
-            raise TableError(403, "only the host can do that", code="host_only", params={})
-
 
     async def catch_up(self, table: LiveTable) -> None:
         """A table another process drives moved on: read what changed and show it to our connections."""
@@ -851,18 +550,6 @@ class TableManager:
             table.touch()
 
 
-def _aware(moment: Any) -> Any:
-    from datetime import UTC
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
-
-
-def _parse_options(game: AnyGame, values: dict[str, Any], preset: str | None) -> Any:
-    try:
-        return game.options(values, preset=preset)
-    except (ValueError, TypeError) as exc:  # InvalidOptions is a ValueError
-        raise TableError(400, f"invalid options: {excerpt(exc, 160)}") from None
-
-
 #: Message types a client may send.
 MESSAGE_TYPES = ("action", "ping", "pause", "resume", "view")
 
@@ -883,10 +570,6 @@ def _parse_message(text: str | bytes | None, limit: int) -> dict[str, Any]:
     if kind not in MESSAGE_TYPES:
         raise TableError(400, f"unknown message type {excerpt(kind, 30)!r} (known: {', '.join(MESSAGE_TYPES)})")
     return message
-
-
-def _bot_name(bot: str, seat: int) -> str:
-    return f"Computer {seat + 1} ({bot})"
 
 
 __all__ = ["CLOSE_POLICY", "TableManager", "outcome_json"]
