@@ -1,155 +1,215 @@
-"""The table manager: live tables, seats and tokens, accepted actions, computer players, takeovers.
+"""The table manager: one server's entry point to its live tables, wiring the parts that each own one concern.
 
-Failure rules (the runner's status machine, ``cardtable.runner.RunnerStatus``): a table is ``waiting``,
-``playing``, ``paused``, ``finished`` or ``error`` (and ``abandoned`` when its host leaves before the start).
-Every change is one database transaction, prepared on copies and applied in memory only once committed:
-if the store fails, nothing changed anywhere and the caller gets a 503. A computer player's move that
-could not be stored is retried until the store works again. An engine or bot failure puts the table in
+Failure rules (the runner's status machine, ``cardtable.runner.RunnerStatus``; ``server/statuses.py``): a table
+is ``waiting``, ``playing``, ``paused``, ``finished`` or ``error`` (and ``abandoned`` when its host leaves before
+the start). Every change is one database transaction, prepared on copies and applied in memory only once
+committed: if the store fails, nothing changed anywhere and the caller gets a 503. A computer player's move
+that could not be stored is retried until the store works again. An engine or bot failure puts the table in
 ``error`` with its record and the reason kept, and everyone at the table is told.
+
+The parts, each importing only those above it in this list (no part imports this module)::
+
+    statuses     a table's statuses (the runner's five and abandoned)
+    registry     the tables in memory and what every part shares (store, limits, lease name)
+    storage      fenced writes on the writer thread, reads off the loop, failures as refusals
+    changes      what follows a change: views stale, lobby count, change hooks, the driver woken
+    absence      people away: takeover timers, the computer covering, their return (here or elsewhere)
+    failures     a failed table stops in error, everyone told
+    commits      group commit of the computer moves decided ahead
+    deciders     who decides for a seat (a person or the computer), which bot, how it thinks
+    driver       the task playing the computer's turns
+    seats        seat layout and lookups; joining and leaving
+    lifecycle    create, load, resume, find, deal, pause, idle expiry, record
+    lobby        the lobby list
+    decisions    a decision arrived for seat S at version D: checked, applied, stored, shown
+    leases       leases renewed and lost, orphaned tables adopted, presence told to owners
+    operations   named changes run here or forwarded to the owner, and caught up here
+    connections  sockets: connect, disconnect, limits, client messages
+
+The two calls that go up that list are late-bound here: a write that finds its lease lost disowns the table
+(``leases``), and a change wakes the table's driver (``driver``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
-import os
-import random
-import re
 import secrets
-import socket
 import time
-import zlib
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from datetime import timedelta
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
 from sqlalchemy.engine import Connection as DbConnection
 
 import cardtable
-from cardtable.bots import bot_names, make_bot
-from cardtable.core import DecodeError, GameRecord, IllegalAction, new_record, options_to_dict, to_json
-from cardtable.core.bot import Bot
-from cardtable.core.codec import parse_json
 from cardtable.core.types import Seat
-from cardtable.runner import RunnerStatus
-from cardtable.server.ahead import Move
-from cardtable.server.limits import AddressBuckets, Limits, TokenBucket, excerpt
-from cardtable.server.live import CLOSE_POLICY, AnyGame, Connection, LiveTable, TableError
-from cardtable.server.messages import error_message
+from cardtable.server.absence import Absence
+from cardtable.server.changes import Changes
+from cardtable.server.commits import GroupCommit
+from cardtable.server.connections import Connections
+from cardtable.server.decisions import Decisions
+from cardtable.server.driver import Driver
+from cardtable.server.failures import TableFailures
+from cardtable.server.leases import Leases
+from cardtable.server.lifecycle import Lifecycle
+from cardtable.server.limits import Limits
+from cardtable.server.live import CLOSE_POLICY, AnyGame, Connection, LiveTable
+from cardtable.server.lobby import Lobby
+from cardtable.server.operations import Operations
+from cardtable.server.registry import TableRegistry
 from cardtable.server.schemas import CreateTable
-from cardtable.server.views import default_bot, outcome_json, stored_summary, summary
+from cardtable.server.seats import Seating, seat_at, seat_by_token
+from cardtable.server.storage import TableStorage
+from cardtable.server.views import outcome_json
 from cardtable.server.writer import StoreWriter
-from cardtable.store import LISTED_STATUSES, LeaseLost, StaleVersion, Store, StoredSeat, StoredTable, hash_token
-from cardtable.store.models import utcnow
+from cardtable.store import Store, StoredSeat, StoredTable, hash_token
 
-log = logging.getLogger("cardtable.server")
 T = TypeVar("T")
-WAITING, PLAYING, PAUSED = RunnerStatus.WAITING.value, RunnerStatus.PLAYING.value, RunnerStatus.PAUSED.value
-FINISHED, ERROR = RunnerStatus.FINISHED.value, RunnerStatus.ERROR.value
-ABANDONED = "abandoned"
-#: Statuses whose tables are done: kept in memory only while someone watches them.
-CLOSED = (FINISHED, ERROR, ABANDONED)
-#: The one-line answer when the database cannot take a change.
-STORE_DOWN = "the database is unavailable right now; nothing changed, try again"
-#: A computer player's move that could not be stored is retried after this many seconds (doubling, capped).
-RETRY_FIRST, RETRY_MAX = 0.2, 5.0
-#: A bot whose decisions average less than this (seconds) thinks on the event loop, not in a thread.
-INLINE_THINKING = 0.0005
-#: At most this many computer moves of one table are decided ahead of their commits before the driver waits
-#: for them to be stored and runs the ``before_computer_move`` hooks again (a promised takeover, say).
-MAX_AHEAD = 64
-#: Lobby pages are reused for this long unless this process changed a table meanwhile.
-LOBBY_TTL = 1.0
-#: Error tables stay in the lobby list this long.
-ERROR_LISTED = timedelta(hours=1)
-
-
-#: What a table id looks like (``secrets.token_urlsafe``); anything else is not looked up at all.
-TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
 class TableManager:
-    """Holds the live tables of one server and applies every change to them."""
+    """Holds the live tables of one server and applies every change to them (through its parts)."""
 
     def __init__(self, store: Store, *, bot_delay: float = 0.6, takeover_after: float = 30.0,
                  games: Mapping[str, AnyGame] | None = None, limits: Limits | None = None,
                  owner: str | None = None, lease_ttl: float = 15.0) -> None:
-        self.store = store
+        self.registry = TableRegistry(store, dict(games) if games is not None else cardtable.all_games(),
+                                      limits or Limits(), owner, lease_ttl)
         self.writer = StoreWriter(store)
-        self.bot_delay = bot_delay
-        self.takeover_after = takeover_after
-        self.limits = limits or Limits()
-        self.games: dict[str, AnyGame] = dict(games) if games is not None else cardtable.all_games()
-        self.tables: dict[str, LiveTable] = {}
-        self.finished: OrderedDict[str, LiveTable] = OrderedDict()
-        #: This process's name in leases.
-        self.owner = owner or f"{socket.gethostname()[:32]}:{os.getpid()}:{secrets.token_hex(4)}"
-        self.lease_ttl = lease_ttl
-        self.creations = AddressBuckets(self.limits.tables_per_minute / 60, self.limits.tables_burst)
-        self.address_messages = AddressBuckets(self.limits.address_messages_per_second,
-                                               self.limits.address_messages_burst)
-        self.address_connections: dict[str, int] = {}
-        self._lobby_cache: dict[tuple[int, int], tuple[float, int, list[dict[str, Any]]]] = {}
-        self._changes = 0
+        # The parts, lowest first; the two calls that go up are late-bound (see the module doc).
+        self.storage = TableStorage(self.registry, self.writer, lambda table: self.leases.disown(table))
+        self.changes = Changes(lambda table: self.driver.start(table))
+        self.absence = Absence(self.registry, self.changes, takeover_after)
+        self.failures = TableFailures(self.registry, self.storage, self.changes, self.absence)
+        self.commits = GroupCommit(self.registry, self.storage, self.changes, self.absence)
+        self.driver = Driver(self.commits, self.failures, bot_delay)
+        self.seating = Seating(self.registry, self.storage, self.changes, self.absence, self.commits)
+        self.lifecycle = Lifecycle(self.registry, self.storage, self.changes, self.absence, self.commits,
+                                   self.failures)
+        self.lobby_list = Lobby(self.registry, self.storage, self.changes)
+        self.decisions = Decisions(self.registry, self.storage, self.changes, self.absence, self.commits,
+                                   self.failures, self.driver)
+        self.leases = Leases(self.registry, self.absence, self.lifecycle)
+        self.operations = Operations(self.registry, self.storage, self.changes, self.seating, self.lifecycle,
+                                     self.decisions)
+        self.connections = Connections(self.registry, self.changes, self.absence, self.leases, self.operations,
+                                       self.decisions)
         self._background: list[asyncio.Task[None]] = []
-        self._stopping = False
-        self._adopting = asyncio.Lock()
-        #: Called after every change of a table in memory (the notifier publishes it to other processes;
-        #: the table's social features and timers hook in here too).
-        self.on_change: list[Callable[[LiveTable], None]] = []
-        #: Awaited before each computer move (e.g. while people read a round's summary).
-        self.before_computer_move: list[Callable[[LiveTable], Awaitable[None]]] = []
-        #: Asked before computer moves are decided ahead of their commits; any ``False`` makes each move wait
-        #: for its commit and the ``before_computer_move`` hooks (e.g. while a seat is promised to a person).
-        self.run_ahead_checks: list[Callable[[LiveTable], bool]] = []
-        #: Forwards an operation on a table another process drives (set by the notifier); ``None``: refuse.
-        self.forward: Callable[[str, dict[str, Any]], Any] | None = None
-        #: Tells the owner of a table shown here which of its seats are connected here (set by the notifier).
-        self.on_presence: Callable[[LiveTable], None] | None = None
         #: Sends a table's extras (chat, summary holds) to the other processes (set by the notifier).
         self.relay: Callable[[str, dict[str, Any]], None] | None = None
         #: Called with what another process relayed about a table (table id, payload).
         self.on_relay: list[Callable[[str, dict[str, Any]], None]] = []
 
+    # What the parts share, and their hooks.
+
+    @property
+    def store(self) -> Store:
+        """The database."""
+        return self.registry.store
+
+    @property
+    def games(self) -> dict[str, AnyGame]:
+        """The games tables may be created for, by short name."""
+        return self.registry.games
+
+    @property
+    def limits(self) -> Limits:
+        """The server's limits (read at each use: replacing them takes effect at once)."""
+        return self.registry.limits
+
+    @limits.setter
+    def limits(self, limits: Limits) -> None:
+        self.registry.limits = limits
+
+    @property
+    def owner(self) -> str:
+        """This process's name in leases."""
+        return self.registry.owner
+
+    @property
+    def lease_ttl(self) -> float:
+        """Seconds a lease lasts unless renewed."""
+        return self.registry.lease_ttl
+
+    @property
+    def tables(self) -> dict[str, LiveTable]:
+        """Open tables in memory by id (driven here, or shown here for the process that drives them)."""
+        return self.registry.tables
+
+    @property
+    def finished(self) -> OrderedDict[str, LiveTable]:
+        """Recently closed tables kept in memory, oldest first."""
+        return self.registry.finished
+
+    @property
+    def bot_delay(self) -> float:
+        """Seconds the computer waits before each move it plays."""
+        return self.driver.bot_delay
+
+    @bot_delay.setter
+    def bot_delay(self, seconds: float) -> None:
+        self.driver.bot_delay = seconds
+
+    @property
+    def takeover_after(self) -> float:
+        """Seconds after a person left before the computer plays for them."""
+        return self.absence.takeover_after
+
+    @takeover_after.setter
+    def takeover_after(self, seconds: float) -> None:
+        self.absence.takeover_after = seconds
+
+    @property
+    def on_change(self) -> list[Callable[[LiveTable], None]]:
+        """Called after every change of a table in memory (the notifier, the social features and timers)."""
+        return self.changes.on_change
+
+    @property
+    def before_computer_move(self) -> list[Callable[[LiveTable], Awaitable[None]]]:
+        """Awaited before each computer move (e.g. while people read a round's summary)."""
+        return self.driver.before_computer_move
+
+    @property
+    def run_ahead_checks(self) -> list[Callable[[LiveTable], bool]]:
+        """Asked before computer moves are decided ahead of their commits (any ``False``: each waits)."""
+        return self.driver.run_ahead_checks
+
+    @property
+    def forward(self) -> Callable[[str, dict[str, Any]], Any] | None:
+        """Forwards an operation on a table another process drives (set by the notifier); ``None``: refuse."""
+        return self.operations.forward
+
+    @forward.setter
+    def forward(self, forward: Callable[[str, dict[str, Any]], Any] | None) -> None:
+        self.operations.forward = forward
+
+    @property
+    def on_presence(self) -> Callable[[LiveTable], None] | None:
+        """Tells the owner of a table shown here which of its seats are connected here (set by the notifier)."""
+        return self.leases.on_presence
+
+    @on_presence.setter
+    def on_presence(self, tell: Callable[[LiveTable], None] | None) -> None:
+        self.leases.on_presence = tell
+
     # Start and stop.
 
     def load_open_tables(self) -> None:
         """Rebuild every waiting, playing or paused table this process may drive (takes their leases)."""
-        for stored in self.store.load_open():
-            if not self.store.acquire(stored.id, self.owner, self.lease_ttl):
-                continue  # another live process drives it
-            self._load(stored)
-
-    def _load(self, stored: StoredTable) -> LiveTable | None:
-        try:
-            table = self._rebuild(stored)
-        except Exception as exc:  # a table that no longer replays must not keep the server down
-            log.exception("cannot resume table %s (%s)", stored.id, stored.game)
-            with contextlib.suppress(Exception):
-                self.store.set_status(stored.id, ERROR, error=f"cannot be resumed: {excerpt(exc, 160)}")
-            return None
-        self.tables[stored.id] = table
-        return table
+        self.lifecycle.load_open_tables()
 
     def resume(self) -> None:
         """Start the computer players, takeover timers and housekeeping (needs the event loop)."""
         self.writer.start()
         for table in self.tables.values():
-            self._resume_table(table)
+            self.lifecycle.resume_table(table)
         loop = asyncio.get_running_loop()
-        self._background.append(loop.create_task(self._housekeeping()))
-
-    def _resume_table(self, table: LiveTable) -> None:
-        if table.status == PLAYING:
-            for seat in self._absent_people(table):
-                self._start_timer(table, seat)
-            self._kick(table)
+        self._background.append(loop.create_task(self.leases.run()))
 
     async def shutdown(self) -> None:
         """Close every connection (1012: the page reconnects), stop background tasks, flush the writer."""
-        self._stopping = True
+        self.driver.stopping = True
         for task in self._background:
             task.cancel()
         tasks: list[asyncio.Task[None]] = list(self._background)
@@ -164,18 +224,10 @@ class TableManager:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        await self._store_decided_moves()
+        await self.commits.store_decided_moves()
         await asyncio.to_thread(self.writer.stop)
         with contextlib.suppress(Exception):
             self.store.release(self.owner)
-
-    async def _store_decided_moves(self, wait: float = 10.0) -> None:
-        """Commit the computer moves already decided (their flushes run on the writer, still running)."""
-        deadline = time.monotonic() + wait
-        for table in list(self.tables.values()):
-            while table.ahead.flushing and table.ahead.task is not None and time.monotonic() < deadline:
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await asyncio.wait_for(asyncio.shield(table.ahead.task), max(0.01, deadline - time.monotonic()))
 
     async def close_connections(self, wait: float = 2.0) -> None:
         """Tell every socket the server restarts (1012 and a reason; the page reconnects), wait for them."""
@@ -186,158 +238,41 @@ class TableManager:
         while any(t.connections for t in self.tables.values()) and time.monotonic() < deadline:
             await asyncio.sleep(0.02)
 
-    async def _housekeeping(self) -> None:
-        """Every few seconds: renew leases, take over orphaned tables, expire idle waiting tables."""
-        period = max(0.5, min(self.lease_ttl / 3, 5.0))
-        while True:
-            await asyncio.sleep(period)
-            try:
-                await self.housekeeping()
-            except Exception as exc:  # the database is down, say: try again next time
-                log.warning("housekeeping failed: %s", excerpt(exc, 200))
-
     async def housekeeping(self) -> None:
         """One round of lease renewal, takeover and expiry."""
-        # Only the tables held before the renewal began can be missing from its answer for a reason: one
-        # created or adopted meanwhile was leased after the renewal read the leases.
-        before = [t for t in self.tables.values() if t.owned]
-        held = await asyncio.to_thread(self.store.renew, self.owner, self.lease_ttl)
-        for table in before:
-            if table.owned and table.status not in CLOSED and table.id not in held:
-                log.warning("lost the lease of table %s; another process drives it now", table.id)
-                self._disown(table)
-        for table_id in await asyncio.to_thread(self.store.unowned_open):
-            await self.adopt(table_id)
-        for table in list(self.tables.values()):
-            if not table.owned:
-                if table.connections:
-                    self._tell_presence(table)
-                else:
-                    self.tables.pop(table.id, None)
-        idle = utcnow() - timedelta(seconds=self.limits.waiting_idle)
-        expired = [t for t in self.tables.values() if t.status == WAITING and t.owned and not t.connections
-                   and _aware(t.stored.updated_at) < idle]
-        for table in expired:
-            async with table.lock:
-                if table.connections or table.status != WAITING:
-                    continue
-                await self._write(_status_writer(self.store, table.id, ABANDONED), table)
-                table.stored.status = ABANDONED
-                self._forget(table)
+        await self.leases.housekeeping()
 
     async def adopt(self, table_id: str) -> LiveTable | None:
         """Take over a table whose owner stopped (its lease expired): load it and drive it."""
-        async with self._adopting:  # one at a time: two loads of one table would both drive it
-            current = self.tables.get(table_id)
-            if current is not None and current.owned:
-                return current
-            return await self._adopt(table_id)
+        return await self.leases.adopt(table_id)
 
-    async def _adopt(self, table_id: str) -> LiveTable | None:
-        if not await asyncio.to_thread(self.store.acquire, table_id, self.owner, self.lease_ttl):
-            return None
-        stored = await asyncio.to_thread(self.store.load, table_id)
-        if stored is None or stored.status in CLOSED:
-            return None
-        old = self.tables.get(table_id)
-        table = self._load(stored)
-        if table is None:
-            return None
-        if old is not None:  # a table we showed for another process: keep its sockets
-            table.connections = old.connections
-            for connection in table.connections:
-                connection.table = table
-        log.warning("took over table %s (its owner stopped renewing its lease)", table_id)
-        table.touch()
-        self._resume_table(table)
-        return table
-
-    def _disown(self, table: LiveTable) -> None:
-        table.owned = False
-        self._cancel_timers(table)
-        if table.driver is not None:
-            table.driver.cancel()
-
-    # Lobby.
+    # Lobby and tables.
 
     def game(self, name: str) -> AnyGame:
         """A registered game; 400 if unknown."""
-        if name not in self.games:
-            raise TableError(400, f"unknown game {excerpt(name, 40)!r} (known: {', '.join(self.games)})")
-        return self.games[name]
+        return self.registry.game(name)
 
     async def find(self, table_id: str) -> LiveTable:
         """A table in memory, or one rebuilt from the store; 404 if there is none."""
-        table = self.tables.get(table_id) or self.finished.get(table_id)
-        if table is not None and table.status != ABANDONED:
-            return table
-        if not TABLE_ID.fullmatch(table_id):
-            raise TableError(404, f"no table {excerpt(table_id, 40)!r}", code="no_table", params={})
-        stored = await self._read(self.store.load, table_id)
-        if stored is None or stored.status == ABANDONED:
-            raise TableError(404, f"no table {table_id!r}", code="no_table", params={})
-        try:
-            table = self._rebuild(stored)
-        except Exception as exc:  # stored by another version of a game, say: report, do not crash
-            log.exception("cannot rebuild table %s", table_id)
-            raise TableError(409, f"table {table_id} cannot be rebuilt: {excerpt(exc, 160)}") from None
-        if stored.status in CLOSED:
-            self._cache_finished(table)
-            return table
-        current = self.tables.get(table_id)
-        if current is not None:  # loaded (or adopted) meanwhile: use that one
-            return current
-        table.owned = False  # open, but not ours: another process drives it; we show it and forward changes
-        self.tables[table_id] = table
-        return table
+        return await self.lifecycle.find(table_id)
 
     async def lobby(self, limit: int | None = None, offset: int = 0) -> list[dict[str, Any]]:
         """A page of the lobby list (open tables and recent errors), newest first; cheap and cached briefly."""
-        limit = max(1, min(limit or self.limits.lobby_page, self.limits.lobby_page_max))
-        offset = max(0, offset)
-        key = (limit, offset)
-        cached = self._lobby_cache.get(key)
-        now = time.monotonic()
-        if cached is not None and cached[1] == self._changes and now - cached[0] < LOBBY_TTL:
-            return cached[2]
-        changes = self._changes
-        rows = await self._read(self.store.lobby, limit, offset, utcnow() - ERROR_LISTED)
-        page = []
-        for stored in rows:
-            live = self.tables.get(stored.id)
-            if live is not None and live.owned and live.status in LISTED_STATUSES:
-                page.append(summary(live))
-            elif stored.game in self.games:
-                page.append(stored_summary(stored, self.games[stored.game].info.title))
-        if len(self._lobby_cache) > 64:
-            self._lobby_cache.clear()
-        self._lobby_cache[key] = (now, changes, page)
-        return page
+        return await self.lobby_list.page(limit, offset)
 
     def open_tables(self) -> list[LiveTable]:
         """Waiting, playing and paused tables in this process's memory, newest first."""
-        live = [t for t in self.tables.values() if t.status in (WAITING, PLAYING, PAUSED)]
-        return sorted(live, key=lambda t: t.stored.created_at, reverse=True)
+        return self.registry.open_tables()
 
     async def create(self, body: CreateTable, address: str = "") -> tuple[LiveTable, Seat | None, str]:
         """A new waiting table; returns it with the host's seat and token."""
-        if not self.creations.take(address):
-            raise TableError(429, f"too many new tables from your address (at most "
-                                  f"{self.limits.tables_per_minute:g} a minute); wait a little",
-                             code="tables_rate", params={"n": f"{self.limits.tables_per_minute:g}"})
-        game = self.game(body.game)
-        options, seats = self._setup(game, body)
-        token = secrets.token_urlsafe(24)
-        host_seat = next((s.index for s in seats if s.kind == "human"), None)
-        if host_seat is not None:
-            seats[host_seat].name, seats[host_seat].taken = body.name, True
-            seats[host_seat].token_hash = hash_token(token)
-        seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
-        stored = StoredTable(self._new_id(), game.info.name, options_to_dict(options), seed, WAITING,
-                             hash_token(token), body.preset, host_seat, seats)
+        return await self.lifecycle.create(body, address)
 
-        table = await self.add_table(stored, game, options)
-        return table, host_seat, token
+    def record(self, table: LiveTable) -> dict[str, Any]:
+        """The finished (or stopped) game's record as JSON; 409 before (a record reveals every hand)."""
+        return self.lifecycle.record(table)
+
+    # Changes by name (run here or forwarded to the process that drives the table).
 
     async def join(self, table: LiveTable, seat: int, name: str) -> str:
         """Give a free human seat to a person; returns the seat's new token."""
@@ -362,852 +297,86 @@ class TableManager:
         await self.operate(table, {"op": "resume", "token_hash": hash_token(token)})
 
     async def operate(self, table: LiveTable, operation: dict[str, Any]) -> None:
-        """Run a change here if this process drives the table, else forward it to the process that does.
-
-        Operations carry token hashes, never tokens: they may travel between processes.
-        """
-        if not table.owned:
-            await self._forward(table, operation)
-            if not table.owned:  # show the change here at once (the owner's announcement may come later)
-                await self.catch_up(table)
-            return
-        await self.run_operation(table, operation)
+        """Run a change here if this process drives the table, else forward it to the process that does."""
+        await self.operations.operate(table, operation)
 
     async def run_operation(self, table: LiveTable, operation: dict[str, Any]) -> None:
         """Run one change on a table this process drives (from a request here or forwarded by another process)."""
-        kind = operation.get("op")
-        if kind == "join":
-            await self._join(table, int(operation["seat"]), str(operation["name"]), str(operation["token_hash"]))
-        elif kind == "leave":
-            await self._leave(table, str(operation["token_hash"]))
-        elif kind == "start":
-            self._check_host(table, str(operation["token_hash"]))
-            await self._start(table)
-        elif kind in ("pause", "resume"):
-            self._check_host(table, str(operation["token_hash"]))
-            await self.set_paused(table, kind == "pause")
-        elif kind == "action":
-            try:
-                action = table.game.action_codec.decode(operation.get("action"))
-            except Exception as exc:
-                raise TableError(400, f"bad action: {excerpt(exc, 120)}") from None
-            await self._accept(table, int(operation["seat"]), action, version=int(operation["version"]))
-        else:
-            raise TableError(400, f"unknown operation {excerpt(kind, 30)!r}")
-
-    async def _join(self, table: LiveTable, seat: int, name: str, token_hash: str) -> None:
-        async with table.lock:
-            if table.status != WAITING:
-                raise TableError(409, f"table {table.id} is {table.status}: seats can be taken only before the "
-                                      "start", code="seats_before_start", params={"status": table.status})
-            target = self._seat(table, seat).copy()
-            if target.kind != "human":
-                raise TableError(409, f"seat {seat} is a computer player's seat", code="seat_is_computer",
-                                 params={"seat": seat})
-            if target.taken:
-                raise TableError(409, f"seat {seat} is taken", code="seat_taken", params={"seat": seat})
-            target.name, target.taken, target.token_hash = name, True, token_hash
-            await self._write(lambda c: self.store.save_seats(table.id, [target], None, c), table)
-            table.stored.seats[seat] = target
-            table.stored.updated_at = utcnow()
-            self._changed(table)
-
-    async def _leave(self, table: LiveTable, token_hash: str) -> None:
-        async with table.lock:
-            await self._settle(table)
-            seat = self._seat_by_hash(table, token_hash)
-            target = table.stored.seats[seat].copy()
-            status = None
-            if table.status == WAITING:
-                target.name, target.taken, target.token_hash = "", False, None
-                status = ABANDONED if seat == table.stored.host_seat else None
-            elif table.status in (PLAYING, PAUSED):
-                bot = default_bot(table.game)
-                target.kind, target.bot, target.token_hash = "bot", bot, None
-                target.name = f"{target.name} (now {bot} bot)"[:64]
-            else:
-                raise TableError(409, f"table {table.id} is {table.status}", code="table_status",
-                                 params={"status": table.status})
-            def work(c: DbConnection) -> None:
-                self.store.save_seats(table.id, [target], status, c)
-                if status == ABANDONED:
-                    self.store.release(self.owner, [table.id], c)
-            await self._write(work, table)
-            table.stored.seats[seat] = target
-            table.stored.updated_at = utcnow()
-            if target.kind == "bot":
-                self._returned(table, seat)
-                table.bots.pop(seat, None)
-            for connection in table.connections:
-                if connection.seat == seat:
-                    connection.seat = None  # the socket stays, as a spectator
-            if status == ABANDONED:
-                table.stored.status = ABANDONED
-                self._changed(table)
-                self._forget(table)  # gone from the lobby; its sockets get one last view
-                return
-            self._changed(table)
-            self._kick(table)
-
-    async def _start(self, table: LiveTable) -> None:
-        async with table.lock:
-            if table.status != WAITING:
-                raise TableError(409, f"table {table.id} is {table.status}, not waiting", code="table_is_not",
-                                 params={"status": table.status, "wanted": "waiting"})
-            seats = [s.copy() for s in table.stored.seats]
-            for seat in seats:
-                if seat.kind == "human" and not seat.taken:
-                    seat.kind, seat.bot, seat.taken = "bot", default_bot(table.game), True
-                    seat.name = _bot_name(seat.bot, seat.index)
-            try:
-                state, events = table.game.new(table.options, table.stored.seed)
-                to_act = table.game.to_act(state)
-            except Exception as exc:
-                await self._fail(table, f"the rules engine could not deal: {excerpt(exc, 160)}")
-                raise TableError(500, f"the table stopped: {table.error}", code="table_stopped",
-                                 params={"reason": str(table.error)}) from None
-            await self._write(lambda c: self.store.save_seats(table.id, seats, PLAYING, c, to_act=to_act), table)
-            table.stored.seats = seats
-            table.state, table.events, table.marks = state, list(events), [len(events)]
-            table.record = new_record(table.game, table.options, table.stored.seed)
-            table.stored.status, table.stored.to_act, table.stored.updated_at = PLAYING, to_act, utcnow()
-            for seat_index in self._absent_people(table):
-                self._start_timer(table, seat_index)
-            self._changed(table)
-            self._kick(table)
+        await self.operations.run_operation(table, operation)
 
     async def set_paused(self, table: LiveTable, paused: bool) -> None:
         """Pause a playing table or resume a paused one (the caller checked that it is the host)."""
-        async with table.lock:
-            await self._settle(table)
-            before, after = (PLAYING, PAUSED) if paused else (PAUSED, PLAYING)
-            if table.status != before:
-                raise TableError(409, f"table {table.id} is {table.status}, not {before}", code="table_is_not",
-                                 params={"status": table.status, "wanted": before})
-            await self._write(lambda c: self.store.set_status(table.id, after, c), table)
-            table.stored.status, table.stored.updated_at = after, utcnow()
-            self._changed(table)
-            self._kick(table)
+        await self.lifecycle.set_paused(table, paused)
 
-    def record(self, table: LiveTable) -> dict[str, Any]:
-        """The finished (or stopped) game's record as JSON; 409 before (a record reveals every hand)."""
-        if table.status not in (FINISHED, ERROR) or table.record is None:
-            raise TableError(409, "the record is available once the game is finished", code="record_not_finished",
-                             params={})
-        data = table.record.to_json()
-        data["notes"] = [f"table {table.id}"] + [
-            f"seat {s.index}: {s.name} ({f'{s.bot} bot' if s.kind == 'bot' else 'human'})"
-            for s in table.stored.seats]
-        if table.error:
-            data["notes"].append(f"stopped on an error: {table.error}")
-        return data
+    async def catch_up(self, table: LiveTable) -> None:
+        """A table another process drives moved on: read what changed and show it to our connections."""
+        await self.operations.catch_up(table)
 
     # Connections.
 
     def connect(self, table: LiveTable, token: str | None, address: str = "", since: int | None = None, *,
                 patches: bool = False) -> Connection:
-        """A new connection holding the token's seat (or spectating); it gets its first view.
-
-        ``patches``: the client applies patches; views after its first come as differences (``views.make_patch``).
-
-        ``since``: the version the client already has the events of; its first view then carries only the
-        events after it (a page that reconnects keeps its log). Out of range: every event, as without it.
-        """
-        if self.address_connections.get(address, 0) >= self.limits.connections_per_address:
-            raise TableError(429, "too many open connections from your address", code="connections_rate", params={})
-        token_hash = hash_token(token) if token else None
-        seat = None if token_hash is None else table.seat_of_token(token_hash)
-        is_host = token_hash is not None and secrets.compare_digest(token_hash, table.stored.host_token_hash)
-        connection = Connection(seat, table, address, is_host, self.limits.outbox, self.limits.view_interval,
-                                TokenBucket(self.limits.messages_per_second, self.limits.messages_burst))
-        connection.patches = patches
-        if since is not None and 0 <= since < len(table.marks):
-            connection.event_index = table.marks[since]
-        self.address_connections[address] = self.address_connections.get(address, 0) + 1
-        newly_seated = seat is not None and seat not in table.connected_seats()
-        table.connections.add(connection)
-        if table.status in CLOSED:
-            self.tables.setdefault(table.id, table)
-            self.finished.pop(table.id, None)
-        if newly_seated:
-            assert seat is not None
-            self._returned(table, seat)
-            table.touch()  # the seat list shows it connected: everyone's view changed
-            self._tell_presence(table)
-        connection.mark_dirty()
-        self._kick(table)
-        return connection
+        """A new connection holding the token's seat (or spectating); it gets its first view (see ``Connections``)."""
+        return self.connections.connect(table, token, address, since, patches=patches)
 
     def disconnect(self, table: LiveTable, connection: Connection) -> None:
         """Forget a closed connection; a person's seat starts its takeover timer."""
-        table.connections.discard(connection)
-        count = self.address_connections.get(connection.address, 1) - 1
-        if count > 0:
-            self.address_connections[connection.address] = count
-        else:
-            self.address_connections.pop(connection.address, None)
-        seat = connection.seat
-        if seat is not None and seat not in table.connected_seats():
-            if table.status == PLAYING and table.owned:
-                self._start_timer(table, seat)
-            table.touch()
-            self._tell_presence(table)
-        if table.status in CLOSED and not table.connections:
-            self._forget(table)
+        self.connections.disconnect(table, connection)
 
     async def handle(self, table: LiveTable, connection: Connection, text: str | bytes | None) -> None:
         """One client message: an action, a ping, pause/resume, or something refused with an error message."""
-        if not connection.bucket or not connection.bucket.take() or not self.address_messages.take(
-                connection.address):
-            now = time.monotonic()
-            if now - connection.throttled_at > 1.0:
-                connection.throttled_at = now
-                connection.send(error_message("too many messages: slow down (they were dropped)", "socket_rate", {}))
-            return
-        try:
-            message = _parse_message(text, self.limits.message_bytes)
-            kind = message["type"]
-            if kind == "ping":
-                connection.send({"type": "pong"})
-            elif kind == "view":  # the client lost track of its view: the next one goes in full
-                connection.last_view = None
-                connection.mark_dirty()
-            elif kind == "action":
-                await self._act(table, connection, message)
-            else:
-                await self._host_message(table, connection, kind)
-        except TableError as exc:
-            connection.send(error_message(excerpt(exc.message, 300), exc.code, exc.params))
-        except Exception:  # a bug: log it, tell the client, keep the socket
-            log.exception("message at table %s failed", table.id)
-            connection.send(error_message("the server failed to handle that message; nothing changed",
-                                          "server_failed", {}))
-
-    async def _host_message(self, table: LiveTable, connection: Connection, kind: str) -> None:
-        if not connection.is_host:
-            raise TableError(403, f"only the host can {kind} the table", code="host_only", params={})
-        await self.operate(table, {"op": kind, "token_hash": table.stored.host_token_hash})
-
-    def _tell_presence(self, table: LiveTable) -> None:
-        if not table.owned and self.on_presence is not None:
-            self.on_presence(table)
+        await self.connections.handle(table, connection, text)
 
     def remote_presence(self, table: LiveTable, process: str, seats: list[Seat]) -> None:
         """Another process says these seats of our table are connected there (valid for two lease periods)."""
-        before = table.connected_seats()
-        table.remote[process] = (set(seats), time.monotonic() + 2 * self.lease_ttl)
-        now = table.connected_seats()
-        for seat in now - before:
-            self._returned(table, seat)
-        for seat in before - now:
-            if table.status == PLAYING:
-                self._start_timer(table, seat)
-        if now != before:
-            self._changed(table)
-            self._kick(table)
+        self.absence.remote_presence(table, process, seats)
 
     # For the table's extras (social.py, timers.py): the same atomic rules as every other change.
 
     def seat_at(self, table: LiveTable, seat: int) -> StoredSeat:
         """The stored seat number ``seat`` of a table; 400 if the table has no such seat."""
-        return self._seat(table, seat)
+        return seat_at(table, seat)
 
     def seat_of(self, table: LiveTable, token: str) -> Seat:
         """The seat a token holds at this table; 403 if none."""
-        return self._seat_by_token(table, token)
+        return seat_by_token(table, token)
 
     def new_table_id(self) -> str:
         """A fresh random table id."""
-        return self._new_id()
+        return self.registry.new_id()
 
     async def write(self, work: Callable[[DbConnection], T], table: LiveTable | None = None) -> T:
         """One transaction on the writer thread (with ``table``: fenced by its lease); a failure is a 503."""
-        return await self._write(work, table)
+        return await self.storage.write(work, table)
 
     async def read(self, read: Callable[..., T], *args: Any) -> T:
         """A store read off the event loop; a failure is a 503."""
-        return await self._read(read, *args)
+        return await self.storage.read(read, *args)
 
     def changed(self, table: LiveTable) -> None:
         """A stored change is applied in memory: send views, run the change hooks, start the computer."""
-        self._changed(table)
-        self._kick(table)
+        self.changes.changed(table)
+        self.changes.kick(table)
 
     def refresh(self, table: LiveTable) -> None:
         """Run the change hooks and make sure the computer plays if it must (nothing stored changed)."""
-        self._kick(table)
+        self.changes.kick(table)
 
     def start_absence_timer(self, table: LiveTable, seat: Seat) -> None:
         """Start the timer after which the computer plays for a person who is away."""
-        self._start_timer(table, seat)
+        self.absence.start_timer(table, seat)
 
     async def play_for(self, table: LiveTable, seat: Seat, version: int) -> None:
         """The computer plays ``seat``'s move at ``version`` now (the turn timer); 409 if the table moved on."""
-        if table.version != version or table.to_act != seat or table.status != PLAYING or not table.owned:
-            raise TableError(409, f"stale version {version}: the table is at version {table.version}",
-                             code="stale", params={})
-        legal = table.game.legal_actions(table.state, seat)
-        observation = table.game.observe(table.state, seat)
-        action = await asyncio.to_thread(_choose, self._bot(table, seat), observation, legal)
-        await self._accept(table, seat, action, version=version, computer=True)
+        await self.decisions.play_for(table, seat, version)
 
     async def add_table(self, stored: StoredTable, game: AnyGame, options: Any) -> LiveTable:
         """Store a new waiting table (this process takes its lease) and hold it in memory."""
-        def work(c: DbConnection) -> None:
-            self.store.create_table(stored, c)
-            self.store.acquire(stored.id, self.owner, self.lease_ttl, c)
-        await self._write(work)
-        table = LiveTable(stored, game, options)
-        self.tables[table.id] = table
-        self._changed(table)
-        return table
+        return await self.lifecycle.add_table(stored, game, options)
 
     def broadcast(self, table: LiveTable) -> None:
         """Mark every connection's view stale; each writer sends its connection the latest view."""
         table.touch()
-
-    # Actions.
-
-    async def _act(self, table: LiveTable, connection: Connection, message: dict[str, Any]) -> None:
-        seat = connection.seat
-        if seat is None:
-            raise TableError(403, "spectators cannot act", code="spectators_cannot_act", params={})
-        version = message.get("version")
-        if not isinstance(version, int) or isinstance(version, bool):
-            raise TableError(400, 'an action needs the integer "version" it was chosen on')
-        try:
-            action = table.game.action_codec.decode(message.get("action"))
-        except DecodeError as exc:
-            raise TableError(400, f"bad action: {excerpt(exc, 120)}") from None
-        except Exception as exc:  # a decoder that fails on junk is refused as junk, not a crash
-            raise TableError(400, f"bad action: {excerpt(exc, 120)}") from None
-        if not table.owned:
-            await self.operate(table, {"op": "action", "seat": seat, "version": version,
-                                       "action": message.get("action")})
-            return
-        await self._accept(table, seat, action, version=version)
-
-    async def _accept(self, table: LiveTable, seat: Seat, action: Any, *, version: int,
-                      computer: bool = False, driving: bool = False) -> None:
-        """Check, apply, store, then tell everyone; an illegal action or a store failure changes nothing.
-
-        ``driving``: a computer player's move, refused if a person took the seat over while it thought."""
-        async with table.lock:
-            await self._settle(table)
-            if table.status != PLAYING:
-                raise TableError(409, f"the table is {table.status}", code="table_is", params={"status": table.status})
-            if driving and table.computer_to_act() != seat:
-                raise TableError(409, f"seat {seat} is no longer the computer's to play", code="no_longer_computer",
-                                 params={"seat": seat})
-            if version != table.version:
-                raise TableError(409, f"stale version {version}: the table is at version {table.version}",
-                             code="stale", params={})
-            if seat != table.to_act:
-                raise TableError(409, f"it is not your turn (seat {table.to_act} is to act)", code="not_your_turn",
-                                 params={"seat": table.to_act})
-            if not computer and seat in table.covering:
-                self._returned(table, seat)
-            try:
-                state, events = table.game.apply(table.state, seat, action)
-                outcome = table.game.outcome(state)
-                to_act = table.game.to_act(state)
-            except IllegalAction as exc:
-                raise TableError(409, excerpt(exc, 200), code="illegal") from None
-            except Exception as exc:
-                await self._fail(table, f"the rules engine failed on seat {seat}'s action: {excerpt(exc, 160)}")
-                raise TableError(500, f"the table stopped: {table.error}", code="table_stopped",
-                                 params={"reason": str(table.error)}) from None
-            status = FINISHED if outcome is not None else PLAYING
-            data = to_json(action)
-            outcome_data = None if outcome is None else dict(to_json(outcome))
-            # Committed before any view goes out: nothing accepted is ever lost.
-            def work(c: DbConnection) -> None:
-                self.store.append_action(table.id, version, seat, data, status, c, to_act=to_act,
-                                         outcome=outcome_data, owner=self.owner)
-                if status == FINISHED:  # nothing left to drive: the lease goes with the last move
-                    self.store.release(self.owner, [table.id], c)
-            await self._write(work, table, fenced=True)
-            assert table.record is not None
-            table.state, table.record = state, table.record.with_action(seat, action)
-            table.events.extend(events)
-            table.marks.append(len(table.events))
-            table.stored.status, table.stored.updated_at = status, utcnow()
-            table.stored.version, table.stored.to_act, table.stored.outcome = version + 1, to_act, outcome_data
-            if status == FINISHED:
-                self._cancel_timers(table)
-                table.covering.clear()
-            self._changed(table, moved=True)
-            self._start_driver(table)
-
-    async def _fail(self, table: LiveTable, reason: str) -> None:
-        """The engine or a computer player failed: ERROR, record and reason kept, everyone told."""
-        log.error("table %s stopped: %s", table.id, reason)
-        table.stored.status, table.stored.error, table.stored.updated_at = ERROR, reason, utcnow()
-        self._cancel_timers(table)
-        try:
-            def work(c: DbConnection) -> None:
-                self.store.set_status(table.id, ERROR, c, error=reason)
-                self.store.release(self.owner, [table.id], c)
-            await self._write(work, table)
-        except TableError:  # the store is down too: the table is stopped in memory; a restart replays it
-            log.error("could not store the error of table %s", table.id)
-        for connection in table.connections:
-            connection.send(error_message(f"The table stopped: {reason}", "table_stopped", {"reason": reason}))
-        self._changed(table)
-
-    # Computer players.
-
-    def _kick(self, table: LiveTable) -> None:
-        """Make sure a driver task runs while the computer must act at this table; run the change hooks."""
-        self._run_hooks(table)
-        self._start_driver(table)
-
-    def _start_driver(self, table: LiveTable) -> None:
-        """Start the driver task if the computer must act at this table and none runs."""
-        if self._stopping or table.computer_to_act() is None or (table.driver is not None and not table.driver.done()):
-            return
-        table.driver = asyncio.get_running_loop().create_task(self._drive(table))
-
-    async def _drive(self, table: LiveTable) -> None:
-        """Play the computer's turns after the configured delay; a move that could not be stored is decided again.
-
-        While no seated person is connected, moves are decided ahead of their commit and committed in groups
-        (``server/ahead.py``); otherwise each move waits for its commit before the next is decided, so people
-        see every move and a round's summary holds the computer players.
-        """
-        ahead = table.ahead
-        retry, stuck_at = RETRY_FIRST, -1
-        since_hooks = 0  # moves decided since the hooks last ran (they run with nothing pending)
-        while True:
-            if ahead.failed:  # the store refused the last moves: they were dropped; decide again a little later
-                ahead.failed = False
-                retry = RETRY_FIRST if table.version != stuck_at else min(retry * 2, RETRY_MAX)
-                stuck_at = table.version
-                await asyncio.sleep(retry)
-                continue
-            if ahead.moves and (since_hooks >= MAX_AHEAD or not self._may_run_ahead(table)):
-                await ahead.settled.wait()
-                continue
-            state, version = ahead.head(table.state, table.version)
-            seat = self._computer_seat(table, state)
-            if seat is None:
-                if ahead.moves:  # e.g. the game ends in a move not stored yet: see it stored first
-                    await ahead.settled.wait()
-                    continue
-                return
-            if not ahead.moves:  # what is stored is what everyone sees: the hooks may act on it
-                since_hooks = 0
-                for wait in self.before_computer_move:
-                    await wait(table)
-            await asyncio.sleep(self.bot_delay)
-            generation = ahead.generation
-            if ahead.head(table.state, table.version)[1] != version or self._computer_seat(table, state) != seat:
-                continue  # someone else acted, the person came back, or the table stopped
-            try:
-                observation = table.game.observe(state, seat)
-                legal = table.game.legal_actions(state, seat)
-                action = await self._think(table, seat, observation, legal)
-            except Exception as exc:
-                await ahead.settled.wait()
-                await self._fail(table, f"the computer player at seat {seat} failed: {excerpt(exc, 160)}")
-                return
-            if (generation != ahead.generation or ahead.head(table.state, table.version)[1] != version
-                    or self._computer_seat(table, state) != seat):
-                continue  # changed while the computer was thinking
-            try:
-                after, events = table.game.apply(state, seat, action)
-                outcome = table.game.outcome(after)
-                to_act = table.game.to_act(after)
-            except Exception as exc:
-                await ahead.settled.wait()
-                await self._fail(table, f"the rules engine failed on seat {seat}'s action: {excerpt(exc, 160)}")
-                return
-            outcome_data = None if outcome is None else dict(to_json(outcome))
-            ahead.add(Move(version, seat, action, dict(to_json(action)), after, list(events),
-                           FINISHED if outcome is not None else PLAYING, to_act, outcome_data, ahead.generation))
-            self._queue_flush(table)
-            since_hooks += 1
-
-    def _computer_seat(self, table: LiveTable, state: Any) -> Seat | None:
-        """The seat the computer must play in ``state`` (a bot seat or a covered person), if the table is on."""
-        if table.status != PLAYING or not table.owned or self._stopping or state is None:
-            return None
-        seat = table.game.to_act(state)
-        if seat is None:
-            return None
-        return seat if table.stored.seats[seat].kind == "bot" or seat in table.covering else None
-
-    def _may_run_ahead(self, table: LiveTable) -> bool:
-        """Whether computer moves may be decided before the previous ones are stored: no seated person is
-        connected (people see every move and read round summaries; spectators get the latest view)."""
-        people = {s.index for s in table.stored.seats if s.kind == "human"} - table.covering
-        return not people & table.connected_seats() and all(check(table) for check in self.run_ahead_checks)
-
-    def _queue_flush(self, table: LiveTable) -> None:
-        """Make sure a flush will commit the table's uncommitted moves."""
-        ahead = table.ahead
-        if not ahead.flushing and ahead.unsent:
-            ahead.flushing = True
-            ahead.task = asyncio.get_running_loop().create_task(self._flush(table))
-
-    async def _flush(self, table: LiveTable) -> None:
-        """Commit every move decided at the table and not yet taken (one transaction), then show them."""
-        ahead = table.ahead
-        taken: list[Move] = []
-
-        def work(c: DbConnection) -> None:
-            taken.extend(ahead.take())  # kept across a retry of this write alone
-            if not taken:
-                return
-            last = taken[-1]
-            self.store.append_actions(table.id, taken[0].index, [(m.seat, m.data) for m in taken], last.status,
-                                      c, to_act=last.to_act, outcome=last.outcome, owner=self.owner)
-            if last.status == FINISHED:  # nothing left to drive: the lease goes with the last move
-                self.store.release(self.owner, [table.id], c)
-        try:
-            await self._write(work, table, fenced=True)
-        except TableError as exc:
-            ahead.flushing = False
-            log.warning("table %s: %d computer move(s) not stored (%s); deciding again", table.id,
-                        len(ahead.moves), exc.message)
-            ahead.drop()
-            return
-        except asyncio.CancelledError:
-            ahead.flushing = False
-            raise
-        ahead.flushing = False
-        moves = ahead.committed(taken)
-        if moves:
-            self._show_committed(table, moves)
-        self._queue_flush(table)
-
-    def _show_committed(self, table: LiveTable, moves: list[Move]) -> None:
-        """Stored moves go into the table in memory (state, record, events); views go out once for all."""
-        record = table.record
-        assert record is not None
-        table.record = GameRecord(record.game, record.options, record.seed,
-                                  record.actions + tuple((m.seat, m.action) for m in moves), record.notes)
-        for move in moves:
-            table.events.extend(move.events)
-            table.marks.append(len(table.events))
-        last = moves[-1]
-        table.state = last.state
-        table.stored.status, table.stored.updated_at = last.status, utcnow()
-        table.stored.version, table.stored.to_act, table.stored.outcome = last.index + 1, last.to_act, last.outcome
-        if last.status == FINISHED:
-            self._cancel_timers(table)
-            table.covering.clear()
-        self._changed(table, moved=True)
-        self._start_driver(table)
-
-    async def _settle(self, table: LiveTable) -> None:
-        """Wait until no computer move of the table is waiting for its commit (call holding ``table.lock``)."""
-        while table.ahead.moves:
-            await table.ahead.settled.wait()
-
-    async def _think(self, table: LiveTable, seat: Seat, observation: Any, legal: Sequence[Any]) -> Any:
-        """The bot's choice: in a worker thread, unless this bot's decisions take well under a millisecond
-        (a thread handoff would then cost more than the thinking; the event loop is never held longer)."""
-        bot = self._bot(table, seat)
-        quick = table.think_time.get(seat, 1.0) < INLINE_THINKING
-        if quick:
-            action, spent = _timed_choose(bot, observation, legal)
-        else:
-            action, spent = await asyncio.to_thread(_timed_choose, bot, observation, legal)
-        table.think_time[seat] = spent if seat not in table.think_time else 0.8 * table.think_time[seat] + 0.2 * spent
-        return action
-
-    def _bot(self, table: LiveTable, seat: Seat) -> Bot:
-        if seat not in table.bots:
-            stored = table.stored.seats[seat]
-            name = stored.bot if stored.kind == "bot" and stored.bot else default_bot(table.game)
-            # From the deal seed only, so a table created with a seed replays the same game.
-            seed = zlib.crc32(f"{table.stored.seed}:{seat}".encode())
-            table.bots[seat] = make_bot(table.game, name, seed)
-        return table.bots[seat]
-
-    # Takeover of absent people.
-
-    def _absent_people(self, table: LiveTable) -> list[Seat]:
-        connected = table.connected_seats()
-        return [s.index for s in table.stored.seats if s.kind == "human" and s.index not in connected]
-
-    def _start_timer(self, table: LiveTable, seat: Seat) -> None:
-        if seat in table.timers or seat in table.covering:
-            return
-        table.timers[seat] = asyncio.get_running_loop().create_task(self._take_over_later(table, seat))
-
-    async def _take_over_later(self, table: LiveTable, seat: Seat) -> None:
-        """After the takeover time, the computer plays for a person who is still away."""
-        await asyncio.sleep(self.takeover_after)
-        table.timers.pop(seat, None)
-        if table.status == PLAYING and seat not in table.connected_seats():
-            table.covering.add(seat)
-            self._changed(table)
-            self._kick(table)
-
-    def _returned(self, table: LiveTable, seat: Seat) -> None:
-        """A person is back: stop the timer and take the seat back from the computer."""
-        timer = table.timers.pop(seat, None)
-        if timer is not None:
-            timer.cancel()
-        table.covering.discard(seat)
-
-    def _cancel_timers(self, table: LiveTable) -> None:
-        for timer in table.timers.values():
-            timer.cancel()
-        table.timers.clear()
-
-    # Storage.
-
-    async def _write(self, work: Callable[[DbConnection], T], table: LiveTable | None = None, *,
-                     fenced: bool = False) -> T:
-        """Run one transaction on the writer thread; a store failure is a 503 (nothing changed).
-
-        With ``table``, the transaction first checks (and extends) this process's lease of it: a process that
-        lost a table to another never writes to it; it stops driving it and forwards from then on. ``fenced``:
-        the work checks the lease itself (``Store.append_actions`` with ``owner``; housekeeping extends it).
-        """
-        if table is not None and not fenced:
-            table_id, inner = table.id, work
-
-            def work(c: DbConnection) -> T:
-                if not self.store.hold(table_id, self.owner, self.lease_ttl, c):
-                    raise _LeaseLost(table_id)
-                return inner(c)
-        try:
-            return await self.writer.write(work)
-        except TableError:
-            raise
-        except (_LeaseLost, LeaseLost):
-            assert table is not None
-            log.warning("table %s is driven by another process now; this one stops driving it", table.id)
-            self._disown(table)
-            raise TableError(409, f"table {table.id} moved to another server process; try again",
-                             code="other_process", params={}) from None
-        except StaleVersion:
-            raise TableError(409, f"table {table.id if table else ''} moved on meanwhile; try again") from None
-        except KeyError:
-            raise TableError(404, "the table is no longer in the store", code="no_table", params={}) from None
-        except Exception as exc:
-            log.warning("the store failed: %s", excerpt(exc, 200))
-            raise TableError(503, STORE_DOWN, code="store_down", params={}) from None
-
-    async def _read(self, read: Callable[..., T], *args: Any) -> T:
-        """A read off the event loop; a store failure is a 503."""
-        try:
-            return await asyncio.to_thread(read, *args)
-        except Exception as exc:
-            log.warning("the store failed: %s", excerpt(exc, 200))
-            raise TableError(503, STORE_DOWN, code="store_down", params={}) from None
-
-    def _changed(self, table: LiveTable, *, moved: bool = False) -> None:
-        """A change is in memory: views, lobby cache, other processes. A move (``moved``) of a table still
-        playing leaves the lobby cache alone: lobby pages may show a version up to ``LOBBY_TTL`` old."""
-        if not moved or table.status != PLAYING:
-            self._changes += 1
-        table.touch()
-        self._run_hooks(table)
-
-    def _run_hooks(self, table: LiveTable) -> None:
-        """The change hooks (social features, turn timer, notifier); a failing hook is logged, never fatal."""
-        for hook in self.on_change:
-            try:
-                hook(table)
-            except Exception:  # a hook must not undo a stored change
-                log.exception("a change hook failed at table %s", table.id)
-
-    async def _forward(self, table: LiveTable, operation: dict[str, Any]) -> dict[str, Any]:
-        """Send an operation on a table another process drives to that process; its answer."""
-        if self.forward is None:
-            raise TableError(409, f"table {table.id} is driven by another server process; reconnect to reach it",
-                             code="other_process", params={})
-        result = await self.forward(table.id, operation)
-        return dict(result or {})
-
-    # Seats.
-
-    def _setup(self, game: AnyGame, body: CreateTable) -> tuple[Any, list[StoredSeat]]:
-        """Parse the options and lay out the seats; 400 for anything that does not fit the game."""
-        values = dict(body.options)
-        if body.seats is not None:
-            if "players" in values and str(values["players"]) != str(len(body.seats)):
-                raise TableError(400, f"options say {excerpt(values['players'], 20)} players but "
-                                      f"{len(body.seats)} seats were given")
-            values["players"] = len(body.seats)
-        options = _parse_options(game, values, body.preset)
-        specs = body.seats
-        players = int(options.players)
-        kinds = [(s.kind, s.bot) for s in specs] if specs else [("human", None)] + [("bot", None)] * (players - 1)
-        known = bot_names(game)
-        seats = []
-        for index, (kind, bot) in enumerate(kinds):
-            if kind == "bot":
-                bot = bot or default_bot(game)
-                if bot not in known:
-                    raise TableError(400, f"no computer player {excerpt(bot, 40)!r} for {game.info.title} "
-                                          f"(known: {', '.join(known)})")
-                seats.append(StoredSeat(index, "bot", _bot_name(bot, index), bot, None, True))
-            else:
-                seats.append(StoredSeat(index, "human"))
-        return options, seats
-
-    def _seat(self, table: LiveTable, seat: int) -> StoredSeat:
-        if not 0 <= seat < len(table.stored.seats):
-            raise TableError(400, f"no seat {seat}: the table has seats 0–{len(table.stored.seats) - 1}",
-                             code="no_seat", params={"seat": seat})
-        return table.stored.seats[seat]
-
-    def _seat_by_token(self, table: LiveTable, token: str) -> Seat:
-        """The seat a token holds at this table; 403 if none."""
-        return self._seat_by_hash(table, hash_token(token))
-
-    def _seat_by_hash(self, table: LiveTable, token_hash: str) -> Seat:
-        seat = table.seat_of_token(token_hash)
-        if seat is None:
-            raise TableError(403, "this token holds no seat at this table", code="no_token_seat", params={})
-        return seat
-
-    def _check_host(self, table: LiveTable, token_hash: str) -> None:
-        if not secrets.compare_digest(token_hash, table.stored.host_token_hash):
-            raise TableError(403, "only the host can do that", code="host_only", params={})
-
-    def _forget(self, table: LiveTable) -> None:
-        """Drop a done table from memory (it stays in the store); watchers keep their last view."""
-        if table.connections:
-            return
-        self.tables.pop(table.id, None)
-        if table.status in (FINISHED, ERROR):
-            self._cache_finished(table)
-
-    def _cache_finished(self, table: LiveTable) -> None:
-        self.finished[table.id] = table
-        self.finished.move_to_end(table.id)
-        while len(self.finished) > self.limits.finished_cache:
-            self.finished.popitem(last=False)
-
-    def _new_id(self) -> str:
-        return secrets.token_urlsafe(6)  # 48 random bits; a clash fails the insert (a 503, try again)
-
-    def _rebuild(self, stored: StoredTable) -> LiveTable:
-        """A live table from its stored form: the record's actions are replayed through the engine."""
-        game = self.game(stored.game)
-        options = game.options(stored.options)
-        table = LiveTable(stored, game, options)
-        if stored.status in (PLAYING, PAUSED, FINISHED, ERROR):
-            actions = tuple((seat, game.action_codec.decode(data)) for seat, data in stored.actions)
-            table.record = GameRecord(game.info.name, options_to_dict(options), stored.seed, actions)
-            # An error table's failure may be in the replay itself: show what replays.
-            table.state, table.events, table.marks = _replay(game, table.record, stop_on_error=stored.status == ERROR)
-        return table
-
-    async def catch_up(self, table: LiveTable) -> None:
-        """A table another process drives moved on: read what changed and show it to our connections."""
-        stored = await self._read(self.store.load, table.id)
-        if stored is None:
-            return
-        async with table.lock:
-            game = table.game
-            news = stored.actions[table.version:]
-            if news and table.state is not None and table.record is not None:
-                for seat, data in news:
-                    action = game.action_codec.decode(data)
-                    table.state, events = game.apply(table.state, seat, action)
-                    table.record = table.record.with_action(seat, action)
-                    table.events.extend(events)
-                    table.marks.append(len(table.events))
-            elif stored.status in (PLAYING, PAUSED, FINISHED, ERROR) and table.state is None:
-                fresh = self._rebuild(stored)
-                table.state, table.record, table.events = fresh.state, fresh.record, fresh.events
-                table.marks = fresh.marks
-            table.stored = stored
-            self._changes += 1
-            table.touch()
-
-
-class _LeaseLost(Exception):
-    """This process no longer holds the lease of a table it was about to write to."""
-
-
-def _status_writer(store: Store, table_id: str, status: str) -> Callable[[DbConnection], None]:
-    """A write that sets one table's status."""
-    return lambda c: store.set_status(table_id, status, c)
-
-
-def _replay(game: AnyGame, record: GameRecord, *, stop_on_error: bool = False) -> tuple[Any, list[Any], list[int]]:
-    """Replay a record (as ``cardtable.core.replay``): the state, every event, and the number of events after
-    each version (for clients that resume from a version). ``stop_on_error``: stop at an action that fails."""
-    state, events = game.new(game.options(record.options), record.seed)
-    events = list(events)
-    marks = [len(events)]
-    for seat, action in record.actions:
-        try:
-            state, more = game.apply(state, seat, action)
-        except Exception:
-            if stop_on_error:
-                break
-            raise
-        events.extend(more)
-        marks.append(len(events))
-    return state, events, marks
-
-
-def _aware(moment: Any) -> Any:
-    from datetime import UTC
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
-
-
-def _parse_options(game: AnyGame, values: dict[str, Any], preset: str | None) -> Any:
-    try:
-        return game.options(values, preset=preset)
-    except (ValueError, TypeError) as exc:  # InvalidOptions is a ValueError
-        raise TableError(400, f"invalid options: {excerpt(exc, 160)}") from None
-
-
-#: Message types a client may send.
-MESSAGE_TYPES = ("action", "ping", "pause", "resume", "view")
-
-
-def _parse_message(text: str | bytes | None, limit: int) -> dict[str, Any]:
-    """A client message as a JSON object with a known ``type``; TableError otherwise."""
-    if not isinstance(text, str):
-        raise TableError(400, "binary messages are not accepted: send JSON text")
-    if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
-        raise TableError(413, f"message too large (limit {limit} bytes)")
-    try:
-        message = parse_json(text)  # the core's strict msgspec parser: no NaN, no lone surrogates
-    except DecodeError:
-        raise TableError(400, "message is not valid JSON") from None
-    if not isinstance(message, dict):
-        raise TableError(400, "message must be a JSON object")
-    kind = message.get("type")
-    if kind not in MESSAGE_TYPES:
-        raise TableError(400, f"unknown message type {excerpt(kind, 30)!r} (known: {', '.join(MESSAGE_TYPES)})")
-    return message
-
-
-def _timed_choose(bot: Bot, observation: Any, legal: Sequence[Any]) -> tuple[Any, float]:
-    """The bot's choice and the CPU seconds it took (measured where it runs, not counting a thread handoff;
-    CPU time, so that a busy machine pausing the process does not make a quick bot look slow)."""
-    started = time.thread_time()
-    action = _choose(bot, observation, legal)
-    return action, time.thread_time() - started
-
-
-def _choose(bot: Bot, observation: Any, legal: Sequence[Any]) -> Any:
-    """The bot's choice, or a random legal action if the bot fails or picks something illegal."""
-    if not legal:
-        raise RuntimeError("no legal action to choose from")
-    try:
-        action = bot.act(observation, legal)
-    except Exception:
-        log.exception("bot %s failed; playing a random legal action", getattr(bot, "name", bot))
-        return random.choice(legal)
-    return action if action in legal else random.choice(legal)
-
-
-def _bot_name(bot: str, seat: int) -> str:
-    return f"Computer {seat + 1} ({bot})"
 
 
 __all__ = ["CLOSE_POLICY", "TableManager", "outcome_json"]
