@@ -262,7 +262,8 @@ cdef inline void draw(const Config* cfg, State* s) noexcept nogil:
             s.stock[n] = lowest(pile)
             n += 1
             pile &= pile - 1
-        shuffle(&s.rng, s.stock, n, &FACTORIAL[n])
+        if cfg.defect != 2:  # planted defect 2 (tests only): the rebuilt stock is not shuffled
+            shuffle(&s.rng, s.stock, n, &FACTORIAL[n])
         s.stock_len = n
         s.discards = 0
     s.stock_len -= 1
@@ -278,7 +279,7 @@ cdef inline void pass_turn(const Config* cfg, State* s, float* rewards) noexcept
     s.passes += 1
     s.drawn = 0
     s.last_drawn = NO_CARD
-    if s.passes >= cfg.players + (cfg.defect == 2):  # defect 2 (tests only): OpenSpiel's players + 1
+    if s.passes >= cfg.players:
         end_round(cfg, s, END_BLOCKED, NO_CARD, rewards)
     else:
         s.turn = (s.turn + 1) % cfg.players
@@ -410,7 +411,7 @@ SUPPORTED = {"players": (2, 3, 4, 5, 6), "hand_size": ("auto", 5, 7, 9), "draw_u
 cdef Config rules_config(object options, dict flags) except *:
     """The Config of ``options`` with the core's flags: ``rewards`` ("game" or "round"); for tests only,
     ``round_limit`` (the safety limit, as a monkeypatched ``game.ROUND_ACTION_LIMIT``) and ``defect`` (a
-    planted rule defect: 1 an ace scores 11, 2 a blocked round needs players + 1 passes)."""
+    planted rule defect: 1 an ace scores 11, 2 the stock rebuilt from the discards is not shuffled)."""
     cdef Config cfg
     rewards = flags.pop("rewards", "game")
     round_limit = flags.pop("round_limit", ROUND_ACTION_LIMIT)
