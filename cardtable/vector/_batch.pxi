@@ -10,7 +10,10 @@
 #   rules_to_act(s)                      the seat to act, -1 once the game is over
 #   rules_step(cfg, s, action, rewards)  play a legal action id; add each seat's reward into ``rewards``
 #   rules_forfeit(s)                     end the game at once (an illegal action under "illegal loses")
-#   rules_encode(cfg, s, seat, out)      the ``cardtable.rl`` encoding of ``seat`` (obs_size bytes)
+#   rules_encode(cfg, s, seat, out, memo)  the ``cardtable.rl`` encoding of ``seat`` (obs_size bytes); ``memo``
+#                                        (a Memo, the rules module's record of what it last wrote into
+#                                        this row, or NULL) lets it touch only what changed
+#   rules_forget(memo)                   the row's content is unknown: the next encode writes all of it
 #   rules_policy(cfg, s, policy, legal, prng)  a built-in policy's action id (POLICIES names them)
 #   rules_config(options, flags)         a Config from the options object and the flags dict (Python level)
 #   rules_dump(cfg, s)                   the state as a dict of Python values (differential tests)
@@ -44,26 +47,26 @@ _fill_expand()
 
 
 cdef inline void write_bits(uint8_t* out, uint64_t bits, int count) noexcept nogil:
-    """``count`` bytes of 0/1 from ``bits`` (bit 0 first), eight at a time where they fit."""
-    cdef int k = 0
+    """``count`` (at most 64) bytes of 0/1 from ``bits`` (bit 0 first), eight at a time.
+
+    Written so that a constant ``count`` leaves constant sizes after inlining: no library calls.
+    """
+    cdef int j, full = count // 8, tail = count % 8
     cdef uint64_t v
-    while k + 8 <= count:
-        v = EXPAND[(bits >> k) & 0xFF]
-        memcpy(out + k, &v, 8)
-        k += 8
-    while k < count:
-        out[k] = (bits >> k) & 1
-        k += 1
+    for j in range(full):
+        v = EXPAND[(bits >> (8 * j)) & 0xFF]
+        memcpy(out + 8 * j, &v, 8)
+    if tail:
+        v = EXPAND[(bits >> (8 * full)) & 0xFF]
+        memcpy(out + 8 * full, &v, tail)
 
 
 cdef inline void write_mask(uint8_t* out, const uint64_t* legal) noexcept nogil:
     """The action mask (NUM_ACTIONS bytes of 0/1) of a legal set."""
-    cdef int w, count
-    for w in range(LEGAL_WORDS):
-        count = NUM_ACTIONS - 64 * w
-        if count > 64:
-            count = 64
-        write_bits(out + 64 * w, legal[w], count)
+    cdef int w
+    for w in range(LEGAL_WORDS - 1):
+        write_bits(out + 64 * w, legal[w], 64)
+    write_bits(out + 64 * (LEGAL_WORDS - 1), legal[LEGAL_WORDS - 1], NUM_ACTIONS - 64 * (LEGAL_WORDS - 1))
 
 
 cdef inline bint is_legal(const uint64_t* legal, int64_t action) noexcept nogil:
@@ -79,6 +82,8 @@ cdef class Core:
     cdef State* states
     cdef uint64_t* prng
     cdef uint64_t* games
+    cdef Memo* memo
+    cdef const uint8_t* rows   # the observation buffer the memos describe (another buffer: forget them)
     cdef uint64_t base_seed
     cdef readonly int num_envs
     cdef readonly int players
@@ -100,7 +105,9 @@ cdef class Core:
         self.states = <State*>calloc(num_envs, sizeof(State))
         self.prng = <uint64_t*>calloc(num_envs, sizeof(uint64_t))
         self.games = <uint64_t*>calloc(num_envs, sizeof(uint64_t))
-        if self.states == NULL or self.prng == NULL or self.games == NULL:
+        self.memo = <Memo*>calloc(num_envs, sizeof(Memo))
+        self.rows = NULL
+        if self.states == NULL or self.prng == NULL or self.games == NULL or self.memo == NULL:
             raise MemoryError(f"no memory for {num_envs} games")
         cdef int i
         for i in range(num_envs):
@@ -110,11 +117,20 @@ cdef class Core:
         free(self.states)
         free(self.prng)
         free(self.games)
+        free(self.memo)
+
+    cdef void _rows(self, uint8_t* obs) noexcept nogil:
+        # The memos hold for the rows they were written into: a new buffer is written whole.
+        cdef int i
+        if obs != self.rows:
+            for i in range(self.num_envs):
+                rules_forget(&self.memo[i])
+            self.rows = obs
 
     @property
     def state_bytes(self):
-        """Bytes of the core's own memory per game: its state, policy stream and game counter."""
-        return sizeof(State) + 2 * sizeof(uint64_t)
+        """Bytes of the core's own memory per game: its state, policy stream, game counter and row memo."""
+        return sizeof(State) + 2 * sizeof(uint64_t) + sizeof(Memo)
 
     cdef inline uint64_t _seed(self, int i) noexcept nogil:
         # Game k of env i: seed + i + k * num_envs (mod 2**64): no two games of a batch share a seed.
@@ -134,6 +150,7 @@ cdef class Core:
         cdef int i
         cdef uint64_t legal[LEGAL_WORDS]
         with nogil:
+            self._rows(&obs[0, 0])
             for i in range(self.num_envs):
                 self.games[i] = 0
                 rules_reset(&self.cfg, &self.states[i], self._seed(i))
@@ -146,13 +163,14 @@ cdef class Core:
         player[0] = seat
         rules_legal(&self.cfg, s, legal)
         write_mask(mask, legal)
-        rules_encode(&self.cfg, s, seat, obs)
+        rules_encode(&self.cfg, s, seat, obs, &self.memo[i])
 
     def observe(self, uint8_t[:, ::1] obs, int8_t[:, ::1] mask, int32_t[::1] player):
         """Write every env's seat to act, its observation and mask for the states as they are."""
         cdef int i
         cdef uint64_t legal[LEGAL_WORDS]
         with nogil:
+            self._rows(&obs[0, 0])
             for i in range(self.num_envs):
                 self._observe(i, &obs[i, 0], <uint8_t*>&mask[i, 0], &player[i], legal)
 
@@ -203,6 +221,8 @@ cdef class Core:
         if bad >= 0:
             return bad
         with nogil:
+            if encode:
+                self._rows(&obs[0, 0])
             for i in range(self.num_envs):
                 s = &self.states[i]
                 memset(&rewards[i, 0], 0, self.cfg.players * sizeof(float))
@@ -222,7 +242,7 @@ cdef class Core:
                     rules_forfeit(s)
                 if done[i]:
                     if want_final:
-                        rules_encode(&self.cfg, s, seat, &final_view[i, 0])
+                        rules_encode(&self.cfg, s, seat, &final_view[i, 0], NULL)
                     if self.autoreset:
                         self.games[i] += 1
                         rules_reset(&self.cfg, s, self._seed(i))
@@ -264,6 +284,8 @@ cdef class Core:
         cdef uint64_t legal[LEGAL_WORDS]
         cdef float scratch[MAX_PLAYERS]
         with nogil:
+            if encode:
+                self._rows(&obs[0, 0])
             for t in range(steps):
                 for i in range(self.num_envs):
                     s = &self.states[i]
@@ -271,7 +293,7 @@ cdef class Core:
                     rules_legal(&self.cfg, s, legal)
                     if encode:
                         write_mask(<uint8_t*>&mask[i, 0], legal)
-                        rules_encode(&self.cfg, s, seat, &obs[i, 0])
+                        rules_encode(&self.cfg, s, seat, &obs[i, 0], &self.memo[i])
                     action = rules_policy(&self.cfg, s, policy, legal, &self.prng[i])
                     rules_step(&self.cfg, s, action, scratch)
                     if rules_to_act(s) < 0:
@@ -292,4 +314,4 @@ cdef class Core:
             raise ValueError(f"seat {seat} is outside 0–{self.cfg.players - 1}")
         if out.shape[0] != self.cfg.obs_size:
             raise ValueError(f"the buffer holds {out.shape[0]} bytes; the encoding writes {self.cfg.obs_size}")
-        rules_encode(&self.cfg, &self.states[i], seat, &out[0])
+        rules_encode(&self.cfg, &self.states[i], seat, &out[0], NULL)

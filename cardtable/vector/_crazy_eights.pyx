@@ -41,6 +41,7 @@ POLICIES = ("random", "heuristic")
 
 
 ctypedef struct Config:
+    uint8_t rotation[MAX_PLAYERS][MAX_PLAYERS]  # rotation[seat][k]: the k-th seat counted from seat
     int players
     int cards_each
     int draw_until
@@ -71,6 +72,9 @@ ctypedef struct State:
     uint8_t over
     uint8_t last_end       # how the last round ended (END_*), for the score sheet
     uint8_t last_out       # who went out then (NO_CARD: nobody)
+    uint8_t held[MAX_PLAYERS]  # cards in each hand (the hands' bit counts, kept for the encoding)
+    uint8_t pile           # cards in the discards
+    uint8_t half[MAX_PLAYERS]  # the totals as the encoding shows them (halved, 255 from 511 on)
 
 
 # Tables, built once at import (rules.py).
@@ -112,7 +116,16 @@ _fill_tables()
 
 
 cdef inline int popcount(uint64_t x) noexcept nogil:
-    return __builtin_popcountll(x)
+    # Bit arithmetic: without a -mpopcnt build (wheels run on any x86-64) the builtin is a library call.
+    x = x - ((x >> 1) & 0x5555555555555555ULL)
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL
+    return <int>((x * 0x0101010101010101ULL) >> 56)
+
+
+cdef inline int next_seat(int seat, int players) noexcept nogil:
+    seat += 1
+    return 0 if seat == players else seat
 
 
 cdef inline int lowest(uint64_t x) noexcept nogil:
@@ -120,7 +133,6 @@ cdef inline int lowest(uint64_t x) noexcept nogil:
 
 
 cdef extern from *:
-    int __builtin_popcountll(unsigned long long) nogil
     int __builtin_ctzll(unsigned long long) nogil
 
 
@@ -139,6 +151,9 @@ cdef inline void deal(const Config* cfg, State* s) noexcept nogil:
         s.hands[k] = 0
     for k in range(dealt):
         s.hands[(leader + k % n) % n] |= (<uint64_t>1) << order[k]
+    for k in range(n):
+        s.held[k] = cfg.cards_each
+    s.pile = 0
     s.top = order[dealt]
     s.suit = order[dealt] // 13  # a turned eight's own suit is in force
     s.stock_len = DECK - dealt - 1
@@ -164,6 +179,7 @@ cdef inline void rules_reset(const Config* cfg, State* s, uint64_t seed) noexcep
     s.last_out = NO_CARD
     for k in range(MAX_PLAYERS):
         s.totals[k] = 0
+        s.half[k] = 0
     deal(cfg, s)
 
 
@@ -212,6 +228,7 @@ cdef inline void end_round(const Config* cfg, State* s, int end, int went_out, f
                 penalty += 10
             hand &= hand - 1
         s.totals[seat] += penalty
+        s.half[seat] = (s.totals[seat] >> 1) if s.totals[seat] < 511 else 255
         if cfg.reward_round:
             rewards[seat] -= penalty
     s.last_end = end
@@ -239,7 +256,9 @@ cdef inline void play(const Config* cfg, State* s, int card, int suit, float* re
     """``_play``: the card goes on the pile with ``suit`` in force; the last card ends the round."""
     cdef int seat = s.turn
     s.hands[seat] ^= (<uint64_t>1) << card
+    s.held[seat] -= 1
     s.discards |= (<uint64_t>1) << s.top
+    s.pile += 1
     s.top = card
     s.suit = suit
     s.drawn = 0
@@ -248,7 +267,7 @@ cdef inline void play(const Config* cfg, State* s, int card, int suit, float* re
     if s.hands[seat] == 0:
         end_round(cfg, s, END_OUT, seat, rewards)
     else:
-        s.turn = (seat + 1) % cfg.players
+        s.turn = next_seat(seat, cfg.players)
 
 
 cdef inline void draw(const Config* cfg, State* s) noexcept nogil:
@@ -266,9 +285,11 @@ cdef inline void draw(const Config* cfg, State* s) noexcept nogil:
             shuffle(&s.rng, s.stock, n, &FACTORIAL[n])
         s.stock_len = n
         s.discards = 0
+        s.pile = 0
     s.stock_len -= 1
     card = s.stock[s.stock_len]
     s.hands[s.turn] |= (<uint64_t>1) << card
+    s.held[s.turn] += 1
     s.drawn += 1
     s.last_drawn = card
     s.passes = 0
@@ -282,7 +303,7 @@ cdef inline void pass_turn(const Config* cfg, State* s, float* rewards) noexcept
     if s.passes >= cfg.players:
         end_round(cfg, s, END_BLOCKED, NO_CARD, rewards)
     else:
-        s.turn = (s.turn + 1) % cfg.players
+        s.turn = next_seat(s.turn, cfg.players)
 
 
 cdef inline void rules_step(const Config* cfg, State* s, int action, float* rewards) noexcept nogil:
@@ -308,32 +329,66 @@ cdef inline void rules_forfeit(State* s) noexcept nogil:
 # What a seat sees (encoding.CrazyEightsEncoding.features).
 
 
-cdef inline void rules_encode(const Config* cfg, const State* s, int seat, uint8_t* out) noexcept nogil:
-    """The ``166 + 4n`` bytes of ``features(state, seat)``: flags, then counts, then halved totals."""
+ctypedef struct Memo:
+    # What rules_encode last wrote into one env's observation row: its one-hot bytes' positions
+    # (NO_CARD: none), so the next call clears and sets those bytes instead of rewriting the row.
+    uint8_t valid
+    uint8_t top
+    uint8_t suit
+    uint8_t drawn
+    uint8_t turn
+    uint8_t dealer
+
+
+cdef inline void rules_forget(Memo* memo) noexcept nogil:
+    memo.valid = 0
+
+
+cdef inline void one_hot(uint8_t* out, uint8_t* was, int now) noexcept nogil:
+    """Move a one-hot byte from ``out[was]`` to ``out[now]`` (NO_CARD: no byte set)."""
+    if was[0] != now:
+        if was[0] != NO_CARD:
+            out[was[0]] = 0
+        if now != NO_CARD:
+            out[now] = 1
+        was[0] = now
+
+
+cdef inline void rules_encode(const Config* cfg, const State* s, int seat, uint8_t* out, Memo* memo) noexcept nogil:
+    """The ``166 + 4n`` bytes of ``features(state, seat)``: flags, then counts, then halved totals.
+
+    With ``memo`` (the row's memory, see Memo) only the one-hot bytes that moved are touched; without,
+    the whole row is written.
+    """
     cdef int n = cfg.players, k, at, t
-    memset(out, 0, cfg.obs_size)
+    cdef const uint8_t* order = cfg.rotation[seat]
+    cdef Memo scratch
+    if memo == NULL or not memo.valid:
+        memset(out, 0, cfg.obs_size)
+        if memo == NULL:
+            memo = &scratch
+        memo.valid = 1
+        memo.top = memo.suit = memo.drawn = memo.turn = memo.dealer = NO_CARD
     write_bits(out, s.hands[seat], 52)
-    out[52 + s.top] = 1
-    out[104 + s.suit] = 1
-    if not s.over:
-        out[160 + (s.turn - seat + n) % n] = 1
-        if seat == s.turn and s.last_drawn != NO_CARD:
-            out[108 + s.last_drawn] = 1
-    out[160 + n + (s.dealer - seat + n) % n] = 1
+    one_hot(out, &memo.top, 52 + s.top)
+    one_hot(out, &memo.suit, 104 + s.suit)
+    t = s.turn - seat
+    one_hot(out, &memo.turn, NO_CARD if s.over else 160 + (t + n if t < 0 else t))
+    one_hot(out, &memo.drawn, 108 + s.last_drawn if not s.over and seat == s.turn and s.last_drawn != NO_CARD
+            else NO_CARD)
+    t = s.dealer - seat
+    one_hot(out, &memo.dealer, 160 + n + (t + n if t < 0 else t))
     at = 160 + 2 * n
-    for k in range(n):
-        out[at + k] = popcount(s.hands[(seat + k) % n])
+    for k in range(n):  # seats counted from ``seat``: cards held, and (below) the halved totals
+        out[at + k] = s.held[order[k]]
+        out[at + n + 6 + k] = s.half[order[k]]
     at += n
     out[at] = s.stock_len
-    out[at + 1] = popcount(s.discards) + 1
+    out[at + 1] = s.pile + 1
     out[at + 2] = s.drawn
     out[at + 3] = s.passes
     out[at + 4] = s.round
     out[at + 5] = cfg.rounds
-    at += 6
-    for k in range(n):
-        t = s.totals[(seat + k) % n]
-        out[at + k] = (t >> 1) if t < 511 else 255
 
 
 # The built-in policies.
@@ -420,6 +475,9 @@ cdef Config rules_config(object options, dict flags) except *:
         raise ValueError(f"the crazy_eights core has no flag {', '.join(sorted(flags))}")
     cfg.players = options.players
     cfg.cards_each = options.cards_each
+    for seat in range(MAX_PLAYERS):
+        for k in range(MAX_PLAYERS):
+            cfg.rotation[seat][k] = (seat + k) % options.players if seat < options.players else 0
     cfg.draw_until = bool(options.draw_until_playable)
     cfg.rounds = options.rounds
     cfg.obs_size = 166 + 4 * cfg.players
@@ -456,6 +514,8 @@ cdef object rules_dump(const Config* cfg, const State* s):
         "seed": s.seed,
         "last_end": END_NAMES[s.last_end],
         "last_out": None if s.last_out == NO_CARD else s.last_out,
+        "held": tuple(s.held[k] for k in range(n)),
+        "pile": s.pile,
     }
 
 

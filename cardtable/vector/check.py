@@ -101,6 +101,9 @@ def _check(options: Any, seed: int, num_envs: int, steps: int, rewards: str, pol
             for key, value in theirs.items():
                 if ours[key] != value:
                     fail(step, i, key, ours[key], value)
+            counts = (tuple(h.bit_count() for h in state.hands), state.discards.bit_count())
+            if (ours["held"], ours["pile"]) != counts:
+                fail(step, i, "the cards held and in the discards", (ours["held"], ours["pile"]), counts)
             seat = state.turn
             if player[i] != seat:
                 fail(step, i, "the seat to act", int(player[i]), seat)
