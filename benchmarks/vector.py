@@ -174,7 +174,8 @@ def section_technologies(args: argparse.Namespace, out: dict[str, Any]) -> None:
         "cython_over_numba_encoded": ratios(rates, "cython+encode", "numba+encode"),
         "numba_compile_seconds_fresh_process": compile_s,
         "lines": {
-            "cython rules module (_crazy_eights.pyx, up to the Python-level part)": rules_lines(pyx, end="# Python level."),
+            "cython rules module (_crazy_eights.pyx, up to the Python-level part)":
+                rules_lines(pyx, end="# Python level."),
             "cython shared stream (_stream.pxd) + batch machinery (_batch.pxi)":
                 rules_lines(ROOT / "cardtable/vector/_stream.pxd") + rules_lines(ROOT / "cardtable/vector/_batch.pxi"),
             "numba loop (research/vector_numba_c8.py, without its harness class and check)":

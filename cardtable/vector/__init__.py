@@ -16,6 +16,11 @@ from __future__ import annotations
 
 from typing import Any
 
+try:
+    import numpy  # noqa: F401  (the batch API's arrays)
+except ImportError:  # numpy is the rl extra's
+    raise ImportError("cardtable.vector needs numpy: pip install 'cardtable[rl]'") from None
+
 from cardtable.vector.batch import BatchEnv, IllegalBatchAction
 from cardtable.vector.cores import CORES, CoreNotBuilt, UnsupportedOptions, available
 

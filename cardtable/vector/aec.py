@@ -1,4 +1,4 @@
-"""A PettingZoo AEC view of one game played by the compiled core: the same agents, spaces and ids as ``cardtable.rl``."""
+"""A PettingZoo AEC view of one game played by the compiled core: ``cardtable.rl.env``'s agents, spaces and ids."""
 
 from __future__ import annotations
 

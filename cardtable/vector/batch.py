@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
+import numpy as np
+
 from cardtable.core.errors import IllegalAction
 from cardtable.core.registry import load_game
 from cardtable.vector.cores import check_supported, load_core
 
 if TYPE_CHECKING:
-    import numpy as np
     import numpy.typing as npt
 
 Illegal = Literal["raise", "lose"]
@@ -25,14 +26,6 @@ class IllegalBatchAction(IllegalAction):
         self.action = action
         self.reason = reason
         self.step = None
-
-
-def _numpy() -> Any:
-    try:
-        import numpy
-    except ImportError:
-        raise ImportError("cardtable.vector needs numpy: pip install 'cardtable[rl]'") from None
-    return numpy
 
 
 class BatchEnv:
@@ -51,7 +44,6 @@ class BatchEnv:
     def __init__(self, game: str, num_envs: int, *, seed: int = 0, rewards: str = "game",
                  illegal: Illegal = "raise", policy_seed: int | None = None, autoreset: bool = True,
                  **options: Any) -> None:
-        np = _numpy()
         self.game = load_game(game)
         self.name = self.game.info.name
         self.options = self.game.options(**options)
@@ -61,7 +53,7 @@ class BatchEnv:
             raise ValueError(f"illegal must be 'raise' or 'lose', not {illegal!r}")
         if type(num_envs) is not int or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, not {num_envs!r}")
-        if type(seed) is not int or policy_seed is not None and type(policy_seed) is not int:
+        if type(seed) is not int or (policy_seed is not None and type(policy_seed) is not int):
             raise ValueError(f"seed and policy_seed must be ints, not {seed!r} and {policy_seed!r}")
         self.num_envs = num_envs
         self.seed = seed
@@ -84,7 +76,6 @@ class BatchEnv:
         self.done: npt.NDArray[np.bool_] = self._done.view(np.bool_)
         self.player: npt.NDArray[np.int32] = np.zeros(num_envs, np.int32)
         self._actions = np.zeros(num_envs, np.int64)
-        self._np = np
         self._started = False
 
     # The loop.
@@ -123,7 +114,6 @@ class BatchEnv:
         self._done[env] = 0
 
     def _check_actions(self, actions: Any) -> npt.NDArray[np.int64]:
-        np = self._np
         if not self._started:
             raise ValueError("call reset() before step()")
         if not isinstance(actions, np.ndarray):
@@ -138,10 +128,9 @@ class BatchEnv:
         if actions.dtype.kind == "u" and actions.size and int(actions.max()) > np.iinfo(np.int64).max:
             raise ValueError("actions hold an id beyond int64")
         out[:] = actions
-        return out  # type: ignore[no-any-return]
+        return out
 
     def _check_buffer(self, buffer: Any, name: str) -> None:
-        np = self._np
         if not isinstance(buffer, np.ndarray) or buffer.dtype != np.uint8 or buffer.shape != self.obs.shape \
                 or not buffer.flags.c_contiguous or not buffer.flags.writeable:
             raise ValueError(f"{name} must be a writeable C-contiguous uint8 array of shape {self.obs.shape}")
@@ -170,8 +159,8 @@ class BatchEnv:
         if not self._started:
             raise ValueError("call reset() before sample()")
         if out is None:
-            out = self._np.zeros(self.num_envs, self._np.int64)
-        elif out.dtype != self._np.int64 or out.shape != (self.num_envs,) or not out.flags.c_contiguous:
+            out = np.zeros(self.num_envs, np.int64)
+        elif out.dtype != np.int64 or out.shape != (self.num_envs,) or not out.flags.c_contiguous:
             raise ValueError(f"out must be a C-contiguous int64 array of shape ({self.num_envs},)")
         self.core.policy(index, out)
         return out

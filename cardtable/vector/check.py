@@ -12,7 +12,8 @@ mixed) and are replayed in the Python engine through its validated ``apply``. Us
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -32,6 +33,8 @@ class Tally:
 
     decisions: int = 0
     games: int = 0
+    #: Rounds ended, by how (``RoundScore.end``: out, blocked, limit).
+    ends: Counter[str] = field(default_factory=Counter)
 
 
 def python_view(state: Any) -> dict[str, Any]:
@@ -62,12 +65,13 @@ def check(options: Any, *, seed: int, num_envs: int, steps: int, rewards: str = 
         return _check(options, seed, num_envs, steps, rewards, policy_seed, heuristic_every, all_seats_every, game,
                       flags)
     saved = flow.ROUND_ACTION_LIMIT
-    flow.ROUND_ACTION_LIMIT = round_limit
+    # Final for the engine; lowered for the duration of the check only.
+    flow.ROUND_ACTION_LIMIT = round_limit  # type: ignore[misc]
     try:
         return _check(options, seed, num_envs, steps, rewards, policy_seed, heuristic_every, all_seats_every, game,
                       {**flags, "round_limit": round_limit})
     finally:
-        flow.ROUND_ACTION_LIMIT = saved
+        flow.ROUND_ACTION_LIMIT = saved  # type: ignore[misc]
 
 
 def _check(options: Any, seed: int, num_envs: int, steps: int, rewards: str, policy_seed: int,
@@ -136,6 +140,8 @@ def _check(options: Any, seed: int, num_envs: int, steps: int, rewards: str, pol
                 expected = rw.final_rewards(tuple(outcome.winners), n)
             if reward[i].tolist() != expected:
                 fail(step, i, "the rewards", reward[i].tolist(), expected)
+            if len(after.sheet) > len(state.sheet):
+                tally.ends[after.sheet[-1].end] += 1
             if bool(done[i]) != (outcome is not None):
                 fail(step, i, "the done flag", bool(done[i]), outcome is not None)
             if outcome is not None:

@@ -13,7 +13,7 @@ from gymnasium.vector.utils import batch_space
 from cardtable.vector.batch import BatchEnv
 
 
-class GymVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
+class GymVectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` self-play games; ``reward[i]`` is what the seat that acted in env ``i`` earned.
 
     Observations are ``{"observation": uint8, "action_mask": int8}`` batched (the seat to act's);
