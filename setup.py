@@ -47,7 +47,7 @@ def extensions() -> list[Extension]:
         print(NOTE.format(why="Cython is not installed"), file=sys.stderr)
         return []
     modules = [Extension("cardtable.vector._crazy_eights", ["cardtable/vector/_crazy_eights.pyx"],
-                         extra_compile_args=["-O3"] if sys.platform != "win32" else [])]
+                         extra_compile_args=["-O3", "-g0"] if sys.platform != "win32" else [])]
     return list(cythonize(modules, language_level=3, quiet=True))
 
 
