@@ -310,20 +310,9 @@ def section_memory(args: argparse.Namespace, out: dict[str, Any]) -> None:
                          182 + 70 + 4 * 4 + 1 + 4}
 
 
-def option_sets() -> list[Any]:
-    """Every valid CrazyEightsOptions (players × hand size × drawing rule × rounds)."""
-    game = cardtable.load_game("crazy_eights")
-    out = []
-    for players, size, until, rounds in itertools.product(range(2, 7), ("auto", 5, 7, 9), (True, False), (1, 3, 5)):
-        options = game.options(players=players, hand_size=size, draw_until_playable=until, rounds=rounds)
-        if players * options.cards_each + 1 <= 52:
-            out.append(options)
-    return out
-
-
 def section_differential(args: argparse.Namespace, out: dict[str, Any]) -> None:
     """The differential check over every option set, both reward modes, ``--differential`` decisions in all."""
-    from cardtable.vector.check import check
+    from cardtable.vector.check import check, option_sets
 
     sets = option_sets()
     envs = 8

@@ -117,21 +117,19 @@ def shuffle(rng, i, items, n, words, always, qmax, limbs, digits):
         items[digits[k]] = t
 
 
-@nb.njit(cache=True)
-def lowest(x):
-    n = 0
-    while not (x >> U(n)) & U(1):
-        n += 1
-    return n
-
-
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def popcount(x):
-    c = 0
-    while x:
-        x &= x - U(1)
-        c += 1
-    return c
+    # The core's bit arithmetic (numba has no popcount intrinsic in its Python subset).
+    x = x - ((x >> U(1)) & U(0x5555555555555555))
+    x = (x & U(0x3333333333333333)) + ((x >> U(2)) & U(0x3333333333333333))
+    x = (x + (x >> U(4))) & U(0x0F0F0F0F0F0F0F0F)
+    return int((x * U(0x0101010101010101)) >> U(56))
+
+
+@nb.njit(cache=True, inline="always")
+def lowest(x):
+    """The index of the lowest set bit (x != 0): the bits below it, counted."""
+    return popcount((x & (~x + U(1))) - U(1))
 
 
 @nb.njit(cache=True)

@@ -12,6 +12,7 @@ mixed) and are replayed in the Python engine through its validated ``apply``. Us
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +36,22 @@ class Tally:
     games: int = 0
     #: Rounds ended, by how (``RoundScore.end``: out, blocked, limit).
     ends: Counter[str] = field(default_factory=Counter)
+
+
+def option_sets() -> list[Any]:
+    """Every valid ``CrazyEightsOptions``: 5 player counts × 4 hand sizes × 2 drawing rules × 3 round counts, less
+    the 6 of 6 players × 9 cards (with the starter they need 55 cards)."""
+    from cardtable.core.errors import InvalidOptions
+
+    game = load_game("crazy_eights")
+    out = []
+    for players, size, until, rounds in itertools.product(range(2, 7), ("auto", 5, 7, 9), (True, False), (1, 3, 5)):
+        try:
+            out.append(game.options(players=players, hand_size=size, draw_until_playable=until, rounds=rounds))
+        except InvalidOptions:
+            if (players, size) != (6, 9):
+                raise
+    return out
 
 
 def python_view(state: Any) -> dict[str, Any]:

@@ -10,29 +10,15 @@ engine, each of which must make it fail.
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
-from typing import Any
 
 import pytest
 
 import cardtable
-from cardtable.core.errors import InvalidOptions
 from cardtable.games.crazy_eights import game as flow
-from cardtable.vector.check import Mismatch, check
+from cardtable.vector.check import Mismatch, check, option_sets
 
 GAME = cardtable.load_game("crazy_eights")
-
-
-def option_sets() -> list[Any]:
-    """Every valid option set."""
-    out = []
-    for players, size, until, rounds in itertools.product(range(2, 7), ("auto", 5, 7, 9), (True, False), (1, 3, 5)):
-        try:
-            out.append(GAME.options(players=players, hand_size=size, draw_until_playable=until, rounds=rounds))
-        except InvalidOptions:  # 6 × 9 cards and the starter do not fit the deck
-            assert (players, size) == (6, 9)
-    return out
 
 
 def test_every_option_set_plays_the_same_games_on_both_sides() -> None:
