@@ -174,6 +174,8 @@ class BatchEnv:
         index = self._policy_index(policy)
         if not self._started:
             raise ValueError("call reset() before play()")
+        if not self.autoreset:
+            raise ValueError("play() replaces finished games as it goes: it needs autoreset=True")
         if type(steps) is not int or steps < 0:
             raise ValueError(f"steps must be an int >= 0, not {steps!r}")
         decisions, ended = self.core.play(steps, index, encode, self.obs, self.mask)

@@ -45,7 +45,10 @@ class GymVectorEnv(gymnasium.vector.VectorEnv):
 
     def reset(self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        """Deal every env's first game; ``seed`` (an int) restarts the batch from that seed."""
+        """Deal every env's first game (env i: seed + i); ``seed`` (an int) restarts the batch from that seed.
+
+        Without a seed the batch's own seed is dealt again: the same first games.
+        """
         if isinstance(seed, list):
             raise ValueError("the batch takes one seed (env i plays seed + i), not one per env")
         if seed is not None:

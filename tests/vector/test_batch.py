@@ -222,6 +222,10 @@ def test_bad_arguments_to_make_and_the_loop() -> None:
         env.play(-1)
     with pytest.raises(IndexError, match="env index 2"):
         env.state(2)
+    kept = vector.BatchEnv("crazy_eights", 2, autoreset=False)
+    kept.reset()
+    with pytest.raises(ValueError, match="autoreset=True"):
+        kept.play(10)
     with pytest.raises(ValueError, match="final_obs"):
         env.step(env.sample(), final_obs=np.zeros((2, 10), np.uint8))
 
