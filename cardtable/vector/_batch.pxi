@@ -174,18 +174,6 @@ cdef class Core:
             for i in range(self.num_envs):
                 self._observe(i, &obs[i, 0], <uint8_t*>&mask[i, 0], &player[i], legal)
 
-    def first_illegal(self, int64_t[::1] actions):
-        """The index of the first env whose action is not legal now, or -1 (nothing changes)."""
-        cdef int i, bad = -1
-        cdef uint64_t legal[LEGAL_WORDS]
-        with nogil:
-            for i in range(self.num_envs):
-                rules_legal(&self.cfg, &self.states[i], legal)
-                if not is_legal(legal, actions[i]):
-                    bad = i
-                    break
-        return bad
-
     def legal_ids(self, int i):
         """The legal action ids of env ``i`` now, ascending."""
         self._check_index(i)
