@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint types pytest bench clean browser postgres reference wheel-smoke
+.PHONY: run test lint types pytest bench clean browser postgres reference wheel-smoke core
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +16,15 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[test,rl,openspiel]'
 	touch $(STAMP) $(RUN_STAMP)
+
+# The compiled batch core (cardtable.vector), rebuilt in place when its sources change (setup.py; skipped
+# with a note where no C compiler is found).
+CORE := $(VENV)/.core-built
+$(CORE): setup.py $(wildcard cardtable/vector/*.pyx cardtable/vector/*.pxd cardtable/vector/*.pxi) | $(STAMP)
+	$(BIN)/pip install -q --no-deps -e .
+	touch $(CORE)
+
+core: $(CORE)
 
 $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q --upgrade pip
@@ -44,7 +53,7 @@ lint: $(STAMP)
 types: $(STAMP)
 	$(BIN)/mypy cardtable
 
-pytest: $(STAMP) browser postgres
+pytest: $(STAMP) $(CORE) browser postgres
 	$(BIN)/pytest -n 2
 
 wheel-smoke: $(STAMP)  ## sdist and wheel built, the wheel installed in a fresh venv and used (.ci/wheel-smoke)
@@ -56,4 +65,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/throughput.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build cardtable/vector/*.so cardtable/vector/*.c

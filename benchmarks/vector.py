@@ -1,0 +1,359 @@
+"""The batched compiled core (``cardtable.vector``) against OpenSpiel and against the technology it was chosen over.
+
+    python benchmarks/vector.py [--rounds 9] [--slice 0.3] [--envs 1000]
+                                [--only technologies,peers,encoding,memory,differential]
+                                [--differential 1000000] [--json]
+
+Method (as ``benchmarks/throughput.py``, docs/performance.md): **CPU time** (``time.process_time``);
+**interleaved** rounds, each side running for ``--slice`` CPU seconds per round, the order rotating;
+a ratio per round, printed as the **median with the interquartile range and the min–max**.
+
+Sections:
+
+* ``technologies``: the Cython core (``Core.play``) against the numba loop of ``research/vector_numba_c8.py``
+  (the same games: checked first), random play, with and without the observation and mask written at
+  every decision; numba's compile time (first call in a fresh process, its cache emptied) and the lines
+  of each second implementation of the rules.
+* ``peers``: random play, 4 players, one round, decisions per CPU second on one core: the core
+  (uniform over the legal ids, nothing encoded) against OpenSpiel's ``crazy_eights`` (``OPENSPIEL_C8``)
+  driven from Python under the rules-matched policy of ``benchmarks/throughput.py``, and against
+  ``pyspiel.random_sim_test`` (OpenSpiel's only whole-game C++ loop that pyspiel exposes: a test
+  harness, see docs/performance.md), whose decisions per game are estimated from Python-driven games
+  under the same uniform policy (it returns no counts).
+* ``encoding``: the core's loop with the seat to act's observation and mask written at every decision
+  against the same loop without (the same games): the all-C ``play`` loop (random and heuristic
+  policies), and the batch API driven from Python (``policy`` then ``step``, one call each per batch step).
+* ``memory``: the core's bytes per game state in a batch of 10,000 (its own accounting and the C heap).
+* ``differential``: ``cardtable.vector.check`` over every option set, ``--differential`` decisions in all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import itertools
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import cardtable
+from cardtable.vector._crazy_eights import Core
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "research"))
+
+Side = Callable[[float], tuple[int, float]]  # run for ~seconds of CPU: (decisions, cpu seconds)
+
+
+def spread(values: list[float]) -> dict[str, float]:
+    """Median, quartiles, min and max."""
+    values = sorted(values)
+    q1, _, q3 = statistics.quantiles(values, n=4) if len(values) >= 4 else (values[0], 0.0, values[-1])
+    return {"median": statistics.median(values), "q1": q1, "q3": q3, "min": values[0], "max": values[-1]}
+
+
+def fmt(s: dict[str, float], unit: str = "x") -> str:
+    """``1.23x (IQR 1.20–1.25, range 1.10–1.30)``."""
+    return (f"{s['median']:.2f}{unit} (IQR {s['q1']:.2f}–{s['q3']:.2f}, range {s['min']:.2f}–{s['max']:.2f})")
+
+
+def interleave(sides: dict[str, Side], rounds: int, seconds: float) -> dict[str, list[float]]:
+    """Decisions per CPU second of each side in each round, the order of the sides rotating."""
+    rates: dict[str, list[float]] = {name: [] for name in sides}
+    names = list(sides)
+    for r in range(rounds):
+        k = r % len(names)
+        for name in names[k:] + names[:k]:
+            decisions, cpu = sides[name](seconds)
+            rates[name].append(decisions / cpu)
+    return rates
+
+
+def ratios(rates: dict[str, list[float]], a: str, b: str) -> dict[str, float]:
+    """The spread of per-round ratios a / b."""
+    return spread([x / y for x, y in zip(rates[a], rates[b], strict=True)])
+
+
+def c8_options(**kw: Any) -> Any:
+    """Crazy Eights options."""
+    return cardtable.load_game("crazy_eights").options(**kw)
+
+
+def core_side(envs: int, *, encode: bool, policy: int = 0, seed: int = 1, players: int = 4) -> Side:
+    """The core's ``play`` loop (a chunk of steps at a time until the slice is used)."""
+    core = Core(envs, seed, c8_options(players=players, rounds=1), seed)
+    obs = np.zeros((envs, core.obs_size), np.uint8)
+    mask = np.zeros((envs, 70), np.int8)
+    core.reset(obs, mask, np.zeros(envs, np.int32))
+    chunk = max(1, 20_000 // envs)
+
+    def side(seconds: float) -> tuple[int, float]:
+        decisions = 0
+        start = time.process_time()
+        while (now := time.process_time()) - start < seconds:
+            decisions += core.play(chunk, policy, encode, obs, mask)[0]
+        return decisions, now - start
+
+    return side
+
+
+def step_side(envs: int, *, encode: bool, seed: int = 1) -> Side:
+    """The batch API's loop as an agent drives it from Python: ``Core.policy`` (random), then ``Core.step``."""
+    core = Core(envs, seed, c8_options(players=4, rounds=1), seed)
+    obs = np.zeros((envs, core.obs_size), np.uint8)
+    mask = np.zeros((envs, 70), np.int8)
+    player = np.zeros(envs, np.int32)
+    rewards = np.zeros((envs, 4), np.float32)
+    done = np.zeros(envs, np.uint8)
+    actions = np.zeros(envs, np.int64)
+    core.reset(obs, mask, player)
+
+    def side(seconds: float) -> tuple[int, float]:
+        decisions = 0
+        start = time.process_time()
+        while (now := time.process_time()) - start < seconds:
+            core.policy(0, actions)
+            core.step(actions, obs, mask, rewards, done, player, 0, encode)
+            decisions += envs
+        return decisions, now - start
+
+    return side
+
+
+def numba_side(envs: int, *, encode: bool, seed: int = 1) -> Side:
+    """The numba loop, same games as ``core_side`` (compiled before timing)."""
+    from vector_numba_c8 import NumbaBatch
+
+    batch = NumbaBatch(envs, seed, policy_seed=seed)
+    batch.play(1, encode)
+    chunk = max(1, 20_000 // envs)
+
+    def side(seconds: float) -> tuple[int, float]:
+        decisions = 0
+        start = time.process_time()
+        while (now := time.process_time()) - start < seconds:
+            decisions += batch.play(chunk, encode)[0]
+        return decisions, now - start
+
+    return side
+
+
+def rules_lines(path: Path, start: str | None = None, end: str | None = None) -> int:
+    """Non-blank, non-comment lines of ``path`` (between the markers if given)."""
+    lines = path.read_text().splitlines()
+    if start is not None:
+        lines = lines[next(i for i, line in enumerate(lines) if line.startswith(start)):]
+    if end is not None:
+        lines = lines[:next(i for i, line in enumerate(lines) if line.startswith(end))]
+    return sum(1 for line in lines if line.strip() and not line.strip().startswith("#"))
+
+
+def section_technologies(args: argparse.Namespace, out: dict[str, Any]) -> None:
+    """Cython against numba on the same loop and encoder."""
+    from vector_numba_c8 import check_same_games
+
+    check_same_games()
+    compile_s = numba_compile_seconds()
+    rates = interleave({
+        "cython": core_side(args.envs, encode=False), "numba": numba_side(args.envs, encode=False),
+        "cython+encode": core_side(args.envs, encode=True), "numba+encode": numba_side(args.envs, encode=True),
+    }, args.rounds, args.slice)
+    pyx = ROOT / "cardtable/vector/_crazy_eights.pyx"
+    out["technologies"] = {
+        "decisions_per_s": {k: statistics.median(v) for k, v in rates.items()},
+        "cython_over_numba_random_play": ratios(rates, "cython", "numba"),
+        "cython_over_numba_encoded": ratios(rates, "cython+encode", "numba+encode"),
+        "numba_compile_seconds_fresh_process": compile_s,
+        "lines": {
+            "cython rules module (_crazy_eights.pyx, up to the Python-level part)":
+                rules_lines(pyx, end="# Python level."),
+            "cython shared stream (_stream.pxd) + batch machinery (_batch.pxi)":
+                rules_lines(ROOT / "cardtable/vector/_stream.pxd") + rules_lines(ROOT / "cardtable/vector/_batch.pxi"),
+            "numba loop (research/vector_numba_c8.py, without its harness class and check)":
+                rules_lines(ROOT / "research/vector_numba_c8.py", end="class NumbaBatch"),
+        },
+    }
+
+
+def numba_compile_seconds() -> float:
+    """CPU seconds of the numba loop's first call in a fresh process with its on-disk cache removed."""
+    cache = ROOT / "research" / "__pycache__"
+    for f in cache.glob("vector_numba_c8*.nbi"):
+        f.unlink()
+    for f in cache.glob("vector_numba_c8*.nbc"):
+        f.unlink()
+    code = ("import time, resource; t = time.process_time(); from vector_numba_c8 import NumbaBatch; "
+            "NumbaBatch(4, 1).play(1, True); print(time.process_time() - t)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT / "research")})
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+@contextlib.contextmanager
+def quiet_stdout() -> Any:
+    """Silence C++ writes to file descriptor 1 (``random_sim_test`` prints)."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    try:
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(devnull)
+        os.close(saved)
+
+
+def uniform_decisions_per_game(pyspiel: Any, game: Any, games: int) -> tuple[float, float]:
+    """Mean and standard error of OpenSpiel's player moves per game under uniform random play (Python-driven)."""
+    rng = random.Random(12345)
+    counts = []
+    for _ in range(games):
+        state = game.new_initial_state()
+        n = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+                n += 1
+        counts.append(n)
+    return statistics.mean(counts), statistics.stdev(counts) / len(counts) ** 0.5
+
+
+def section_peers(args: argparse.Namespace, out: dict[str, Any]) -> None:
+    """The core's random play against OpenSpiel from Python and against random_sim_test."""
+    from throughput import OPENSPIEL_C8, Tally, load_pyspiel, openspiel_crazy_eights
+
+    pyspiel = load_pyspiel()
+    if pyspiel is None:
+        out["peers"] = "OpenSpiel not importable: pip install -e '.[openspiel]'"
+        return
+    play_one = openspiel_crazy_eights(pyspiel)
+    seeds = itertools.count()
+
+    def openspiel(seconds: float) -> tuple[int, float]:
+        tally = Tally()
+        rng = random.Random(next(seeds))
+        start = time.process_time()
+        while (now := time.process_time()) - start < seconds:
+            play_one(0, rng, tally)
+        return tally.decisions, now - start
+
+    game = pyspiel.load_game("crazy_eights", OPENSPIEL_C8)
+    sims = args.sims
+
+    def random_sim(seconds: float) -> tuple[int, float]:
+        start = time.process_time()
+        with quiet_stdout():
+            pyspiel.random_sim_test(game, num_sims=sims, serialize=False, verbose=False, mask_test=False)
+        return sims, time.process_time() - start  # games, not decisions: scaled below
+
+    rates = interleave({"core": core_side(args.envs, encode=False), "core_1env": core_side(1, encode=False),
+                        "openspiel_python": openspiel, "random_sim_games": random_sim},
+                       args.rounds, args.slice)
+    per_game, err = uniform_decisions_per_game(pyspiel, game, args.estimate_games)
+    rates["random_sim"] = [g * per_game for g in rates.pop("random_sim_games")]
+    lengths = Core(2000, 7, c8_options(players=4, rounds=1), 7)
+    obs, mask = np.zeros((2000, 182), np.uint8), np.zeros((2000, 70), np.int8)
+    lengths.reset(obs, mask, np.zeros(2000, np.int32))
+    decisions, ended = lengths.play(200, 0, False, obs, mask)
+    out["peers"] = {
+        "decisions_per_s": {k: statistics.median(v) for k, v in rates.items()},
+        "core_over_openspiel_python": ratios(rates, "core", "openspiel_python"),
+        "core_1env_over_openspiel_python": ratios(rates, "core_1env", "openspiel_python"),
+        "core_over_random_sim": ratios(rates, "core", "random_sim"),
+        "core_decisions_per_game": decisions / ended,
+        "random_sim_decisions_per_game_estimate": [per_game, err],
+        "openspiel_params": OPENSPIEL_C8,
+    }
+
+
+def section_encoding(args: argparse.Namespace, out: dict[str, Any]) -> None:
+    """The loop with the observation and mask written at every decision over the loop without."""
+    rates = interleave({"plain": core_side(args.envs, encode=False), "encoded": core_side(args.envs, encode=True),
+                        "plain_heuristic": core_side(args.envs, encode=False, policy=1),
+                        "encoded_heuristic": core_side(args.envs, encode=True, policy=1),
+                        "step_plain": step_side(args.envs, encode=False),
+                        "step_encoded": step_side(args.envs, encode=True)},
+                       args.rounds, args.slice)
+    out["encoding"] = {
+        "decisions_per_s": {k: statistics.median(v) for k, v in rates.items()},
+        "cost_encoded_over_plain_random": ratios(rates, "plain", "encoded"),
+        "cost_encoded_over_plain_heuristic": ratios(rates, "plain_heuristic", "encoded_heuristic"),
+        "cost_encoded_over_plain_step_api": ratios(rates, "step_plain", "step_encoded"),
+    }
+
+
+def section_memory(args: argparse.Namespace, out: dict[str, Any]) -> None:
+    """Bytes per game state in a batch of 10,000."""
+    from throughput import malloc_in_use
+
+    n = 10_000
+    before = malloc_in_use()
+    core = Core(n, 1, c8_options(players=4), 1)
+    after = malloc_in_use()
+    out["memory"] = {"batch": n, "core_bytes_per_game": core.state_bytes,
+                     "c_heap_bytes_per_game": (after - before) / n,
+                     "buffers_bytes_per_env (obs + mask + rewards + done + player, 4 players)":
+                         182 + 70 + 4 * 4 + 1 + 4}
+
+
+def section_differential(args: argparse.Namespace, out: dict[str, Any]) -> None:
+    """The differential check over every option set, both reward modes, ``--differential`` decisions in all."""
+    from cardtable.vector.check import check, option_sets
+
+    sets = option_sets()
+    envs = 8
+    steps = max(1, args.differential // (len(sets) * envs))
+    decisions = games = 0
+    start = time.process_time()
+    for k, options in enumerate(sets):
+        tally = check(options, seed=1000 * k, num_envs=envs, steps=steps, rewards=("game", "round")[k % 2],
+                      policy_seed=k)
+        decisions += tally.decisions
+        games += tally.games
+    out["differential"] = {"option_sets": len(sets), "decisions": decisions, "games": games,
+                           "cpu_seconds": time.process_time() - start, "mismatches": 0}
+
+
+SECTIONS = {"technologies": section_technologies, "peers": section_peers, "encoding": section_encoding,
+            "memory": section_memory, "differential": section_differential}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--slice", type=float, default=0.3)
+    parser.add_argument("--envs", type=int, default=1000)
+    parser.add_argument("--sims", type=int, default=2, help="random_sim_test games per round")
+    parser.add_argument("--estimate-games", type=int, default=400)
+    parser.add_argument("--differential", type=int, default=1_000_000)
+    parser.add_argument("--only", default=",".join(SECTIONS))
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    out: dict[str, Any] = {"load_average_at_start": os.getloadavg(), "cpus": os.cpu_count()}
+    for name in args.only.split(","):
+        SECTIONS[name](args, out)
+        if not args.json:
+            print(json.dumps({name: out[name]}, indent=1, default=str), flush=True)
+    if args.json:
+        print(json.dumps(out, indent=1, default=str))
+    else:
+        print(f"load average at start: {out['load_average_at_start']}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,64 @@
+"""Which games have a compiled core, loading it, and checking that it plays exactly the options asked for."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from types import ModuleType
+from typing import Any
+
+from cardtable.core.errors import InvalidOptions
+
+#: Game name -> the compiled rules module (built from ``cardtable/vector/_<name>.pyx`` by setup.py).
+CORES: dict[str, str] = {"crazy_eights": "cardtable.vector._crazy_eights"}
+
+
+class CoreNotBuilt(ImportError):
+    """The compiled core was not built on this machine (no C compiler at install); the Python engines still work."""
+
+
+class UnsupportedOptions(InvalidOptions):
+    """Options the compiled core does not play: it refuses them rather than play a different game."""
+
+
+def available() -> list[str]:
+    """The games whose compiled core is built and importable here."""
+    out = []
+    for name in CORES:
+        try:
+            load_core(name)
+        except CoreNotBuilt:
+            continue
+        out.append(name)
+    return out
+
+
+def load_core(name: str) -> ModuleType:
+    """The compiled rules module of ``name``; ``ValueError`` for a game without one, ``CoreNotBuilt`` if unbuilt."""
+    module = CORES.get(name)
+    if module is None:
+        raise ValueError(f"no compiled core for {name!r}: cardtable.vector has {', '.join(sorted(CORES))} "
+                         f"(the Python engine plays every game: cardtable.load_game({name!r}))")
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise CoreNotBuilt(
+            f"the compiled core of {name} ({module}) is not built here ({exc}). It is built at install when a C "
+            "compiler and the Python headers are present (Debian: apt-get install gcc python3-dev; then "
+            "pip install -e . again). The Python engines work without it: cardtable.load_game(name).") from None
+
+
+def check_supported(name: str, core: ModuleType, options: Any) -> None:
+    """``UnsupportedOptions`` naming every option the core does not play (a field it lacks, a value it lacks)."""
+    supported: dict[str, tuple[Any, ...]] = core.SUPPORTED
+    problems = []
+    for f in dataclasses.fields(options):
+        value = getattr(options, f.name)
+        if f.name not in supported:
+            if value != f.default:
+                problems.append(f"{f.name}={value!r} (the core knows only its default {f.default!r})")
+        elif not any(value == v and type(value) is type(v) for v in supported[f.name]):
+            problems.append(f"{f.name}={value!r} (the core plays {', '.join(map(repr, supported[f.name]))})")
+    if problems:
+        raise UnsupportedOptions(f"the compiled {name} core does not support {'; '.join(problems)}; "
+                                 "the Python engine plays them (cardtable.rl, cardtable.load_game)")

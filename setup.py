@@ -1,0 +1,54 @@
+"""Build the compiled batch core (``cardtable.vector``) when a C compiler is there; install without it otherwise.
+
+Everything else about the package is in pyproject.toml. The extension is optional: where Cython or a
+compiler is missing, or the build fails, the install still succeeds with a warning, and
+``cardtable.vector`` says that the compiled core is not built (the Python engines work as before).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+NOTE = ("cardtable: the compiled batch core (cardtable.vector) was not built ({why}); the Python engines work "
+        "without it. To build it: a C compiler and the Python headers (Debian: apt-get install gcc python3-dev), "
+        "then reinstall.")
+
+
+class OptionalBuildExt(build_ext):
+    """``build_ext`` that warns instead of failing when the extension cannot be compiled."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:  # no compiler at all (setuptools' PlatformError and friends)
+            self._skip(exc)
+
+    def build_extension(self, ext: Extension) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as exc:  # the compiler failed on this extension
+            self._skip(exc)
+
+    def _skip(self, exc: BaseException) -> None:
+        if os.environ.get("CARDTABLE_REQUIRE_CORE"):
+            raise exc
+        print(NOTE.format(why=f"{type(exc).__name__}: {exc}"), file=sys.stderr)
+
+
+def extensions() -> list[Extension]:
+    """The Cython modules, cythonized here; none if Cython is not importable (a note says so)."""
+    try:
+        from Cython.Build import cythonize
+    except ImportError:
+        print(NOTE.format(why="Cython is not installed"), file=sys.stderr)
+        return []
+    modules = [Extension("cardtable.vector._crazy_eights", ["cardtable/vector/_crazy_eights.pyx"],
+                         extra_compile_args=["-O3", "-g0"] if sys.platform != "win32" else [])]
+    return list(cythonize(modules, language_level=3, quiet=True))
+
+
+setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})
