@@ -366,7 +366,8 @@ class Social:
         if host_seat != seat:
             raise TableError(403, "only the host (or, once the host has left, a player) can start a rematch",
                              code="rematch_host", params={})
-        seats = [StoredSeat(s.index, s.kind, s.name, s.bot, s.token_hash, s.taken) for s in old.seats]
+        # The same seats (a bot account keeps its seat); a new game's lost decisions start at none.
+        seats = [StoredSeat(s.index, s.kind, s.name, s.bot, s.token_hash, s.taken, s.account) for s in old.seats]
         stored = StoredTable(self.manager.new_table_id(), old.game, dict(old.options), secrets.randbelow(2**31),
                              "waiting", hash_token(token), old.preset, host_seat, seats,
                              settings=asdict(social.settings))

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import DateTime, Integer, String, select
+from sqlalchemy import DateTime, Integer, String, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column, sessionmaker
@@ -51,6 +51,8 @@ class BotAccountRow(Base):
     origin: Mapped[str] = mapped_column(String(8), default="admin")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    #: When a server process last saw the account connected (the lobby lists bots seen lately).
+    seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
 
 
 @dataclass(frozen=True)
@@ -165,6 +167,26 @@ class BotAccounts:
                 return None
             return _account(row)
 
+    def seen(self, ids: Iterable[int]) -> None:
+        """These accounts are connected to this process now."""
+        wanted = list(ids)
+        if wanted:
+            with self._sessions.begin() as session:
+                session.execute(update(BotAccountRow).where(BotAccountRow.id.in_(wanted)).values(seen_at=utcnow()))
+
+    def connected(self, since: datetime) -> list[BotAccount]:
+        """Live accounts some server process saw connected since ``since``, by name."""
+        with self._sessions() as session:
+            rows = session.scalars(select(BotAccountRow).where(
+                BotAccountRow.seen_at >= since, BotAccountRow.revoked_at.is_(None)).order_by(BotAccountRow.name))
+            return [_account(row) for row in rows]
+
+    def by_id(self, account_id: int) -> BotAccount | None:
+        """The account with this id (revoked or not), or None."""
+        with self._sessions() as session:
+            row = session.get(BotAccountRow, account_id)
+            return _account(row) if row is not None else None
+
     def revoked_among(self, ids: Iterable[int]) -> set[int]:
         """Which of the account ids ``ids`` are revoked (or gone)."""
         wanted = set(ids)
@@ -184,3 +206,78 @@ def _account(row: BotAccountRow) -> BotAccount:
 def _aware(moment: datetime) -> datetime:
     """SQLite gives back naive times; every time here is UTC."""
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
+
+class InvitationRow(Base):
+    """A host's invitation of a bot account into a computer seat of a table (the Bot API)."""
+
+    __tablename__ = "bot_invitations"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(32), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    account_id: Mapped[int] = mapped_column(Integer, index=True)
+    #: ``pending``, ``accepted``, ``declined`` or ``lapsed`` (the seat or the table went meanwhile).
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+@dataclass(frozen=True)
+class Invitation:
+    """An invitation as the Bot API shows it."""
+
+    id: int
+    table_id: str
+    seat: int
+    account_id: int
+    status: str
+
+
+class Invitations:
+    """Reads and writes invitations on an engine whose tables exist."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._sessions = sessionmaker(engine, expire_on_commit=False)
+
+    def add(self, table_id: str, seat: int, account_id: int) -> Invitation:
+        """A pending invitation (an earlier pending one for the same seat lapses)."""
+        with self._sessions.begin() as session:
+            for old in session.scalars(select(InvitationRow).where(
+                    InvitationRow.table_id == table_id, InvitationRow.seat == seat,
+                    InvitationRow.status == "pending")):
+                old.status = "lapsed"
+            row = InvitationRow(table_id=table_id, seat=seat, account_id=account_id, status="pending",
+                                created_at=utcnow())
+            session.add(row)
+            session.flush()
+            return _invitation(row)
+
+    def get(self, invitation_id: int) -> Invitation | None:
+        """The invitation with this id, or None."""
+        with self._sessions() as session:
+            row = session.get(InvitationRow, invitation_id)
+            return _invitation(row) if row is not None else None
+
+    def pending(self, account_ids: Iterable[int], after: int = 0) -> list[Invitation]:
+        """Pending invitations of these accounts with an id above ``after``, oldest first."""
+        wanted = list(account_ids)
+        if not wanted:
+            return []
+        with self._sessions() as session:
+            rows = session.scalars(select(InvitationRow).where(
+                InvitationRow.account_id.in_(wanted), InvitationRow.status == "pending",
+                InvitationRow.id > after).order_by(InvitationRow.id))
+            return [_invitation(row) for row in rows]
+
+    def settle(self, invitation_id: int, status: str) -> bool:
+        """Move a pending invitation to ``status``; False if it was not pending."""
+        with self._sessions.begin() as session:
+            row = session.get(InvitationRow, invitation_id, with_for_update=True)
+            if row is None or row.status != "pending":
+                return False
+            row.status = status
+            return True
+
+
+def _invitation(row: InvitationRow) -> Invitation:
+    return Invitation(row.id, row.table_id, row.seat, row.account_id, row.status)

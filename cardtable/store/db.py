@@ -48,7 +48,9 @@ def hash_token(token: str) -> str:
 
 @dataclass
 class StoredSeat:
-    """A seat as stored: a person (name, token hash) or a computer player (bot name)."""
+    """A seat as stored: a person (``human``: name, token hash), a computer player (``bot``: bot name) or a
+    program playing over the Bot API (``remote``: its bot account, and ``bot``, the computer player that
+    plays its decisions when it fails or is away)."""
 
     index: int
     kind: str
@@ -56,10 +58,15 @@ class StoredSeat:
     bot: str | None = None
     token_hash: str | None = None
     taken: bool = False
+    #: The bot account holding a ``remote`` seat (``cardtable.store.accounts``).
+    account: int | None = None
+    #: A ``remote`` seat's lost decisions this game by kind, and ``forfeited`` (1) once forfeited.
+    failures: dict[str, int] = field(default_factory=dict)
 
     def copy(self) -> StoredSeat:
         """An independent copy (changes are prepared on copies and kept only once stored)."""
-        return StoredSeat(self.index, self.kind, self.name, self.bot, self.token_hash, self.taken)
+        return StoredSeat(self.index, self.kind, self.name, self.bot, self.token_hash, self.taken, self.account,
+                          dict(self.failures))
 
 
 @dataclass
@@ -133,7 +140,7 @@ class Store:
             for seat in seats:
                 c.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.index == seat.index)
                           .values(name=seat.name, kind=seat.kind, bot=seat.bot, token_hash=seat.token_hash,
-                                  taken=seat.taken))
+                                  taken=seat.taken, account_id=seat.account, failures=seat.failures or None))
             self.set_status(table_id, status, c, **columns)
         self._run(connection, work)
 
@@ -302,6 +309,28 @@ class Store:
                      .order_by(TableRow.updated_at.desc(), TableRow.id).limit(limit))
             return [_stored(row, with_actions=False) for row in session.scalars(query)]
 
+    def tables_of_account(self, account: int) -> list[str]:
+        """The open tables where the bot account ``account`` holds a seat, oldest first."""
+        with self.engine.connect() as c:
+            query = (select(TableRow.id).join(SeatRow, SeatRow.table_id == TableRow.id)
+                     .where(SeatRow.account_id == account, SeatRow.kind == "remote",
+                            TableRow.status.in_(OPEN_STATUSES))
+                     .order_by(TableRow.created_at).distinct())
+            return list(c.scalars(query))
+
+    def open_with_accounts(self, ids: Iterable[str]) -> dict[str, list[int]]:
+        """For the tables of ``ids``: the bot accounts holding their remote seats."""
+        wanted = list(ids)
+        if not wanted:
+            return {}
+        with self.engine.connect() as c:
+            rows = c.execute(select(SeatRow.table_id, SeatRow.account_id).where(
+                SeatRow.table_id.in_(wanted), SeatRow.kind == "remote", SeatRow.account_id.is_not(None)))
+            out: dict[str, list[int]] = {}
+            for table_id, account in rows:
+                out.setdefault(table_id, []).append(int(account or 0))
+            return out
+
     def count_open(self) -> int:
         """How many tables are waiting, playing or paused."""
         with self.engine.connect() as c:
@@ -357,11 +386,13 @@ def _is_conflict(exc: Exception) -> bool:
 
 def _seat_values(table_id: str, seat: StoredSeat) -> dict[str, Any]:
     return {"table_id": table_id, "index": seat.index, "name": seat.name, "kind": seat.kind, "bot": seat.bot,
-            "token_hash": seat.token_hash, "taken": seat.taken}
+            "token_hash": seat.token_hash, "taken": seat.taken, "account_id": seat.account,
+            "failures": seat.failures or None}
 
 
 def _stored(row: TableRow, *, with_actions: bool = True) -> StoredTable:
-    seats = [StoredSeat(s.index, s.kind, s.name, s.bot, s.token_hash, s.taken) for s in row.seats]
+    seats = [StoredSeat(s.index, s.kind, s.name, s.bot, s.token_hash, s.taken, s.account_id, dict(s.failures or {}))
+             for s in row.seats]
     actions = [(a.seat, dict(a.action)) for a in row.actions] if with_actions else []
     return StoredTable(row.id, row.game, dict(row.options), row.seed, row.status, row.host_token_hash,
                        row.preset, row.host_seat, seats, actions, row.created_at, row.updated_at,

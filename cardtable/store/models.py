@@ -60,7 +60,7 @@ class TableRow(Base):
 
 
 class SeatRow(Base):
-    """One seat of a table: a person (name, token hash) or a computer player (bot name)."""
+    """One seat of a table: a person (name, token hash), a computer player (bot name) or a bot account's."""
 
     __tablename__ = "seats"
     __table_args__ = (UniqueConstraint("table_id", "index"),)
@@ -73,6 +73,9 @@ class SeatRow(Base):
     bot: Mapped[str | None] = mapped_column(String(64), default=None)
     token_hash: Mapped[str | None] = mapped_column(String(64), default=None, index=True)
     taken: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: The bot account holding a ``remote`` seat (the Bot API), and that seat's lost decisions by kind.
+    account_id: Mapped[int | None] = mapped_column(Integer, default=None, index=True)
+    failures: Mapped[dict[str, int] | None] = mapped_column(JSON, default=None)
 
     table: Mapped[TableRow] = relationship(back_populates="seats")
 
