@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from cardtable.games.wizard import inference, playout
 from cardtable.games.wizard.actions import Play
-from cardtable.games.wizard.bots import HeuristicBot
+from cardtable.games.wizard.players import inference, playout
+from cardtable.games.wizard.players.heuristic import HeuristicBot
 from cardtable.games.wizard.world import sample_hands
 from tests.wizard.script import GAME
 

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from cardtable.bots import make_bot
-from cardtable.games.wizard import playout, rules
+from cardtable.games.wizard import rules
 from cardtable.games.wizard.actions import Bid, Play
-from cardtable.games.wizard.pimc import PimcBot, bid_likelihood, choose, distinct_cards, undecided
+from cardtable.games.wizard.players import playout
+from cardtable.games.wizard.players.search import PimcBot, bid_likelihood, choose, distinct_cards, undecided
 from cardtable.games.wizard.world import sample_hands, shown_voids
 from tests.wizard.script import GAME
 

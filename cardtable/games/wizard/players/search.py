@@ -46,10 +46,11 @@ from typing import Any
 from cardtable.cards import CardId
 from cardtable.core.bot import parse_bot_options
 from cardtable.core.observation import Observation
-from cardtable.games.wizard import bid_table, inference, playout, rules
+from cardtable.games.wizard import rules
 from cardtable.games.wizard.actions import Bid, ChooseTrump, Play, WizardAction
-from cardtable.games.wizard.bots import HeuristicBot
 from cardtable.games.wizard.observation import WizardObservation
+from cardtable.games.wizard.players import inference, playout
+from cardtable.games.wizard.players.heuristic import HeuristicBot
 from cardtable.games.wizard.world import sample_hands
 
 
@@ -389,13 +390,6 @@ def distinct_cards(obs: WizardObservation, cards: list[CardId]) -> list[CardId]:
             out.append(card)
             previous = card
     return out
-
-
-def value_of(players: int, size: int, card: CardId, trump: int | None) -> float:
-    """The fitted expected tricks of one card (the heuristic's bid table)."""
-    from cardtable.games.wizard.bots import category
-
-    return bid_table.value(players, size, category(card, trump))
 
 
 class QuickPimcBot(PimcBot):

@@ -15,8 +15,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cardtable.games.wizard import playout, rules
+from cardtable.games.wizard import rules
 from cardtable.games.wizard.observation import WizardObservation
+from cardtable.games.wizard.players import playout
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardtable.games.wizard import bid_table, rules
+from cardtable.games.wizard.bid_model import PRESSURE, category
 from cardtable.games.wizard.observation import WizardObservation
+from cardtable.games.wizard.players.heuristic import BID_SHADE
 
 _STRENGTH = rules.STRENGTH
 _SUIT_MASK = rules.SUIT_MASK
@@ -61,8 +63,6 @@ class Table:
                  "trick_leader", "played_by", "values", "pressure", "shade", "cover")
 
     def __init__(self, players: int, size: int, trump: int, dealer: int) -> None:
-        from cardtable.games.wizard.bots import BID_SHADE, PRESSURE, category
-
         self.players, self.size, self.trump, self.dealer = players, size, trump, dealer
         self.hook = self.hidden = False
         self.bids: list[int | None] = [None] * players
