@@ -4,34 +4,23 @@ Each decision samples ``sims`` deals of the unseen cards consistent with what th
 (its hand, the cards played and by whom, the suits each seat has shown it lacks: ``world.shown_voids``),
 and on every deal scores every candidate card by playing the round out with a fast bitmask
 simulator (``playout.py``): the same deals for every candidate (common random numbers), so the
-cards are compared on equal luck. A candidate's value is the seat's points in the round (minus
-``rel`` × the others' mean; ``rel`` is 0 by default; in the last rounds: the chance of finishing
-first). The playout policy's own card stands unless another beats it clearly on the same deals (a
-paired test). Cards that cannot play differently (two jesters, touching ranks) count once. Sampled
-deals are weighted by how well they explain the bids already made (a deal that puts every wizard in
-the hand of a seat that bid zero counts little; ``bidsd`` > 0: by the chance that the ``heuristic``'s
-bidding rule, with a normal error of that spread, gives each bid) and, with ``pool`` > 1, resampled
-from ``pool`` draws each so that the playouts go to the deals that explain the bids. ``stack=1``: in
-the playouts every seat counts the undealt stack as unseen, as a real player must (0: the simulated
-seats know which cards are out of play). ``cover`` (3 by default since the fifth round): the playout
-policy keeps the sure winners (wizards, trumps nothing unseen beats in trump) that cover the tricks
-still needed and ducks with its other cards. Bids and the trump choice are the
-``heuristic``'s; with ``simbid=1`` the bids near its estimate are scored on the deals too (the seats
-still to bid bidding as the heuristic does), in the rounds of at most ``simcards`` cards.
+cards are compared on equal luck. A candidate's value is the seat's points in the round (in the
+last rounds: the chance of finishing first). The playout policy's own card stands unless another
+beats it clearly on the same deals (a paired test). Cards that cannot play differently (two
+jesters, touching ranks) count once. Sampled deals are weighted by how well they explain the bids
+already made (a deal that puts every wizard in the hand of a seat that bid zero counts little).
+``cover`` (3 by default since the fifth round): the playout policy keeps the sure winners (wizards,
+trumps nothing unseen beats in trump) that cover the tricks still needed and ducks with its other
+cards. Bids and the trump choice are the ``heuristic``'s.
 
 Options: ``sims`` (sampled deals per decision, 256 since the fifth round, 64 before; the budget;
 deterministic given the seed), ``ms`` (a time cap in milliseconds, 0 for none: the search then
 returns its best move so far, after at least one deal), ``fit`` (how strongly deals are weighted
-by the bids, 0 for not at all), ``bidsd``
-(0), ``pool`` (1), ``stack`` (0), ``cover`` (3; 0 off, 1 wizards, 2 and top trumps once no wizard is
-unseen, 3 and top trumps), ``rel`` (the weight of the others' mean points), ``end`` (the last rounds played
-for the chance of winning), ``z`` (standard errors a move must gain over the policy's), ``simbid`` (1:
-bids by simulation), ``simcards`` (60), ``shift`` (added to the heuristic's trick estimate before the
-bid is rounded), ``more`` (a close call, where another card leads but not by ``z`` standard errors,
-gets ``more`` × ``sims`` deals more) and ``infer`` (deals are also weighted by ``exp(-infer × plays
-they leave unexplained)``: ``inference.py``). Of the options added in the fifth round only ``cover``
-is on by default; ``bidsd``, ``pool``, ``stack`` and ``simcards`` raised the exact bids by nothing
-measurable (docs/bots.md).
+by the bids, 0 for not at all), ``cover`` (3; 0 off, 1 wizards, 2 and top trumps once no wizard is
+unseen, 3 and top trumps), ``end`` (the last rounds played for the chance of winning) and ``z``
+(standard errors a move must gain over the policy's). The options measured and lost (``rel``,
+``shift``, ``more``, ``infer``, ``simbid``, ``simcards``, ``stack``, ``bidsd``, ``pool``) were
+removed after commit a6d799d; their figures are in docs/bots.md.
 """
 
 from __future__ import annotations
@@ -49,7 +38,7 @@ from cardtable.core.observation import Observation
 from cardtable.games.wizard import rules
 from cardtable.games.wizard.actions import Bid, ChooseTrump, Play, WizardAction
 from cardtable.games.wizard.observation import WizardObservation
-from cardtable.games.wizard.players import inference, playout
+from cardtable.games.wizard.players import playout
 from cardtable.games.wizard.players.heuristic import HeuristicBot
 from cardtable.games.wizard.world import sample_hands
 
@@ -61,17 +50,8 @@ class PimcOptions:
     sims: int = 256
     ms: float = 0.0
     fit: float = 1.0
-    rel: float = 0.0
     end: int = 3
-    simbid: int = 0
     z: float = 2.0
-    shift: float = 0.0
-    more: int = 0
-    infer: float = 0.0
-    stack: int = 0
-    bidsd: float = 0.0
-    pool: int = 1
-    simcards: int = 60
     cover: int = 3
 
     def __post_init__(self) -> None:
@@ -85,22 +65,8 @@ class PimcOptions:
             raise ValueError(f"search option end must be 0 or positive, not {self.end}")
         if self.z < 0:
             raise ValueError(f"search option z must be 0 or positive, not {self.z}")
-        if self.infer < 0:
-            raise ValueError(f"search option infer must be 0 or positive, not {self.infer}")
-        if self.more < 0:
-            raise ValueError(f"search option more must be 0 or positive, not {self.more}")
-        if self.simbid not in (0, 1):
-            raise ValueError(f"search option simbid must be 0 or 1, not {self.simbid}")
-        if self.bidsd < 0:
-            raise ValueError(f"search option bidsd must be 0 or positive, not {self.bidsd}")
         if self.cover not in (0, 1, 2, 3):
             raise ValueError(f"search option cover must be 0, 1, 2 or 3, not {self.cover}")
-        if self.simcards < 1:
-            raise ValueError(f"search option simcards must be at least 1, not {self.simcards}")
-        if self.pool < 1:
-            raise ValueError(f"search option pool must be at least 1, not {self.pool}")
-        if self.stack not in (0, 1):
-            raise ValueError(f"search option stack must be 0 or 1, not {self.stack}")
 
 
 def parse_pimc_options(values: Mapping[str, Any]) -> PimcOptions:
@@ -132,29 +98,21 @@ class PimcBot:
         if isinstance(first, ChooseTrump):
             return self.heuristic.act(obs, legal_actions)
         if isinstance(first, Bid):
-            if not self.options.simbid or obs.round > self.options.simcards:
-                return self._bid(obs, [a.tricks for a in legal_actions if isinstance(a, Bid)])
-            bids = bid_candidates(obs, [a.tricks for a in legal_actions if isinstance(a, Bid)])
-            if len(bids) == 1:
-                return Bid(bids[0])
-            default = int(self.heuristic.act(obs, legal_actions).tricks)  # type: ignore[union-attr]
-            if default not in bids:
-                bids.append(default)
-            return Bid(self._search(obs, bids, default, bidding=True))
+            return self._bid(obs, [a.tricks for a in legal_actions if isinstance(a, Bid)])
         cards = distinct_cards(obs, [a.card for a in legal_actions if isinstance(a, Play)])
         if len(cards) == 1:
             return Play(cards[0])
         policy = playout.policy_card(obs, self.options.cover)
         default = representative(policy, cards)
-        best = self._search(obs, cards, default, bidding=False)
+        best = self._search(obs, cards, default)
         return Play(policy if best == default else best)
 
     def _bid(self, obs: WizardObservation, allowed: list[int]) -> Bid:
-        """The allowed bid nearest the heuristic's estimate moved by ``shift``."""
-        estimate = HeuristicBot.estimate(obs) + self.options.shift
+        """The allowed bid nearest the heuristic's estimate."""
+        estimate = HeuristicBot.estimate(obs)
         return Bid(min(allowed, key=lambda b: (abs(b - estimate), b)))
 
-    def _search(self, obs: WizardObservation, moves: list[int], default: int, *, bidding: bool) -> int:
+    def _search(self, obs: WizardObservation, moves: list[int], default: int) -> int:
         """The move with the best weighted mean value, if it beats ``default`` (the policy's move) clearly enough.
 
         The margin is a paired test on the same deals: the best move's mean gain over the default must
@@ -167,56 +125,25 @@ class PimcBot:
         weights: list[float] = []
         table = playout.Table.from_observation(obs)
         table.cover = opts.cover
-        value = round_value(obs, me, opts.rel, opts.end)
-        plays = inference.play_history(obs) if opts.infer and not bidding else []
+        value = round_value(obs, me, opts.end)
         done = 0
-        budget = opts.sims
-        while done < budget:
-            hands, stack, weight = self._sample(obs, table)
-            if not opts.stack:
-                stack = 0
-            if plays and weight > 0.0:
-                weight *= inference.play_likelihood(plays, hands, table.trump, opts.infer)
+        while done < opts.sims:
+            hands, weight = self._sample(obs, table)
             done += 1
             if weight > 0.0:
-                row = []
-                for move in moves:
-                    if bidding:
-                        points = playout.play_round_from_bid(table, hands, me, move, stack)
-                    else:
-                        points = playout.play_round_from_card(table, hands, me, move, stack)
-                    row.append(value(points))
-                rows.append(row)
+                rows.append([value(playout.play_round_from_card(table, hands, me, move)) for move in moves])
                 weights.append(weight)
             if time.perf_counter() >= deadline:
                 break
-            if done == budget == opts.sims and opts.more and undecided(rows, weights, moves, default, opts.z):
-                budget += opts.more * opts.sims  # a close call: sample more deals once
         self.simulations_done = done * len(moves)
         return choose(rows, weights, moves, default, opts.z)
 
-    def _sample(self, obs: WizardObservation, table: playout.Table) -> tuple[list[int], int, float]:
-        """One deal of the unseen cards to the other hands and the stack, and its weight given the bids made.
-
-        With ``pool`` > 1, ``pool`` deals are drawn and one is kept with a chance proportional to its weight;
-        it then weighs the mean weight of the pool (sampling-importance resampling: the playouts go to the
-        deals that explain the bids, the weights stay unbiased).
-        """
-        opts = self.options
-        hands, stack = sample_hands(obs, self.rng)
-        if not opts.fit:
-            return hands, stack, 1.0
-        weight = bid_likelihood(obs, table, hands, opts.fit, opts.bidsd)
-        if opts.pool == 1 or obs.bids_hidden:
-            return hands, stack, weight
-        total = weight
-        for _ in range(opts.pool - 1):
-            other, other_stack = sample_hands(obs, self.rng)
-            w = bid_likelihood(obs, table, other, opts.fit, opts.bidsd)
-            total += w
-            if w > 0.0 and self.rng.random() * total < w:
-                hands, stack = other, other_stack
-        return hands, stack, total / opts.pool
+    def _sample(self, obs: WizardObservation, table: playout.Table) -> tuple[list[int], float]:
+        """One deal of the unseen cards to the other hands, and its weight given the bids made."""
+        hands, _ = sample_hands(obs, self.rng)
+        if not self.options.fit:
+            return hands, 1.0
+        return hands, bid_likelihood(obs, table, hands, self.options.fit)
 
 
 # What a round's points are worth.
@@ -225,8 +152,8 @@ class PimcBot:
 ROUND_SPREAD = 35.0
 
 
-def round_value(obs: WizardObservation, me: int, rel: float, end: int) -> Callable[[list[int]], float]:
-    """Early on: the round's points minus ``rel`` × the others' mean; in the last ``end`` rounds: the chance of winning.
+def round_value(obs: WizardObservation, me: int, end: int) -> Callable[[list[int]], float]:
+    """Early on: the round's points; in the last ``end`` rounds: the chance of winning.
 
     The chance of finishing first is exact in the last round (the totals after it); before it, the
     product over the others of a normal chance of staying ahead with the rounds left.
@@ -236,7 +163,7 @@ def round_value(obs: WizardObservation, me: int, rel: float, end: int) -> Callab
     p = obs.players
     if left >= end:
         def points_value(points: list[int]) -> float:
-            return points[me] - rel * (sum(points) - points[me]) / (p - 1)
+            return float(points[me])
         return points_value
     if left == 0:
         def win_value(points: list[int]) -> float:
@@ -262,20 +189,12 @@ def round_value(obs: WizardObservation, me: int, rel: float, end: int) -> Callab
 # Sampling and weighting deals.
 
 
-def bid_likelihood(obs: WizardObservation, table: playout.Table, hands: list[int], fit: float,
-                   sd: float = 0.0) -> float:
-    """How well a deal explains the bids made.
-
-    ``sd`` 0: a Gaussian in (bid − fitted estimate of the whole hand), variance 1 + round/8. ``sd`` > 0:
-    the chance that the ``heuristic``'s rule (the fitted estimate, shaded, nudged by the bids that seat had
-    heard) plus a normal error of spread ``sd`` rounds to the bid made; each seat's chance is at least
-    ``BID_FLOOR`` (a player who bids otherwise never rules a deal out).
-    """
+def bid_likelihood(obs: WizardObservation, table: playout.Table, hands: list[int], fit: float) -> float:
+    """How well a deal explains the bids made: a Gaussian in (bid − fitted estimate of the whole hand), variance
+    1 + round/8, to the power ``fit``."""
     if obs.bids_hidden:
         return 1.0
     me = obs.seat if obs.seat is not None else 0
-    if sd > 0.0:
-        return float(_rule_likelihood(obs, table, hands, sd) ** fit)
     log_weight = 0.0
     for seat, bid in enumerate(obs.bids):
         if seat == me or bid is None:
@@ -285,46 +204,6 @@ def bid_likelihood(obs: WizardObservation, table: playout.Table, hands: list[int
         estimate = table.estimate(held)
         log_weight -= (bid - estimate) ** 2
     return math.exp(fit * log_weight / (2.0 * (1.0 + obs.round / 8)))
-
-
-#: The least chance a bid is given under the heuristic's bidding rule (``bid_likelihood`` with ``sd``).
-BID_FLOOR = 0.02
-
-
-def _rule_likelihood(obs: WizardObservation, table: playout.Table, hands: list[int], sd: float) -> float:
-    """The product over the seats that bid of the chance the heuristic's rule, with noise ``sd``, gives their bid."""
-    me = obs.seat if obs.seat is not None else 0
-    p = obs.players
-    first = (obs.dealer + 1) % p
-    heard: list[int] = []
-    weight = 1.0
-    scale = sd * math.sqrt(2.0)
-    for k in range(p):
-        seat = (first + k) % p
-        bid = obs.bids[seat]
-        if bid is None:
-            break
-        if seat != me:
-            estimate = table.estimate(hands[seat] | table.played_by[seat]) - table.shade
-            if heard:
-                estimate += table.pressure * (sum(heard) - len(heard) * obs.round / p)
-            low = -math.inf if bid == 0 else (bid - 0.5 - estimate) / scale
-            high = math.inf if bid >= obs.round else (bid + 0.5 - estimate) / scale
-            chance = 0.5 * (math.erf(high) - math.erf(low))
-            weight *= max(chance, BID_FLOOR)
-        heard.append(bid)
-    return weight
-
-
-def undecided(rows: list[list[float]], weights: list[float], moves: list[int], default: int, z: float) -> bool:
-    """Whether the best mean beats ``default`` but not yet by ``z`` standard errors (more deals may decide it)."""
-    total = sum(weights)
-    if not rows or total == 0.0:
-        return False
-    means = [sum(w * row[i] for w, row in zip(weights, rows)) / total for i in range(len(moves))]
-    best = max(range(len(moves)), key=lambda i: (means[i], -i))
-    base = moves.index(default)
-    return best != base and choose(rows, weights, moves, default, z) == default
 
 
 def choose(rows: list[list[float]], weights: list[float], moves: list[int], default: int, z: float) -> int:
@@ -354,13 +233,6 @@ def representative(card: CardId, moves: list[CardId]) -> CardId:
     if rules.is_wizard(card):
         return next(m for m in moves if rules.is_wizard(m))
     return max(m for m in moves if rules.SUIT_OF[m] == rules.SUIT_OF[card] and m < card)
-
-
-def bid_candidates(obs: WizardObservation, allowed: list[int]) -> list[int]:
-    """The allowed bids within about two tricks of the heuristic's estimate."""
-    estimate = HeuristicBot.estimate(obs)
-    near = [b for b in allowed if abs(b - estimate) <= 2.0]
-    return near or [min(allowed, key=lambda b: abs(b - estimate))]
 
 
 def distinct_cards(obs: WizardObservation, cards: list[CardId]) -> list[CardId]:
