@@ -19,7 +19,7 @@ from collections import defaultdict
 
 import cardtable
 from cardtable.bots import make_bot
-from cardtable.games.wizard import playout
+from cardtable.games.wizard.players import playout
 from cardtable.games.wizard.observation import WizardObservation
 from cardtable.games.wizard.pimc import bid_likelihood
 from cardtable.games.wizard.world import sample_hands

@@ -18,9 +18,9 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
 from strength import wilson
 
 import cardtable
-from cardtable.games.wizard import playout
+from cardtable.games.wizard.players import playout
 from cardtable.games.wizard.actions import Bid, Play
-from cardtable.games.wizard.bots import HeuristicBot
+from cardtable.games.wizard.players.heuristic import HeuristicBot
 from cardtable.games.wizard.observation import WizardObservation
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from cardtable.games.wizard.bots import expected_tricks
+from cardtable.games.wizard.players.heuristic import expected_tricks
 
 Record = dict[str, Any]
 
@@ -92,7 +92,7 @@ def fit(paths: list[Path]) -> None:
 def where(paths: list[Path]) -> None:
     """Print the search seats' exact rate (and tricks − bid) per round size, position and rounding of the bid."""
     from cardtable.games.wizard import bid_table
-    from cardtable.games.wizard.bots import BID_SHADE, PRESSURE
+    from cardtable.games.wizard.players.heuristic import BID_SHADE, PRESSURE
 
     records = [r for p in paths for r in _load(p) if r["bot"].split(":")[0] == "search"]
     groups: dict[str, dict[Any, list[Record]]] = {"round size": {}, "position": {}, "bid - estimate": {}}

@@ -20,10 +20,9 @@ class BotInfo:
 
 
 #: Options of the named search budgets, per game (others: ``SearchOptions`` defaults). Crazy Eights
-#: has its own flat search (``crazy_eights.players.search``), which takes no part in these. Wizard has its own
-#: ``search`` (``cardtable/games/wizard/pimc.py``; 256 sampled deals, ``search_quick`` 8).
+#: has its own search (``crazy_eights.players.search``), which takes no part in these; so do Mus
+#: (``mus.players.search``) and Wizard (``wizard.players.search``; 256 sampled deals, ``search_quick`` 8).
 SEARCH_OPTIONS: dict[str, dict[str, dict[str, int]]] = {
-    "mus": {"search": {"sims": 150}, "search_quick": {"sims": 40}},
     "durak": {"search": {"sims": 150}, "search_quick": {"sims": 40}},
     "kaiser": {"search": {"sims": 500}, "search_quick": {"sims": 40}},
 }

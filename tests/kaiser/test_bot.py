@@ -7,8 +7,9 @@ from typing import Any
 
 from cardtable.cards import KAISER_32
 from cardtable.games.kaiser.actions import PASS, Bid, NameTrump, Play
-from cardtable.games.kaiser.bots import HeuristicBot, best_trump, trump_rating
 from cardtable.games.kaiser.options import KaiserOptions
+from cardtable.games.kaiser.players.heuristic import HeuristicBot
+from cardtable.games.kaiser.rating import best_trump, trump_rating
 from cardtable.games.kaiser.state import KaiserState
 from cardtable.games.kaiser.testing import GAME, deal_hands, play_script
 from tests.kaiser.deals import ONE_SUIT_EACH

@@ -9,7 +9,7 @@ import pytest
 from cardtable.core.errors import IllegalAction
 from cardtable.games.kaiser import playout
 from cardtable.games.kaiser.actions import KaiserAction
-from cardtable.games.kaiser.bots import best_trump, trump_rating
+from cardtable.games.kaiser.rating import best_trump, trump_rating
 from cardtable.games.kaiser.state import BIDDING, OVER, PLAY, TRUMP, KaiserState
 from cardtable.games.kaiser.testing import GAME, deal_hands, play_script
 from tests.bots.worlds import random_positions

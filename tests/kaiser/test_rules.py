@@ -11,8 +11,8 @@ from cardtable.core import IllegalAction, InvalidOptions
 from cardtable.games.kaiser import rules
 from cardtable.games.kaiser.actions import PASS, Bid, NameTrump, Play
 from cardtable.games.kaiser.events import CardsDealt, ContractWon, GameEnded, HandScored, HandStarted
-from cardtable.games.kaiser.game import HAND_CAP, game_verdict
 from cardtable.games.kaiser.options import KaiserOptions
+from cardtable.games.kaiser.rules import HAND_CAP, game_verdict
 from cardtable.games.kaiser.testing import GAME, deal_hands, play_script
 from tests.kaiser.deals import (
     DEFENDERS_MINUS_TWO,

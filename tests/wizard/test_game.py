@@ -12,7 +12,7 @@ from cardtable.cards import WIZARD_60
 from cardtable.core import DecodeError, InvalidOptions, to_json
 from cardtable.games.wizard import rules
 from cardtable.games.wizard.actions import Bid, ChooseTrump, Play
-from cardtable.games.wizard.bots import HeuristicBot, expected_tricks
+from cardtable.games.wizard.players.heuristic import HeuristicBot, expected_tricks
 from cardtable.games.wizard.testing import card_ids, stack_deck
 from tests.wizard.script import GAME, act, start
 

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from cardtable.bots import make_bot
-from cardtable.games.wizard import playout, rules
+from cardtable.games.wizard import rules
 from cardtable.games.wizard.actions import Bid, Play
-from cardtable.games.wizard.pimc import PimcBot, bid_likelihood, choose, distinct_cards, undecided
+from cardtable.games.wizard.players import playout
+from cardtable.games.wizard.players.search import PimcBot, bid_likelihood, choose, distinct_cards
 from cardtable.games.wizard.world import sample_hands, shown_voids
 from tests.wizard.script import GAME
 
@@ -30,10 +31,10 @@ def _positions(seed: int, count: int, **options: Any) -> list[tuple[Any, int]]:
     return out
 
 
-def _policy_card(state: Any, seat: int, stack: bool = False, cover: int = 0) -> int:
-    """The playout policy's card for ``seat`` in a real engine state (it sees the true hands, and the undealt
-    stack as unseen when ``stack``; ``cover``: its sure-winner rule)."""
-    live = state.stack_mask if stack else 0
+def _policy_card(state: Any, seat: int, cover: int = 0) -> int:
+    """The playout policy's card for ``seat`` in a real engine state (it sees the true hands; ``cover``: its
+    sure-winner rule)."""
+    live = 0
     for hand in state.hands:
         live |= hand
     hand = state.hands[seat]
@@ -65,30 +66,7 @@ def test_the_round_simulator_plays_like_the_engine(players: int, seed: int) -> N
     assert checked >= 5
 
 
-@pytest.mark.parametrize(("players", "seed"), [(3, 5), (4, 6), (6, 7)])
-def test_the_round_simulator_counts_the_stack_as_unseen_when_told(players: int, seed: int) -> None:
-    # With the stack passed, every simulated seat counts the undealt cards as unseen, as a real
-    # player does (who cannot know which cards were not dealt): the engine played by that policy
-    # reaches the same points.
-    checked = differ = 0
-    for state, seat in _positions(seed, 80, players=players, rounds=5):
-        if GAME.legal_actions(state, seat)[0].__class__ is not Play or not state.stack_mask:
-            continue
-        table = playout.Table.from_observation(GAME.observe(state, seat))
-        card = _policy_card(state, seat, stack=True)
-        expected = playout.play_round_from_card(table, list(state.hands), seat, card, state.stack_mask)
-        differ += expected != playout.play_round_from_card(table, list(state.hands), seat, card)
-        rounds_before = len(GAME.observe(state, 0).score_sheet)
-        s = state
-        while len(GAME.observe(s, 0).score_sheet) == rounds_before:
-            actor = GAME.to_act(s)
-            s, _ = GAME.apply(s, actor, Play(_policy_card(s, actor, stack=True)))
-        assert list(GAME.observe(s, 0).score_sheet[-1].points) == expected
-        checked += 1
-    assert checked >= 5 and differ >= 1  # knowing the stack changes some playouts
-
-
-@pytest.mark.parametrize(("players", "seed", "cover"), [(3, 8, 1), (4, 9, 2), (5, 10, 2)])
+@pytest.mark.parametrize(("players", "seed", "cover"), [(3, 8, 1), (4, 9, 2), (5, 10, 2), (6, 11, 3)])
 def test_the_round_simulator_plays_the_sure_winner_rule_like_the_engine(players: int, seed: int, cover: int) -> None:
     checked = 0
     for state, seat in _positions(seed, 80, players=players, rounds=5):
@@ -96,13 +74,13 @@ def test_the_round_simulator_plays_the_sure_winner_rule_like_the_engine(players:
             continue
         table = playout.Table.from_observation(GAME.observe(state, seat))
         table.cover = cover
-        card = _policy_card(state, seat, stack=True, cover=cover)
-        expected = playout.play_round_from_card(table, list(state.hands), seat, card, state.stack_mask)
+        card = _policy_card(state, seat, cover=cover)
+        expected = playout.play_round_from_card(table, list(state.hands), seat, card)
         rounds_before = len(GAME.observe(state, 0).score_sheet)
         s = state
         while len(GAME.observe(s, 0).score_sheet) == rounds_before:
             actor = GAME.to_act(s)
-            s, _ = GAME.apply(s, actor, Play(_policy_card(s, actor, stack=True, cover=cover)))
+            s, _ = GAME.apply(s, actor, Play(_policy_card(s, actor, cover=cover)))
         assert list(GAME.observe(s, 0).score_sheet[-1].points) == expected
         checked += 1
     assert checked >= 5
@@ -124,21 +102,6 @@ def test_a_seat_whose_wizard_covers_its_bid_ducks_with_its_other_cards() -> None
     assert choose_card([53], 1) == ten  # another wizard holds this trick: shed the 10, keep the wizard
 
 
-def test_the_playout_bids_and_tricks_add_up_to_the_points() -> None:
-    # round_bids + tricks_from_bid are play_round_from_bid in two steps; every trick is taken once.
-    for state, seat in _positions(11, 40, players=4, rounds=5):
-        obs = GAME.observe(state, seat)
-        if obs.phase != "bidding":
-            continue
-        table = playout.Table.from_observation(obs)
-        hands = list(state.hands)
-        for bid in range(obs.round + 1):
-            bids = playout.round_bids(table, hands, seat, bid)
-            tricks = playout.tricks_from_bid(table, hands, seat, bids)
-            assert bids[seat] == bid and sum(tricks) == obs.round
-            assert playout.points(bids, tricks) == playout.play_round_from_bid(table, hands, seat, bid)
-
-
 def test_the_search_is_wizards_search_bot_and_plays_legal_moves() -> None:
     for options in ({"players": 4}, {"players": 3, "hidden_bids": True, "bids_may_not_equal_tricks": True},
                     {"players": 6, "wizard_trump": "no_trump"}):
@@ -151,7 +114,7 @@ def test_the_search_is_wizards_search_bot_and_plays_legal_moves() -> None:
 
 def test_short_games_with_search_in_every_seat_are_legal_to_the_end() -> None:
     opts = GAME.options(players=4, rounds=5, bids_may_not_equal_tricks=True)
-    bots = [make_bot(GAME, "search:sims=3:simbid=1", s) for s in range(4)]
+    bots = [make_bot(GAME, "search:sims=3", s) for s in range(4)]
     state, _ = GAME.new(opts, 9)
     while (seat := GAME.to_act(state)) is not None:
         state, _ = GAME.apply(state, seat, bots[seat].act(GAME.observe(state, seat), GAME.legal_actions(state, seat)))
@@ -159,7 +122,7 @@ def test_short_games_with_search_in_every_seat_are_legal_to_the_end() -> None:
 
 
 def test_the_same_seed_gives_the_same_moves() -> None:
-    first, second = make_bot(GAME, "search:sims=10:simbid=1", 7), make_bot(GAME, "search:sims=10:simbid=1", 7)
+    first, second = make_bot(GAME, "search:sims=10", 7), make_bot(GAME, "search:sims=10", 7)
     moves = 0
     for state, seat in _positions(3, 12, rounds=5):
         obs, legal = GAME.observe(state, seat), GAME.legal_actions(state, seat)
@@ -185,14 +148,11 @@ def test_a_time_cap_returns_the_best_move_so_far() -> None:
     ("search:sims=-3", "sims must be at least 1"),
     ("search:ms=-1", "ms must be 0"),
     ("search:fit=-1", "fit must be 0 or positive"),
-    ("search:simbid=2", "simbid must be 0 or 1"),
-    ("search:more=-2", "more must be 0 or positive"),
-    ("search:infer=-1", "infer must be 0 or positive"),
-    ("search:stack=2", "stack must be 0 or 1"),
-    ("search:bidsd=-0.5", "bidsd must be 0 or positive"),
-    ("search:pool=0", "pool must be at least 1"),
+    ("search:end=-1", "end must be 0 or positive"),
+    ("search:z=-1", "z must be 0 or positive"),
     ("search:cover=4", "cover must be 0, 1, 2 or 3"),
     ("search:depth=3", "no option 'depth'"),
+    ("search:simbid=1", "no option 'simbid'"),  # an option measured and removed
     ("search:sims=many", "must be a whole number"),
 ])
 def test_bad_options_give_one_clear_line(spec: str, message: str) -> None:
@@ -246,34 +206,6 @@ def test_deals_that_contradict_the_bids_weigh_less() -> None:
     assert bid_likelihood(obs, table, strong, 1.0) < bid_likelihood(obs, table, weak, 1.0)
 
 
-def test_under_the_heuristic_rule_the_true_deal_explains_the_bids_better_than_random_deals() -> None:
-    # Every seat bids as the heuristic: with bidsd the true hands weigh more than the typical sampled deal.
-    state, _ = GAME.new(GAME.options(players=4), 7)
-    bots = [make_bot(GAME, "heuristic", s) for s in range(4)]
-    rng = random.Random(1)
-    checked = 0
-    while (seat := GAME.to_act(state)) is not None and checked < 6:
-        obs = GAME.observe(state, seat)
-        if obs.phase == "playing" and not obs.played_cards and not obs.trick and obs.round > 3:
-            table = playout.Table.from_observation(obs)
-            true = bid_likelihood(obs, table, list(state.hands), 1.0, 0.3)
-            drawn = sorted(bid_likelihood(obs, table, sample_hands(obs, rng)[0], 1.0, 0.3) for _ in range(50))
-            assert true > drawn[25]
-            assert bid_likelihood(obs, table, list(state.hands), 1.0, 0.3) <= 1.0
-            checked += 1
-        state, _ = GAME.apply(state, seat, bots[seat].act(obs, GAME.legal_actions(state, seat)))
-    assert checked == 6
-
-
-def test_pooled_sampling_is_deterministic_and_plays_legal_moves() -> None:
-    spec = "search:sims=6:bidsd=0.3:pool=4:stack=1"
-    first, second = make_bot(GAME, spec, 2), make_bot(GAME, spec, 2)
-    for state, seat in _positions(6, 15, players=4, rounds=5):
-        obs, legal = GAME.observe(state, seat), GAME.legal_actions(state, seat)
-        move = first.act(obs, legal)
-        assert move in legal and move == second.act(obs, legal)
-
-
 def test_the_policy_move_stands_unless_another_beats_it_clearly() -> None:
     moves, weights = [10, 20], [1.0] * 4
     noisy = [[0.0, 30.0], [0.0, -25.0], [0.0, 20.0], [0.0, -15.0]]  # mean gain 2.5, spread far larger
@@ -281,53 +213,3 @@ def test_the_policy_move_stands_unless_another_beats_it_clearly() -> None:
     assert choose(noisy, weights, moves, 10, 1.0) == 10
     assert choose(clear, weights, moves, 10, 2.0) == 20
     assert choose(noisy, weights, moves, 10, 0.0) == 20  # z = 0: the best mean outright
-    assert undecided(noisy, weights, moves, 10, 1.0)  # the other card leads, not clearly: sample more
-    assert not undecided(clear, weights, moves, 10, 2.0)  # decided for the other card
-    assert not undecided([[1.0, 0.0]] * 4, weights, moves, 10, 2.0)  # the policy's card leads
-
-
-def test_undecided_searches_sample_more_deals_and_stay_deterministic() -> None:
-    extra = 0
-    for state, seat in _positions(8, 30, players=4, rounds=10):
-        if GAME.legal_actions(state, seat)[0].__class__ is not Play:
-            continue
-        obs, legal = GAME.observe(state, seat), GAME.legal_actions(state, seat)
-        plain, adaptive, again = (make_bot(GAME, spec, 5) for spec in ("search:sims=8", "search:sims=8:more=3",
-                                                                        "search:sims=8:more=3"))
-        assert isinstance(plain, PimcBot) and isinstance(adaptive, PimcBot)
-        assert adaptive.act(obs, legal) == again.act(obs, legal)
-        plain.act(obs, legal)
-        assert adaptive.simulations_done in (plain.simulations_done, 4 * plain.simulations_done)
-        extra += adaptive.simulations_done > plain.simulations_done
-    assert extra >= 1
-
-
-def test_the_bid_shift_moves_the_bid_with_the_estimate() -> None:
-    state, _ = GAME.new(GAME.options(players=4, rounds=10), 3)
-    while GAME.observe(state, 0).round < 8 or GAME.observe(state, 0).phase != "bidding":
-        seat = GAME.to_act(state)
-        state, _ = GAME.apply(state, seat, GAME.legal_actions(state, seat)[0])
-    seat = GAME.to_act(state)
-    obs, legal = GAME.observe(state, seat), GAME.legal_actions(state, seat)
-    bids = [make_bot(GAME, f"search:shift={s}", 1).act(obs, legal) for s in (-3, 0, 3)]
-    assert all(isinstance(b, Bid) for b in bids)
-    low, mid, high = (b.tricks for b in bids)  # type: ignore[union-attr]
-    assert low < mid < high
-
-
-def test_bids_are_simulated_only_in_the_small_rounds() -> None:
-    # simbid with simcards=4: from the fifth card on, the bid is the heuristic's (no deals are played).
-    heuristic = make_bot(GAME, "heuristic", 1)
-    checked = 0
-    for state, seat in _positions(12, 200, players=4, rounds=10):
-        obs, legal = GAME.observe(state, seat), GAME.legal_actions(state, seat)
-        if obs.phase != "bidding":
-            continue
-        bot = make_bot(GAME, "search:sims=8:simbid=1:simcards=4", 1)
-        assert isinstance(bot, PimcBot)
-        bid = bot.act(obs, legal)
-        assert bid in legal
-        if obs.round > 4:
-            assert bid == heuristic.act(obs, legal) and bot.simulations_done == 0
-            checked += 1
-    assert checked >= 3

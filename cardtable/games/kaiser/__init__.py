@@ -3,4 +3,4 @@
 from cardtable.core import register
 from cardtable.games.kaiser.game import KaiserGame
 
-GAME = register(KaiserGame())
+GAME = register(KaiserGame(), bots="cardtable.games.kaiser.players:BOTS")

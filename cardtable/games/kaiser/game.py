@@ -7,7 +7,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardtable.cards import KAISER_32
-from cardtable.core.bot import BotFactory
 from cardtable.core.events import Event
 from cardtable.core.fast import TrustedActions
 from cardtable.core.game import Game, GameInfo
@@ -48,10 +47,9 @@ from cardtable.games.kaiser.observation import (
     PlayedCard,
 )
 from cardtable.games.kaiser.options import KaiserOptions
+from cardtable.games.kaiser.rules import HAND_CAP, game_verdict
 from cardtable.games.kaiser.state import BIDDING, OVER, PHASE_NAMES, PLAY, TRUMP, KaiserState
 
-HAND_CAP = 200
-"""A game that somehow lasts this many hands ends there; the higher total wins (a tie is shared)."""
 FIRST_DEALER: Seat = 3
 """Seat 3 deals the first hand, so seat 0 bids first; the deal then moves left (to the next seat)."""
 ACTIONS_PER_HAND = 4 + 1 + 32
@@ -201,13 +199,7 @@ class KaiserGame(Game[KaiserState, KaiserAction, KaiserObservation, KaiserOption
         """ "Bid 7", "Bid 7 no trump", "Pass", "Name hearts as trump", "Play five of hearts"."""
         return describe(action)
 
-    # Bots and statistics.
-
-    def bots(self) -> Mapping[str, BotFactory]:
-        """The heuristic computer opponent, then the ``lowest`` baseline."""
-        from cardtable.games.kaiser.bots import HeuristicBot, LowestBot
-
-        return {"heuristic": HeuristicBot, "lowest": LowestBot}
+    # Statistics.
 
     def seat_stats(self, state: KaiserState) -> Sequence[Mapping[str, float]]:
         """Per seat: hands played, contracts won in the bidding, contracts made."""
@@ -360,27 +352,6 @@ def _score_hand(state: KaiserState, events: list[Event]) -> None:
     state.phase, state.turn = OVER, -1
     state.result = Outcome((float(totals[0]), float(totals[1])) * 2, winners, reason)
     events.append(GameEnded(winners, reason))
-
-
-def game_verdict(totals: tuple[int, int], bidder_side: int, target: int,
-                 hand_no: int) -> tuple[tuple[Seat, ...], str] | None:
-    """Who has won after a hand, and why; ``None`` if play goes on."""
-    crossed = [totals[s] >= target for s in (0, 1)]
-    names = ("seats 0 and 2", "seats 1 and 3")
-    if crossed[0] and crossed[1]:
-        return rules.TEAMS[bidder_side], f"both sides reached {target}; the bidders, {names[bidder_side]}, win"
-    for s in (0, 1):
-        if crossed[s]:
-            return rules.TEAMS[s], f"{names[s]} reached {target}"
-    for s in (0, 1):
-        if totals[s] <= -target:
-            return rules.TEAMS[1 - s], f"{names[s]} fell to {-target}; {names[1 - s]} win"
-    if hand_no >= HAND_CAP:
-        if totals[0] == totals[1]:
-            return (0, 1, 2, 3), f"the {HAND_CAP}-hand limit with the scores level"
-        s = 0 if totals[0] > totals[1] else 1
-        return rules.TEAMS[s], f"the {HAND_CAP}-hand limit; {names[s]} are ahead"
-    return None
 
 
 # Messages.

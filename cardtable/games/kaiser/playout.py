@@ -16,6 +16,10 @@ its own hand and what is public (the bidding, the cards gone this hand):
 - following: partner winning, play low (the 5♥ when last); the 3♠ on the table with an opponent
   winning, duck; else win as cheaply as possible (the 5♥ when last and it wins), else throw the 3♠
   on the opponents, never the 5♥.
+
+It is the ``playout`` of ``KaiserGame.search_hints()`` (``world.HINTS``), which the generic search
+bot reads, and rates hands for the search's sampler: so it sits with the rules and imports no
+player (the ratings are ``rating.py``'s, which the ``heuristic`` bot bids by too).
 """
 
 from __future__ import annotations
@@ -26,8 +30,8 @@ from typing import NamedTuple
 
 from cardtable.games.kaiser import rules
 from cardtable.games.kaiser.actions import NAME_TRUMPS, PASS, PLAYS, Bid, KaiserAction
-from cardtable.games.kaiser.bots import PARTNER_SHARE, side_suit_value, trump_suit_value
-from cardtable.games.kaiser.game import game_verdict
+from cardtable.games.kaiser.rating import PARTNER_SHARE, side_suit_value, trump_suit_value
+from cardtable.games.kaiser.rules import game_verdict
 from cardtable.games.kaiser.state import BIDDING, OVER, PLAY, TRUMP, KaiserState
 
 FIVE, THREE = rules.FIVE_OF_HEARTS, rules.THREE_OF_SPADES
@@ -67,7 +71,7 @@ def _cards(mask: int) -> list[int]:
     return rules.cards_of(mask)
 
 
-# Calls: the heuristic bot's ratings, from per-suit tables.
+# Calls: the heuristic bot's ratings (``kaiser.rating``), from per-suit tables.
 
 
 def _byte_ranks(byte: int) -> list[int]:
@@ -80,7 +84,7 @@ _SIDE_NT_BYTE = tuple(side_suit_value(_byte_ranks(b), _NT) for b in range(256))
 
 
 def rate_hand(hand: int) -> tuple[int, float, float]:
-    """The best trump suit of a hand, its rating and the no-trump rating (as ``bots.trump_rating`` rates)."""
+    """The best trump suit of a hand, its rating and the no-trump rating (as ``rating.trump_rating`` rates)."""
     b = (hand & 0xFF, hand >> 8 & 0xFF, hand >> 16 & 0xFF, hand >> 24 & 0xFF)
     side = [_SIDE_BYTE[b[0]], _SIDE_BYTE[b[1]], _SIDE_BYTE[b[2]], _SIDE_BYTE[b[3]]]
     total = side[0] + side[1] + side[2] + side[3]

@@ -1,4 +1,4 @@
-"""Stateless Kaiser rules on card ids and bitmasks: suits, ranks, tricks, bids and scores.
+"""Stateless Kaiser rules on card ids and bitmasks: suits, ranks, tricks, bids, scores and the end of the game.
 
 Card ids come from :data:`cardtable.cards.KAISER_32`: eight per suit (♠ 0–7, ♥ 8–15,
 ♦ 16–23, ♣ 24–31), lowest rank first, so ``id >> 3`` is the suit and ``id & 7`` the rank.
@@ -26,6 +26,8 @@ HAND_POINTS = 10
 CARD_TEXT: tuple[str, ...] = tuple(KAISER_32.text(c) for c in range(32))
 CARD_WORDS: tuple[str, ...] = tuple(KAISER_32.card(c).words() for c in range(32))
 TEAMS: tuple[tuple[Seat, Seat], tuple[Seat, Seat]] = ((0, 2), (1, 3))
+HAND_CAP = 200
+"""A game that somehow lasts this many hands ends there; the higher total wins (a tie is shared)."""
 
 # Bit positions of every mask of up to 8 bits, so iterating a suit's cards is one lookup.
 _BYTE_BITS: tuple[tuple[int, ...], ...] = tuple(
@@ -105,4 +107,25 @@ def parse_suit(text: str) -> int | None:
     for i, suit in enumerate(FRENCH_SUITS):
         if key in (suit.symbol, suit.word, suit.word[:-1], suit.name[0].lower()):
             return i
+    return None
+
+
+def game_verdict(totals: tuple[int, int], bidder_side: int, target: int,
+                 hand_no: int) -> tuple[tuple[Seat, ...], str] | None:
+    """Who has won after a hand, and why; ``None`` if play goes on."""
+    crossed = [totals[s] >= target for s in (0, 1)]
+    names = ("seats 0 and 2", "seats 1 and 3")
+    if crossed[0] and crossed[1]:
+        return TEAMS[bidder_side], f"both sides reached {target}; the bidders, {names[bidder_side]}, win"
+    for s in (0, 1):
+        if crossed[s]:
+            return TEAMS[s], f"{names[s]} reached {target}"
+    for s in (0, 1):
+        if totals[s] <= -target:
+            return TEAMS[1 - s], f"{names[s]} fell to {-target}; {names[1 - s]} win"
+    if hand_no >= HAND_CAP:
+        if totals[0] == totals[1]:
+            return (0, 1, 2, 3), f"the {HAND_CAP}-hand limit with the scores level"
+        s = 0 if totals[0] > totals[1] else 1
+        return TEAMS[s], f"the {HAND_CAP}-hand limit; {names[s]} are ahead"
     return None

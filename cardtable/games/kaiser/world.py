@@ -17,10 +17,10 @@ from cardtable.core.types import Seat
 from cardtable.core.worlds import deal_hidden
 from cardtable.games.kaiser import rules
 from cardtable.games.kaiser.actions import Bid, KaiserAction
-from cardtable.games.kaiser.bots import PARTNER_SHARE
 from cardtable.games.kaiser.observation import KaiserObservation, PlayedCard
 from cardtable.games.kaiser.options import KaiserOptions
 from cardtable.games.kaiser.playout import HandEnd, hand_end_of, play_hand, rate_hand
+from cardtable.games.kaiser.rating import PARTNER_SHARE
 from cardtable.games.kaiser.state import OVER, PHASE_NAMES, KaiserState
 
 _SUIT = (0xFF, 0xFF << 8, 0xFF << 16, 0xFF << 24)
@@ -136,7 +136,7 @@ def bid_bounds(obs: KaiserObservation) -> list[Bounds]:
 
     A seat that passed (its partner not holding the bid) rates below every bid it could have made; a seat
     that bid rates at least its bid and below the lower bids it skipped. Ratings are those of
-    ``bots.trump_rating`` plus the partner's share; the forced dealer's bid says nothing.
+    ``rating.trump_rating`` plus the partner's share; the forced dealer's bid says nothing.
     """
     if obs.seat is None:
         return []

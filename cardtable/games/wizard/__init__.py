@@ -3,6 +3,4 @@
 from cardtable.core import register
 from cardtable.games.wizard.game import WizardGame
 
-GAME = register(WizardGame())
-
-__all__ = ["GAME", "WizardGame"]
+GAME = register(WizardGame(), bots="cardtable.games.wizard.players:BOTS")

@@ -1,7 +1,7 @@
-"""Card values for the heuristic bot's bids, fitted by ``calibrate.py`` (do not edit by hand).
+"""Card values for the heuristic bot's bids, fitted by ``players/calibrate.py`` (do not edit by hand).
 
 ``VALUES[players][n - 1][category]`` is the expected tricks of one card of that category in a
-round of n cards (categories: see ``bots.category``).
+round of n cards (categories: see ``bid_model.category``).
 """
 
 from __future__ import annotations

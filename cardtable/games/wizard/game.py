@@ -9,7 +9,6 @@ from typing import Any
 
 from cardtable.cards import WIZARD_60, CardId
 from cardtable.core import Event, Game, GameInfo, InvalidOptions, Outcome, Seat
-from cardtable.core.bot import BotFactory
 from cardtable.core.errors import IllegalAction
 from cardtable.core.fast import TrustedActions, constructor
 from cardtable.core.rng import Seed, randrange, seeded, shuffled
@@ -502,20 +501,11 @@ class WizardGame(Game[WizardState, WizardAction, WizardObservation, WizardOption
 
         return world.HINTS
 
-    # Words, bots and statistics.
+    # Words and statistics.
 
     def describe_action(self, action: WizardAction) -> str:
         """"Bid 2", "Name yellow as trump", "Play 7 of yellow"."""
         return action.words()
-
-    def bots(self) -> Mapping[str, BotFactory]:
-        """``search`` (sampled deals played out, ``pimc.py``), ``heuristic`` (fitted bids, chase or duck), baselines."""
-        from cardtable.games.wizard.bots import ChaseDuckBot, HeuristicBot, LowestBot
-        from cardtable.games.wizard.pimc import PimcBot, QuickPimcBot
-
-        # ``heuristic`` first: the golden transcripts play the first bot named.
-        return {"heuristic": HeuristicBot, "search": PimcBot, "search_quick": QuickPimcBot,
-                "chase_duck": ChaseDuckBot, "lowest": LowestBot}
 
     def seat_stats(self, state: WizardState) -> Sequence[Mapping[str, float]]:
         """Per seat: rounds where the bid was exact, and rounds played."""

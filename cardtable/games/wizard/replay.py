@@ -25,12 +25,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import cycle, repeat
 from operator import and_, eq, getitem, lshift, or_, rshift
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from cardtable.core.errors import IllegalAction
 from cardtable.core.events import Event
 from cardtable.core.fast import cached_pair
-from cardtable.core.game import Game
 from cardtable.core.rng import Seed, dealt
 from cardtable.core.types import Seat
 from cardtable.games.wizard import rules
@@ -38,8 +37,29 @@ from cardtable.games.wizard.actions import Bid, Play, WizardAction
 from cardtable.games.wizard.options import WizardOptions
 from cardtable.games.wizard.state import BIDDING, CHOOSING_TRUMP, FINISHED, PLAYING, ROW_BITS, WizardState
 
-if TYPE_CHECKING:
-    from cardtable.games.wizard.game import WizardGame
+
+class Engine(Protocol):
+    """What the quiet replay needs of ``WizardGame``: its checks and its move, for the actions it leaves to them."""
+
+    @property
+    def trusted_ids(self) -> set[int] | frozenset[int]:
+        """The ids of the game's own cached actions (checked once, when made)."""
+
+    def check_options(self, options: WizardOptions) -> None:
+        """Raise ``InvalidOptions`` if the options do not fit together."""
+
+    def _fresh(self, options: WizardOptions, seed: Seed, decks: Sequence[Sequence[int]],
+               events: list[Event] | None) -> WizardState:
+        """A new game's state, round 1 dealt, from checked options."""
+
+    def why_illegal(self, state: WizardState, seat: Seat, action: WizardAction) -> str | None:
+        """Why ``action`` is illegal now (the edge checks first), or None."""
+
+    def why_illegal_now(self, state: WizardState, seat: Seat, action: WizardAction) -> str | None:
+        """Why the well-formed action is illegal now, or None."""
+
+    def _move(self, s: WizardState, seat: Seat, action: WizardAction, events: list[Event]) -> None:
+        """Make a legal move on ``s``."""
 
 #: An action's code is ``seat << 8 | what``: ``what`` is the card for a ``Play``, ``BID + tricks`` for a ``Bid``,
 #: ``NONE`` for anything the quiet loop leaves to the general step (a trump choice, a seat not at any table...).
@@ -160,7 +180,7 @@ class ReplayCodes:
         return out
 
 
-def replay(game: WizardGame, codes: ReplayCodes, options: WizardOptions, seed: Seed,
+def replay(game: Engine, codes: ReplayCodes, options: WizardOptions, seed: Seed,
            actions: Sequence[tuple[Seat, WizardAction]]) -> WizardState:
     """The state after ``actions`` from ``game.new(options, seed)``, each checked as ``apply`` checks it.
 
@@ -169,7 +189,7 @@ def replay(game: WizardGame, codes: ReplayCodes, options: WizardOptions, seed: S
     return _replay(game, options, seed, codes.of(actions), actions.__getitem__, len(actions))
 
 
-def replay_decoded(game: WizardGame, codes: ReplayCodes, options: WizardOptions, seed: Seed, items: Sequence[Any],
+def replay_decoded(game: Engine, codes: ReplayCodes, options: WizardOptions, seed: Seed, items: Sequence[Any],
                    pair_of: Callable[[Any], tuple[Seat, WizardAction]]) -> WizardState:
     """:func:`replay` of a record's decoded items (``core.record_decoder``): coded by one lookup each, no pairs made.
 
@@ -180,7 +200,7 @@ def replay_decoded(game: WizardGame, codes: ReplayCodes, options: WizardOptions,
     return _replay(game, options, seed, coded, lambda step: pair_of(items[step]), len(items))
 
 
-def _replay(game: WizardGame, options: WizardOptions, seed: Seed, coded: list[int] | None,
+def _replay(game: Engine, options: WizardOptions, seed: Seed, coded: list[int] | None,
             action_at: Callable[[int], tuple[Seat, WizardAction]], n: int) -> WizardState:
     """The quiet loop over ``n`` actions (``coded``: their codes, or None), the general step for the rest."""
     game.check_options(options)
@@ -198,7 +218,7 @@ def _replay(game: WizardGame, options: WizardOptions, seed: Seed, coded: list[in
         if id(action) in trusted and type(seat) is int and 0 <= seat < players:
             reason = game.why_illegal_now(s, seat, action)
         else:
-            reason = Game.why_illegal(game, s, seat, action)
+            reason = game.why_illegal(s, seat, action)
         if reason is not None:
             raise IllegalAction(action, reason, step=step)
         game._move(s, seat, action, dropped)

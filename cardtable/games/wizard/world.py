@@ -20,6 +20,7 @@ from cardtable.core.types import Seat
 from cardtable.core.worlds import deal_hidden
 from cardtable.games.wizard import bid_table, rules
 from cardtable.games.wizard.actions import Bid, Play, WizardAction
+from cardtable.games.wizard.bid_model import category
 from cardtable.games.wizard.observation import WizardObservation
 from cardtable.games.wizard.options import WizardOptions
 from cardtable.games.wizard.state import WizardState, pack_row
@@ -148,7 +149,7 @@ def bid_candidates(obs: WizardObservation, legal: Sequence[WizardAction]) -> Seq
     if not legal or not isinstance(legal[0], Bid):
         return legal
     hand, trump = obs.hand, obs.trump_suit
-    estimate = sum(bid_table.value(obs.players, len(hand), _category(c, trump)) for c in hand)
+    estimate = sum(bid_table.value(obs.players, len(hand), category(c, trump)) for c in hand)
     return [b for b in legal if isinstance(b, Bid) and abs(b.tricks - estimate) <= 1.6]
 
 
@@ -156,15 +157,8 @@ def _playout_bid(state: WizardState, seat: Seat, legal: Sequence[WizardAction]) 
     """The allowed bid nearest the fitted expected tricks of the hand."""
     trump = None if state.trump < 0 else state.trump
     hand = rules.cards_of(state.hands[seat])
-    estimate = sum(bid_table.value(state.options.players, len(hand), _category(c, trump)) for c in hand)
+    estimate = sum(bid_table.value(state.options.players, len(hand), category(c, trump)) for c in hand)
     return min(legal, key=lambda b: (abs(b.tricks - estimate), b.tricks) if isinstance(b, Bid) else (99, 0))
-
-
-def _category(card: CardId, trump: int | None) -> int:
-    """The bid table's card category (as the heuristic bot counts it)."""
-    from cardtable.games.wizard.bots import category
-
-    return category(card, trump)
 
 
 HINTS = SearchHints(horizon=round_over, value=round_value, policy=playout_policy, candidates=bid_candidates)

@@ -2,7 +2,7 @@
 
 Bidding: a wizard counts about one trick, a jester none, every other card a fraction by rank and by
 whether it is trump, fitted by self-play for each player count and round size (``calibrate.py``,
-``bid_table.py``); the bid is the allowed number nearest that count. Play: a one-step lookahead picks
+``bid_model.py``, ``bid_table.py``); the bid is the allowed number nearest that count. Play: a one-step lookahead picks
 the card with the best chance of an exact bid: winning tricks as cheaply as possible while short of
 the bid, ducking (and shedding dangerous cards) once it is made. The dealer who must name trump names
 the suit that gives the largest count.
@@ -17,6 +17,7 @@ from cardtable.cards import CardId
 from cardtable.core.observation import Observation
 from cardtable.games.wizard import bid_table, rules
 from cardtable.games.wizard.actions import Bid, ChooseTrump, Play, WizardAction
+from cardtable.games.wizard.bid_model import CATEGORIES, PRESSURE, category
 from cardtable.games.wizard.observation import WizardObservation
 
 # Tuning knobs (measured by self-play; see docs/rules/wizard.md for the figures).
@@ -51,22 +52,6 @@ def cost(card: CardId, trump: int | None) -> int:
 
 
 # Bidding.
-
-CATEGORIES = 2 + 13 * 3
-#: Index of the fitted weight of ``bid_pressure`` in a row of the bid table.
-PRESSURE = CATEGORIES
-
-
-def category(card: CardId, trump: int | None) -> int:
-    """A card's category: 0 wizard, 1 jester, 2–14 trump, 15–27 side card, 28–40 card in a no-trump round."""
-    if rules.is_wizard(card):
-        return 0
-    if rules.is_jester(card):
-        return 1
-    rank = rules.RANK_OF[card] - 1
-    if trump is None:
-        return 28 + rank
-    return (2 if rules.SUIT_OF[card] == trump else 15) + rank
 
 
 def features(hand: Sequence[CardId], trump: int | None) -> list[int]:
@@ -222,62 +207,3 @@ class HeuristicBot:
     def _play(self, obs: WizardObservation, legal: list[CardId]) -> Play:
         """The card most likely to land the bid exactly: chasing while short of it, ducking once made."""
         return Play(_lookahead(obs, legal, obs.trump_suit, _unseen_mask(obs)))
-
-
-# Baselines.
-
-
-def _strength_now(obs: WizardObservation, card: CardId) -> int:
-    """The card's strength in the trick as it stands (higher wins; ties go to the earlier card)."""
-    trick = [pc.card for pc in obs.trick]
-    return rules.strengths(obs.trump_suit, rules.lead_state([*trick, card]))[card]
-
-
-class LowestBot:
-    """A baseline: bids the wizards it holds, always plays its lowest legal card."""
-
-    name = "lowest"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.seed = seed
-
-    def act(self, observation: Observation, legal_actions: Sequence[WizardAction]) -> WizardAction:
-        """One of ``legal_actions``."""
-        assert isinstance(observation, WizardObservation)
-        first = legal_actions[0]
-        if isinstance(first, Bid):
-            wizards = sum(rules.is_wizard(c) for c in observation.hand)
-            return min(legal_actions, key=lambda b: (abs(b.tricks - wizards), b.tricks)
-                       if isinstance(b, Bid) else (99, 0))
-        if isinstance(first, Play):
-            trump = observation.trump_suit
-            return min(legal_actions, key=lambda a: cost(a.card, trump) if isinstance(a, Play) else 999)
-        return first
-
-
-class ChaseDuckBot:
-    """A baseline: bids wizards and high trumps; plays its strongest card while short of the bid, else its weakest."""
-
-    name = "chase_duck"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.seed = seed
-
-    def act(self, observation: Observation, legal_actions: Sequence[WizardAction]) -> WizardAction:
-        """One of ``legal_actions``."""
-        obs = observation
-        assert isinstance(obs, WizardObservation)
-        first = legal_actions[0]
-        trump = obs.trump_suit
-        if isinstance(first, Bid):
-            strong = sum(rules.is_wizard(c) or (trump is not None and rules.SUIT_OF[c] == trump
-                                                and rules.RANK_OF[c] >= 10) for c in obs.hand)
-            return min(legal_actions, key=lambda b: (abs(b.tricks - strong), b.tricks)
-                       if isinstance(b, Bid) else (99, 0))
-        if isinstance(first, Play):
-            seat = obs.seat if obs.seat is not None else 0
-            chasing = (obs.bids[seat] or 0) > obs.tricks[seat]
-            cards = [a for a in legal_actions if isinstance(a, Play)]
-            pick = max if chasing else min
-            return pick(cards, key=lambda a: (_strength_now(obs, a.card), cost(a.card, trump)))
-        return ChooseTrump(rules.SUITS[max(range(4), key=lambda s: sum(rules.SUIT_OF[c] == s for c in obs.hand))])  # type: ignore[arg-type]

@@ -1,10 +1,10 @@
 """A fast Wizard round simulator on bitmasks for the search bot's playouts, with a bid-aware card policy.
 
 ``Table`` holds what stays fixed during one decision (players, trump, bids made, the trick so far,
-who played what this round, the fitted card values); ``play_round_from_bid`` and
-``play_round_from_card`` play one sampled deal to the end of the round and return every seat's
-points. The playout policy, the same for every seat, decides from the seat's hand, its bid and the
-cards still live (in anyone's hand), not from the other hands:
+who played what this round, the fitted card values); ``play_round_from_card`` plays one sampled
+deal to the end of the round and returns every seat's points. The playout policy, the same for
+every seat, decides from the seat's hand, its bid and the cards still live (in anyone's hand),
+not from the other hands:
 
 - leading while short of the bid: a card nothing live can beat in its suit (top trump first),
   else a wizard, else a high side card, else the lowest; once the bid is made: the lowest side
@@ -18,11 +18,8 @@ cards still live (in anyone's hand), not from the other hands:
   also the trumps nothing unseen beats in trump) cover the tricks it still needs plays its other cards
   as if the bid were made and keeps the sure ones for those tricks.
 
-``stack``: the undealt cards, which every simulated seat then counts as unseen (0: the seats know
-which cards are out of play).
-
-The bids of seats that have not bid yet follow the ``heuristic`` bot's rule (fitted expected
-tricks, nudged by the bids heard, nearest allowed bid).
+The simulated seats know which cards lie in the undealt stack (they count only the cards in hands
+as live); a bid still hidden counts as 0.
 """
 
 from __future__ import annotations
@@ -30,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardtable.games.wizard import bid_table, rules
+from cardtable.games.wizard.bid_model import category
 from cardtable.games.wizard.observation import WizardObservation
 
 _STRENGTH = rules.STRENGTH
@@ -57,24 +55,18 @@ def _low(mask: int) -> int:
 class Table:
     """What one decision's playouts share: the round's fixed facts as the deciding seat sees them."""
 
-    __slots__ = ("players", "size", "trump", "dealer", "hook", "hidden", "bids", "has_bid", "tricks", "trick",
-                 "trick_leader", "played_by", "values", "pressure", "shade", "cover")
+    __slots__ = ("players", "size", "trump", "dealer", "bids", "tricks", "trick", "trick_leader", "played_by",
+                 "values", "cover")
 
     def __init__(self, players: int, size: int, trump: int, dealer: int) -> None:
-        from cardtable.games.wizard.bots import BID_SHADE, PRESSURE, category
-
         self.players, self.size, self.trump, self.dealer = players, size, trump, dealer
-        self.hook = self.hidden = False
         self.bids: list[int | None] = [None] * players
-        self.has_bid = [False] * players
         self.tricks = [0] * players
         self.trick: list[int] = []
         self.trick_leader = (dealer + 1) % players
         self.played_by = [0] * players
         suit = None if trump < 0 else trump
         self.values = [bid_table.value(players, size, category(c, suit)) for c in range(rules.DECK_SIZE)]
-        self.pressure = bid_table.value(players, size, PRESSURE)
-        self.shade = BID_SHADE * size / 10
         # The policy's sure-winner rule: 0 off, 1 wizards, 2 and the top trumps once no wizard is unseen,
         # 3 and the top trumps (nothing unseen above them in trump) even then.
         self.cover = 0
@@ -84,8 +76,7 @@ class Table:
         """The table as ``obs`` shows it (the trick history is rebuilt from ``played_cards``)."""
         p = obs.players
         t = cls(p, obs.round, -1 if obs.trump_suit is None else obs.trump_suit, obs.dealer)
-        t.hook, t.hidden = obs.bids_may_not_equal_tricks, obs.bids_hidden
-        t.bids, t.has_bid, t.tricks = list(obs.bids), list(obs.has_bid), list(obs.tricks)
+        t.bids, t.tricks = list(obs.bids), list(obs.tricks)
         leader = (obs.dealer + 1) % p
         played = obs.played_cards
         suit = None if t.trump < 0 else t.trump
@@ -105,63 +96,15 @@ class Table:
         values = self.values
         return sum(values[c] for c in rules.hand_ids(hand))
 
-    def heuristic_bid(self, seat: int, hand: int, bids: Sequence[int | None]) -> int:
-        """The bid the ``heuristic`` bot makes with ``hand`` after hearing ``bids``."""
-        estimate = self.estimate(hand) - self.shade
-        if not self.hidden:
-            heard = [b for s, b in enumerate(bids) if b is not None and s != seat]
-            if heard:
-                estimate += self.pressure * (sum(heard) - len(heard) * self.size / self.players)
-        forbidden = -1
-        if self.hook and seat == self.dealer:
-            forbidden = self.size - sum(b for b in bids if b is not None)
-        best, best_key = 0, (99.0, 0)
-        for b in range(self.size + 1):
-            if b != forbidden and (abs(b - estimate), b) < best_key:
-                best, best_key = b, (abs(b - estimate), b)
-        return best
 
-
-def play_round_from_bid(t: Table, hands: Sequence[int], me: int, bid: int, stack: int = 0) -> list[int]:
-    """Points per seat when ``me`` bids ``bid`` now, the seats still to bid bid as the heuristic, and all play out.
-
-    ``stack``: the undealt cards, which the seats then count as unseen (as real players do); 0 lets the
-    playout's seats know which cards are out of play."""
-    bids = round_bids(t, hands, me, bid)
-    return points(bids, tricks_from_bid(t, hands, me, bids, stack))
-
-
-def round_bids(t: Table, hands: Sequence[int], me: int, bid: int) -> list[int]:
-    """Every seat's bid when ``me`` bids ``bid`` now and the seats still to bid bid as the heuristic."""
-    p = t.players
-    bids = list(t.bids)
-    for seat in range(p):
-        if bids[seat] is None and t.has_bid[seat]:  # a hidden bid already made
-            bids[seat] = t.heuristic_bid(seat, hands[seat], [None] * p)
-    bids[me] = bid
-    seat = (me + 1) % p
-    first = (t.dealer + 1) % p
-    while seat != first:
-        if bids[seat] is None:
-            bids[seat] = t.heuristic_bid(seat, hands[seat], bids)
-        seat = (seat + 1) % p
-    return [b if b is not None else 0 for b in bids]
-
-
-def tricks_from_bid(t: Table, hands: Sequence[int], me: int, bids: list[int], stack: int = 0) -> list[int]:
-    """The tricks per seat when the round is played out from its first card with these bids."""
-    return _play(t, list(hands), bids, [0] * t.players, [], (t.dealer + 1) % t.players, me, -1, stack)
-
-
-def play_round_from_card(t: Table, hands: Sequence[int], me: int, card: int, stack: int = 0) -> list[int]:
-    """Points per seat when ``me`` plays ``card`` now and every seat plays the rest of the round out (``stack``:
-    as in ``play_round_from_bid``)."""
+def play_round_from_card(t: Table, hands: Sequence[int], me: int, card: int) -> list[int]:
+    """Points per seat when ``me`` plays ``card`` now and every seat plays the rest of the round out."""
     bids = [b if b is not None else 0 for b in t.bids]
-    return points(bids, _play(t, list(hands), bids, list(t.tricks), list(t.trick), t.trick_leader, me, card, stack))
+    return points(bids, _play(t, list(hands), bids, list(t.tricks), list(t.trick), t.trick_leader, me, card))
 
 
 def _play(t: Table, hands: list[int], bids: list[int], tricks: list[int], trick: list[int], leader: int,
-          me: int, forced: int, stack: int = 0) -> list[int]:
+          me: int, forced: int) -> list[int]:
     """Play the round out from the given trick and return the tricks per seat (``forced``: the card ``me`` plays
     first, -1 for none)."""
     p = t.players
@@ -180,7 +123,7 @@ def _play(t: Table, hands: list[int], bids: list[int], tricks: list[int], trick:
             if seat == me and forced >= 0:
                 card, forced = forced, -1
             else:
-                card = _choose(hand, (live | stack) & ~hand, lead, trick, bids[seat] - tricks[seat], trump, trump_mask,
+                card = _choose(hand, live & ~hand, lead, trick, bids[seat] - tricks[seat], trump, trump_mask,
                                by_lead, len(trick) == p - 1, cover)
             bit = _BIT[card]
             hands[seat] = hand & ~bit

@@ -5,9 +5,10 @@ round with trump, card of rank r in a round without trump). Self-play games reco
 round, how many cards of each category it held and how many tricks it took; a ridge least-squares fit
 per player count and round size then gives each category's expected tricks. Run::
 
-    python -m cardtable.games.wizard.calibrate --games 3000 --passes 3
+    python -m cardtable.games.wizard.players.calibrate --games 3000 --passes 3
 
-which rewrites ``bid_table.py`` next to this file; every pass plays with the table of the pass before.
+which rewrites ``cardtable/games/wizard/bid_table.py`` (on the rules side: the search hints read it
+too); every pass plays with the table of the pass before.
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ import random
 from pathlib import Path
 
 from cardtable.games.wizard import bid_table, rules
-from cardtable.games.wizard.bots import CATEGORIES, HeuristicBot, bid_pressure, features
+from cardtable.games.wizard.bid_model import CATEGORIES
 from cardtable.games.wizard.game import WizardGame
 from cardtable.games.wizard.options import WizardOptions
+from cardtable.games.wizard.players.heuristic import HeuristicBot, bid_pressure, features
 
 RIDGE = 2.0
 WEIGHTS = CATEGORIES + 1
@@ -90,10 +92,10 @@ def fit(players: int, games: int, seed: int) -> list[list[float]]:
 def write_table(tables: dict[int, list[list[float]]], path: Path) -> None:
     """Write ``bid_table.py``."""
     lines = [
-        '"""Card values for the heuristic bot\'s bids, fitted by ``calibrate.py`` (do not edit by hand).',
+        '"""Card values for the heuristic bot\'s bids, fitted by ``players/calibrate.py`` (do not edit by hand).',
         "",
         "``VALUES[players][n - 1][category]`` is the expected tricks of one card of that category in a",
-        "round of n cards (categories: see ``bots.category``).",
+        "round of n cards (categories: see ``bid_model.category``).",
         '"""',
         "",
         "from __future__ import annotations",
@@ -132,7 +134,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="*", default=list(range(rules.MIN_PLAYERS,
                                                                               rules.MAX_PLAYERS + 1)))
     args = parser.parse_args()
-    path = Path(__file__).with_name("bid_table.py")
+    path = Path(bid_table.__file__)
     for k in range(args.passes):
         tables = {p: [list(row) for row in rows] for p, rows in bid_table.VALUES.items()}
         tables.update({p: fit(p, args.games, args.seed + 1000 * k + p) for p in args.players})
