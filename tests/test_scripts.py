@@ -16,7 +16,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPTS = sorted([*ROOT.glob("benchmarks/*.py"), *ROOT.glob("research/*.py")])
+#: Research scripts that need a package the project does not install (the losing candidate of a choice):
+#: they are compiled, and importing them must fail on that package alone, or work where it is installed.
+NEEDS = {"vector_numba_c8.py": "numba"}
+SCRIPTS = sorted(p for p in [*ROOT.glob("benchmarks/*.py"), *ROOT.glob("research/*.py")] if p.name not in NEEDS)
 
 
 def test_the_scripts_are_found() -> None:
@@ -33,3 +36,17 @@ def test_a_script_answers_help(script: Path, monkeypatch: pytest.MonkeyPatch) ->
         runpy.run_path(str(script), run_name="__main__")
     assert stop.value.code == 0
     assert "usage:" in out.getvalue()
+
+
+@pytest.mark.parametrize("name", sorted(NEEDS))
+def test_a_script_needing_another_package_compiles_and_asks_only_for_it(name: str,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    script = ROOT / "research" / name
+    compile(script.read_text(encoding="utf-8"), str(script), "exec")
+    monkeypatch.setattr(sys, "argv", [str(script), "--help"])
+    monkeypatch.setattr(sys, "path", [str(script.parent), *sys.path])
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), pytest.raises(SystemExit):
+            runpy.run_path(str(script), run_name="__main__")
+    except ModuleNotFoundError as missing:
+        assert missing.name == NEEDS[name]
