@@ -18,10 +18,10 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
 from strength import wilson
 
 import cardtable
-from cardtable.games.wizard.players import playout
 from cardtable.games.wizard.actions import Bid, Play
-from cardtable.games.wizard.players.heuristic import HeuristicBot
 from cardtable.games.wizard.observation import WizardObservation
+from cardtable.games.wizard.players import playout
+from cardtable.games.wizard.players.heuristic import HeuristicBot
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -7,12 +7,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+from cardtable.games.crazy_eights.bots import HeuristicBot
 
 import cardtable
 import cardtable.vector as vector
 from cardtable.core import GameRecord, replay
 from cardtable.core.errors import InvalidOptions
-from cardtable.games.crazy_eights.bots import HeuristicBot
 from cardtable.games.crazy_eights.encoding import ENCODING
 from cardtable.vector import cores
 
