@@ -227,12 +227,17 @@ class Bridge:
         finally:
             await asyncio.to_thread(program.close)
 
-    async def _handshake(self, program: TableProgram) -> bool:
+    async def _handshake(self, program: TableProgram, decision: Any = None) -> bool:
+        """Start the program and give it the table's ``hello``; a failure during a decision costs that decision
+        (the server is told), one at the table's ``hello`` is only reported here (the next decision retries)."""
         hello = program.hello
         assert hello is not None
         result = await asyncio.to_thread(_handshake, program, hello)
         if isinstance(result, Failure):
-            await self._send({"type": "failure", "table": program.table, **result.message()})
+            if decision is None:
+                self.say(f"table {program.table}: the program failed to start: {result.kind}: {result.detail}")
+            else:
+                await self._send({"type": "failure", "table": program.table, "id": decision, **result.message()})
             return False
         await self._send({"type": "ready", "table": program.table, "protocol": 1, "name": result})
         return True
@@ -240,7 +245,7 @@ class Bridge:
     async def _act(self, program: TableProgram, message: dict[str, Any]) -> None:
         decision = message.get("id")
         if program.sandbox is None or not program.sandbox.is_running():
-            if program.hello is None or not await self._handshake(program):
+            if program.hello is None or not await self._handshake(program, decision):
                 return
         left = (message.get("time_left") or {}).get("decision")
         limit = self.limits.decision if not isinstance(left, int | float) else max(0.01, left - NETWORK_MARGIN)

@@ -25,17 +25,19 @@ def bot_connect(
                                          help="Accept the tables' invitations as they arrive.")] = True,
 ) -> None:
     """Connect a bot to a server: one copy of COMMAND per table where it holds a seat, reconnecting after a drop."""
+    from cardtable.arena.agents import resolve_command
     from cardtable.arena.bridge import Bridge, BridgeStopped, read_token, stream_url
     from cardtable.arena.sandbox import Limits
 
     try:
         url = stream_url(server)
         token = read_token(token_file)
-        argv = shlex.split(command)
+        words = shlex.split(command)
+        if not words:
+            raise ValueError("the command is empty")
+        argv = resolve_command(words)  # the program runs in its own directory: file arguments made absolute
     except ValueError as exc:
         raise fail(str(exc)) from None
-    if not argv:
-        raise fail("the command is empty")
     bridge = Bridge(url, token, argv, limits=Limits(decision=decision, game=None, handshake=handshake),
                     accept=accept, say=lambda text: typer.echo(f"bot-connect: {text}", err=True))
 

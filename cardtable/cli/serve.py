@@ -46,13 +46,24 @@ def serve(
     limit: Annotated[list[str] | None, typer.Option(
         "--limit", help="Any limit of cardtable.server.limits.Limits as NAME=NUMBER (see docs/hosting.md).")] = None,
     log_level: Annotated[str, typer.Option("--log-level", help="uvicorn log level.")] = "info",
+    open_bots: Annotated[bool, typer.Option(
+        "--open-bots/--no-open-bots", help="Let anyone make a bot account from the lobby (the Bot API).")] = False,
+    bot_decision: Annotated[float, typer.Option(
+        "--bot-decision", min=0.05, help="Seconds a bot over the Bot API has per decision.")] = 5.0,
+    bot_game_time: Annotated[float, typer.Option(
+        "--bot-game-time", min=1.0, help="Seconds of thinking a bot's seat has per game.")] = 600.0,
+    bot_max_failures: Annotated[int, typer.Option(
+        "--bot-max-failures", min=0, help="Lost decisions a bot's seat may have per game before it forfeits.")] = 10,
 ) -> None:
     """Serve the lobby and tables on http://HOST:PORT; the database is migrated and unfinished tables resume."""
     import uvicorn
 
     limits = _limits(limit or [], waiting_idle=waiting_idle, tables_per_minute=tables_per_minute)
+    bots = _bot_settings(open_bots=open_bots, decision=bot_decision, game_time=bot_game_time,
+                         max_failures=bot_max_failures)
     app = _open(lambda: _create_app(database_url, bot_delay=bot_delay, takeover_after=takeover_after,
-                                    limits=limits, lease_ttl=lease_ttl, sqlite_sync=sqlite_sync), database_url)
+                                    limits=limits, lease_ttl=lease_ttl, sqlite_sync=sqlite_sync, bots=bots),
+                database_url)
     from sqlalchemy.engine import make_url
 
     shown = make_url(app.state.manager.store.url).render_as_string(hide_password=True)
@@ -85,6 +96,16 @@ def _limits(pairs: list[str], **given: float) -> Any:
         if values[name] <= 0:
             raise _fail(f"--limit {pair!r}: must be positive")
     return Limits(**values)
+
+
+def _bot_settings(**values: Any) -> Any:
+    """The Bot API's settings; a bad value is one line."""
+    from cardtable.server.botapi import BotApiSettings
+
+    try:
+        return BotApiSettings(**values)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
 
 
 def _create_app(database_url: str | None, **settings: Any) -> Any:

@@ -22,13 +22,20 @@ class Absence:
         self.takeover_after = takeover_after
 
     def absent_people(self, table: LiveTable) -> list[Seat]:
-        """The people's seats with no connection, here or at another process."""
+        """The seats of people (and remote bots) with no connection, here or at another process."""
         connected = table.connected_seats()
-        return [s.index for s in table.stored.seats if s.kind == "human" and s.index not in connected]
+        return [s.index for s in table.stored.seats if s.kind in ("human", "remote") and s.index not in connected]
 
     def start_timer(self, table: LiveTable, seat: Seat) -> None:
-        """Start the timer after which the computer plays for the person at ``seat`` (unless one runs)."""
+        """Start the timer after which the computer plays for the person at ``seat`` (unless one runs).
+
+        A remote bot's seat is covered at once: a program that dropped its connection is not thinking."""
         if seat in table.timers or seat in table.covering:
+            return
+        if table.stored.seats[seat].kind == "remote":
+            table.covering.add(seat)
+            self.changes.changed(table)
+            self.changes.kick(table)
             return
         table.timers[seat] = asyncio.get_running_loop().create_task(self._take_over_later(table, seat))
 

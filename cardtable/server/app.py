@@ -19,6 +19,8 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from cardtable.server.botapi import BotApiSettings
+from cardtable.server.botapi import install as install_bot_api
 from cardtable.server.limits import Limits, excerpt
 from cardtable.server.live import CLOSE_POLICY, AnyGame, Connection, TableError
 from cardtable.server.manager import TableManager
@@ -35,11 +37,12 @@ log = logging.getLogger("cardtable.server")
 
 def create_app(database_url: str | None = None, *, bot_delay: float = 0.6, takeover_after: float = 30.0,
                games: Mapping[str, AnyGame] | None = None, limits: Limits | None = None,
-               lease_ttl: float = 15.0, sqlite_sync: str = "FULL") -> FastAPI:
+               lease_ttl: float = 15.0, sqlite_sync: str = "FULL", bots: BotApiSettings | None = None) -> FastAPI:
     """The web app on ``database_url`` (default: ``$CARDTABLE_DATABASE_URL`` or ``sqlite:///cardtable.db``).
 
     The database is migrated to the newest schema, then unfinished tables are rebuilt; their computer
-    players resume when the app starts. ``games`` replaces the registered games (for tests).
+    players resume when the app starts. ``games`` replaces the registered games (for tests); ``bots`` sets
+    the Bot API's clock and limits (``docs/bot-api.md``).
     """
     manager = TableManager(Store(database_url, sqlite_sync=sqlite_sync), bot_delay=bot_delay,
                            takeover_after=takeover_after, games=games, limits=limits, lease_ttl=lease_ttl)
@@ -65,7 +68,8 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6, takeo
     _api(app, manager)
     _websocket(app, manager)
     app.include_router(tournaments_router)
-    install_table_extras(app, manager)
+    social = install_table_extras(app, manager)
+    install_bot_api(app, manager, social, bots)
     return app
 
 

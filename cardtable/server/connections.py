@@ -77,6 +77,21 @@ class Connections:
         self.changes.kick(table)
         return connection
 
+    def attach(self, table: LiveTable, connection: Connection) -> None:
+        """A connection made elsewhere joins the table (a bot account's seat over the Bot API): its seat's
+        presence counts as a person's, here and at the table's owner."""
+        seat = connection.seat
+        newly_seated = seat is not None and seat not in table.connected_seats()
+        self.address_connections[connection.address] = self.address_connections.get(connection.address, 0) + 1
+        table.connections.add(connection)
+        if newly_seated:
+            assert seat is not None
+            self.absence.returned(table, seat)
+            table.touch()
+            self.leases.tell_presence(table)
+        connection.mark_dirty()
+        self.changes.kick(table)
+
     def disconnect(self, table: LiveTable, connection: Connection) -> None:
         """Forget a closed connection; a person's seat starts its takeover timer."""
         table.connections.discard(connection)

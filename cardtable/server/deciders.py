@@ -1,9 +1,10 @@
 """Who decides for each seat of a live table: its person, or the computer (a bot seat, or a person's seat
 it covers while they are away); and the built-in computer player of a seat, which bot it is and how it thinks.
 
-A seat's kind is stored (``StoredSeat.kind``: ``human`` or ``bot``); ``LiveTable.covering`` holds the people's
-seats the computer plays for now. Every question of "who decides" goes through :func:`computer_decides`
-and :func:`people_deciding` (``LiveTable.computer_to_act`` asks the same for the seat to act).
+A seat's kind is stored (``StoredSeat.kind``: ``human``, ``bot`` or ``remote``, a program over the Bot API);
+``LiveTable.covering`` holds the people's and remote bots' seats the computer plays for now (they are away),
+``LiveTable.forfeited`` the remote bots' seats forfeited this game. Every question of "who decides" goes through
+:func:`computer_decides` and :func:`people_deciding` (``LiveTable.computer_to_act`` asks the same for the seat to act).
 """
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ INLINE_THINKING = 0.0005
 
 
 def computer_decides(table: LiveTable, seat: Seat) -> bool:
-    """Whether the computer decides for ``seat``: a bot's seat, or a person's it covers while they are away."""
-    return table.stored.seats[seat].kind == "bot" or seat in table.covering
+    """Whether the computer decides for ``seat``: a computer player's seat, a person's (or a remote bot's) it
+    covers while they are away, or a remote bot's seat forfeited this game."""
+    return table.stored.seats[seat].kind == "bot" or seat in table.covering or seat in table.forfeited
 
 
 def people_deciding(table: LiveTable) -> set[Seat]:
@@ -41,7 +43,7 @@ def bot_for(table: LiveTable, seat: Seat) -> Bot:
     """The seat's computer player: its stored bot, or the game's default for a covered person; seeded from the deal."""
     if seat not in table.bots:
         stored = table.stored.seats[seat]
-        name = stored.bot if stored.kind == "bot" and stored.bot else default_bot(table.game)
+        name = stored.bot if stored.kind in ("bot", "remote") and stored.bot else default_bot(table.game)
         # From the deal seed only, so a table created with a seed replays the same game.
         seed = zlib.crc32(f"{table.stored.seed}:{seat}".encode())
         table.bots[seat] = make_bot(table.game, name, seed)

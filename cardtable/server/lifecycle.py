@@ -204,11 +204,21 @@ class Lifecycle:
                              params={})
         data = table.record.to_json()
         data["notes"] = [f"table {table.id}"] + [
-            f"seat {s.index}: {s.name} ({f'{s.bot} bot' if s.kind == 'bot' else 'human'})"
-            for s in table.stored.seats]
+            f"seat {s.index}: {s.name} ({_kind_note(s)})" for s in table.stored.seats]
         if table.error:
             data["notes"].append(f"stopped on an error: {table.error}")
         return data
+
+
+def _kind_note(seat: Any) -> str:
+    """How a seat was played, for a record's notes."""
+    if seat.kind == "bot":
+        return f"{seat.bot} bot"
+    if seat.kind == "remote":
+        lost = ", ".join(f"{kind} {n}" for kind, n in sorted(seat.failures.items()) if kind != "forfeited")
+        forfeited = "; forfeited" if seat.failures.get("forfeited") else ""
+        return f"a program over the Bot API; lost decisions: {lost or 'none'}{forfeited}"
+    return "human"
 
 
 def _aware(moment: Any) -> Any:

@@ -107,8 +107,10 @@ class LiveTable:
     #: ``marks[v]``: how many events there were once version ``v`` was reached.
     marks: list[int] = field(default_factory=list)
     connections: set[Connection] = field(default_factory=set)
-    #: Human seats the computer plays while their person is away.
+    #: People's (and bots') seats the computer plays while their player is away.
     covering: set[Seat] = field(default_factory=set)
+    #: Bot seats forfeited this game (too many lost decisions): the computer plays them to the end.
+    forfeited: set[Seat] = field(default_factory=set)
     bots: dict[Seat, Bot] = field(default_factory=dict)
     #: Average seconds each computer player takes to decide (small ones think on the event loop).
     think_time: dict[Seat, float] = field(default_factory=dict)
@@ -189,7 +191,7 @@ class LiveTable:
         seat = self.to_act
         if seat is None:
             return None
-        if self.stored.seats[seat].kind == "bot" or seat in self.covering:
+        if self.stored.seats[seat].kind == "bot" or seat in self.covering or seat in self.forfeited:
             return seat
         return None
 

@@ -296,13 +296,13 @@ class TableManager:
         """Host only: carry on a paused game."""
         await self.operate(table, {"op": "resume", "token_hash": hash_token(token)})
 
-    async def operate(self, table: LiveTable, operation: dict[str, Any]) -> None:
+    async def operate(self, table: LiveTable, operation: dict[str, Any]) -> dict[str, Any]:
         """Run a change here if this process drives the table, else forward it to the process that does."""
-        await self.operations.operate(table, operation)
+        return await self.operations.operate(table, operation)
 
-    async def run_operation(self, table: LiveTable, operation: dict[str, Any]) -> None:
+    async def run_operation(self, table: LiveTable, operation: dict[str, Any]) -> dict[str, Any] | None:
         """Run one change on a table this process drives (from a request here or forwarded by another process)."""
-        await self.operations.run_operation(table, operation)
+        return await self.operations.run_operation(table, operation)
 
     async def set_paused(self, table: LiveTable, paused: bool) -> None:
         """Pause a playing table or resume a paused one (the caller checked that it is the host)."""
@@ -318,6 +318,10 @@ class TableManager:
                 patches: bool = False) -> Connection:
         """A new connection holding the token's seat (or spectating); it gets its first view (see ``Connections``)."""
         return self.connections.connect(table, token, address, since, patches=patches)
+
+    def attach(self, table: LiveTable, connection: Connection) -> None:
+        """A connection made elsewhere (a bot's seat over the Bot API) joins the table (see ``Connections``)."""
+        self.connections.attach(table, connection)
 
     def disconnect(self, table: LiveTable, connection: Connection) -> None:
         """Forget a closed connection; a person's seat starts its takeover timer."""

@@ -203,8 +203,7 @@ class Notifier:
             if table is None:
                 raise TableError(503, f"table {table_id} is changing hands between server processes; try again",
                                  code="changing_hands", params={})
-            await self.manager.run_operation(table, operation)
-            return {}
+            return await self.manager.run_operation(table, operation) or {}
         ask = secrets.token_hex(8)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[ask] = future
@@ -233,7 +232,7 @@ class Notifier:
             if table is None or not table.owned:
                 raise TableError(503, "that table is changing hands between server processes; try again",
                                  code="changing_hands", params={})
-            await self.manager.run_operation(table, dict(message.get("operation") or {}))
+            answer["result"] = await self.manager.run_operation(table, dict(message.get("operation") or {})) or {}
         except TableError as exc:
             answer.update(ok=False, status=exc.status, message=exc.message, code=exc.code, params=exc.params)
         except Exception:

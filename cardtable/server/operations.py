@@ -6,7 +6,7 @@ Operations carry token hashes, never tokens: they may travel between processes (
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from cardtable.server.changes import Changes
@@ -33,22 +33,27 @@ class Operations:
         self.decisions = decisions
         #: Forwards an operation on a table another process drives (set by the notifier); ``None``: refuse.
         self.forward: Callable[[str, dict[str, Any]], Any] | None = None
+        #: Operations the table's extras add (the Bot API's), by name: ``(table, operation) -> result``.
+        self.extra: dict[str, Callable[[LiveTable, dict[str, Any]], Awaitable[dict[str, Any] | None]]] = {}
 
-    async def operate(self, table: LiveTable, operation: dict[str, Any]) -> None:
-        """Run a change here if this process drives the table, else forward it to the process that does.
+    async def operate(self, table: LiveTable, operation: dict[str, Any]) -> dict[str, Any]:
+        """Run a change here if this process drives the table, else forward it to the process that does; what
+        it answers (most operations answer nothing: ``{}``).
 
         Operations carry token hashes, never tokens: they may travel between processes.
         """
         if not table.owned:
-            await self._forward(table, operation)
+            result = await self._forward(table, operation)
             if not table.owned:  # show the change here at once (the owner's announcement may come later)
                 await self.catch_up(table)
-            return
-        await self.run_operation(table, operation)
+            return result
+        return await self.run_operation(table, operation) or {}
 
-    async def run_operation(self, table: LiveTable, operation: dict[str, Any]) -> None:
+    async def run_operation(self, table: LiveTable, operation: dict[str, Any]) -> dict[str, Any] | None:
         """Run one change on a table this process drives (from a request here or forwarded by another process)."""
         kind = operation.get("op")
+        if isinstance(kind, str) and kind in self.extra:
+            return await self.extra[kind](table, operation)
         if kind == "join":
             await self.seating.join(table, int(operation["seat"]), str(operation["name"]),
                                     str(operation["token_hash"]))
@@ -68,6 +73,7 @@ class Operations:
             await self.decisions.accept(table, int(operation["seat"]), action, version=int(operation["version"]))
         else:
             raise TableError(400, f"unknown operation {excerpt(kind, 30)!r}")
+        return None
 
     async def _forward(self, table: LiveTable, operation: dict[str, Any]) -> dict[str, Any]:
         """Send an operation on a table another process drives to that process; its answer."""

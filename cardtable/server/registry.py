@@ -69,6 +69,7 @@ class TableRegistry:
         game = self.game(stored.game)
         options = game.options(stored.options)
         table = LiveTable(stored, game, options)
+        table.forfeited = {s.index for s in stored.seats if s.kind == "remote" and s.failures.get("forfeited")}
         if stored.status in (PLAYING, PAUSED, FINISHED, ERROR):
             actions = tuple((seat, game.action_codec.decode(data)) for seat, data in stored.actions)
             table.record = GameRecord(game.info.name, options_to_dict(options), stored.seed, actions)

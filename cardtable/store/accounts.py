@@ -279,5 +279,13 @@ class Invitations:
             return True
 
 
+    def set_status(self, invitation_id: int, status: str) -> None:
+        """Set an invitation's status whatever it was (an accepted seat that could not be taken lapses)."""
+        with self._sessions.begin() as session:
+            row = session.get(InvitationRow, invitation_id)
+            if row is not None:
+                row.status = status
+
+
 def _invitation(row: InvitationRow) -> Invitation:
     return Invitation(row.id, row.table_id, row.seat, row.account_id, row.status)

@@ -1,0 +1,212 @@
+"""The Bot API: programs play at this server's live tables over one WebSocket per bot account.
+
+``install(app, manager, social, settings)`` adds the stream (``/api/bot/stream``, the token in the
+``Authorization: Bearer`` header), the host's invitations (``POST /api/tables/{id}/invite``), the list of
+connected bots (``GET /api/bots``) and, with ``open_bots``, making a bot account from the lobby
+(``POST /api/bots``). The wire protocol and the rules: ``docs/bot-api.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from collections.abc import AsyncIterator
+from datetime import timedelta
+from typing import Annotated, Any
+
+from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import Response
+from pydantic import Field
+
+from cardtable.server.botapi.remote import RemoteSeats
+from cardtable.server.botapi.sessions import BotHub, BotSession
+from cardtable.server.botapi.settings import BotApiSettings
+from cardtable.server.limits import AddressBuckets, excerpt
+from cardtable.server.live import TableError
+from cardtable.server.manager import TableManager
+from cardtable.server.schemas import Name, Token, _Body
+from cardtable.server.social import Social
+from cardtable.store import hash_token
+from cardtable.store.accounts import BotAccount, BotAccounts, Invitations, check_bot_name
+from cardtable.store.models import utcnow
+
+__all__ = ["BotApiSettings", "BotHub", "RemoteSeats", "install"]
+#: A bot counts as connected in the lobby's list if a process saw it this recently.
+SEEN_WITHIN = timedelta(seconds=15)
+
+
+class InviteBody(_Body):
+    """``POST /api/tables/{id}/invite``: the host's token, a computer seat and the bot's name."""
+
+    token: Token
+    seat: Annotated[int, Field(ge=0, lt=64)]
+    bot: Name
+
+
+class NewBotBody(_Body):
+    """``POST /api/bots``: the new bot account's name (with ``--open-bots``)."""
+
+    name: Name
+
+
+def install(app: FastAPI, manager: TableManager, social: Social, settings: BotApiSettings | None = None) -> BotHub:
+    """Add the Bot API to ``app``; returns its hub of sessions."""
+    settings = settings or BotApiSettings()
+    remote = RemoteSeats(manager, social, settings)
+    hub = BotHub(manager, social, remote, settings)
+    app.state.bots = hub
+    app.include_router(_router(manager, hub, settings))
+    _websocket(app, hub)
+    _background(app, hub, remote)
+    return hub
+
+
+def _background(app: FastAPI, hub: BotHub, remote: RemoteSeats) -> None:
+    outer = app.router.lifespan_context
+
+    @contextlib.asynccontextmanager
+    async def lifespan(a: FastAPI) -> AsyncIterator[Any]:
+        async with outer(a) as value:
+            task = asyncio.get_running_loop().create_task(hub.run())
+            try:
+                yield value
+            finally:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+                for session in list(hub.sessions.values()):
+                    session.close(1012, "server restarting; reconnect")
+                await remote.shutdown()
+
+    app.router.lifespan_context = lifespan
+
+
+def _router(manager: TableManager, hub: BotHub, settings: BotApiSettings) -> APIRouter:
+    router = APIRouter()
+    accounts = BotAccounts(manager.store.engine)
+    invitations = Invitations(manager.store.engine)
+    makers = AddressBuckets(settings.accounts_per_minute / 60.0, max(1.0, settings.accounts_per_minute))
+
+    @router.get("/api/bots")
+    async def connected_bots() -> dict[str, Any]:
+        seen = await manager.read(accounts.connected, utcnow() - SEEN_WITHIN)
+        return {"open_bots": settings.open_bots, "bots": [{"name": a.name} for a in seen if a.role in ("bot", "admin")]}
+
+    @router.post("/api/bots", status_code=201)
+    async def make_bot(body: NewBotBody, request: Request) -> dict[str, Any]:
+        if not settings.open_bots:
+            raise TableError(403, "this server makes bot accounts only on its command line (cardtable bots add)")
+        address = request.client.host if request.client is not None else ""
+        if not makers.take(address):
+            raise TableError(429, "too many bot accounts made from your address: wait a minute")
+        try:
+            name = check_bot_name(body.name)
+            account, token = await asyncio.to_thread(accounts.add, name, origin="lobby")
+        except ValueError as exc:
+            raise TableError(409 if "already" in str(exc) else 400, str(exc)) from None
+        except Exception as exc:  # the store is down: nothing was made
+            raise TableError(503, f"the bot account could not be stored: {excerpt(exc, 120)}") from None
+        return {"name": account.name, "token": token}
+
+    @router.post("/api/tables/{table_id}/invite", status_code=201)
+    async def invite(table_id: str, body: InviteBody) -> dict[str, Any]:
+        table = await manager.find(table_id)
+        if not secrets.compare_digest(hash_token(body.token), table.stored.host_token_hash):
+            raise TableError(403, "only the host can invite a bot", code="host_only", params={})
+        seat = manager.seat_at(table, body.seat)
+        if seat.kind != "bot":
+            raise TableError(409, f"seat {body.seat} is not a computer seat", code="seat_taken",
+                             params={"seat": body.seat})
+        if table.status not in ("waiting", "playing", "paused"):
+            raise TableError(409, f"table {table.id} is {table.status}", code="table_status",
+                             params={"status": table.status})
+        account = await manager.read(accounts.get, body.bot)
+        if account is None or account.is_revoked:
+            raise TableError(404, f"there is no bot named {excerpt(body.bot, 40)!r}")
+        made = await manager.read(invitations.add, table.id, body.seat, account.id)
+        described = await hub._invitation(made)
+        hub.push_invitation(made, described)
+        return {"invitation": made.id, "table_id": table.id, "seat": body.seat, "bot": account.name,
+                "connected": account.id in hub.sessions or await _seen(manager, accounts, account)}
+
+    return router
+
+
+async def _seen(manager: TableManager, accounts: BotAccounts, account: BotAccount) -> bool:
+    seen = await manager.read(accounts.connected, utcnow() - SEEN_WITHIN)
+    return any(a.id == account.id for a in seen)
+
+
+def _websocket(app: FastAPI, hub: BotHub) -> None:
+    """``/api/bot/stream``: the token in the ``Authorization: Bearer`` header, never in the URL."""
+
+    @app.websocket("/api/bot/stream")
+    async def bot_stream(websocket: WebSocket) -> None:
+        header = websocket.headers.get("authorization", "")
+        scheme, _, token = header.partition(" ")
+        account = None
+        if scheme.lower() == "bearer" and token.strip():
+            with contextlib.suppress(Exception):
+                account = await asyncio.to_thread(hub.accounts.authenticate, token.strip())
+        if account is None:
+            await _deny(websocket)
+            return
+        await websocket.accept()
+        address = websocket.client.host if websocket.client is not None else ""
+        session = await hub.open(account, address)
+        writer = asyncio.create_task(_write(websocket, hub, session))
+        try:
+            await _read(websocket, hub, session, writer)
+        finally:
+            hub.close(session)
+            if not writer.done():
+                writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await writer
+
+
+async def _deny(websocket: WebSocket) -> None:
+    """Refuse the upgrade with 401 (or, where the server cannot send a response, close before accepting: 403)."""
+    try:
+        await websocket.send_denial_response(Response(
+            '{"detail":"unknown or revoked bot token: send Authorization: Bearer <token>"}', status_code=401,
+            media_type="application/json"))
+    except Exception:
+        with contextlib.suppress(Exception):
+            await websocket.close(code=4001, reason="unknown or revoked bot token")
+
+
+async def _read(websocket: WebSocket, hub: BotHub, session: BotSession, writer: asyncio.Task[None]) -> None:
+    with contextlib.suppress(WebSocketDisconnect):
+        while not writer.done():
+            receive = asyncio.ensure_future(websocket.receive())
+            done, _pending = await asyncio.wait({receive, writer}, return_when=asyncio.FIRST_COMPLETED)
+            if receive not in done:
+                receive.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await receive
+                return
+            message = receive.result()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            await hub.handle(session, text if text is not None else message.get("bytes"))
+
+
+async def _write(websocket: WebSocket, hub: BotHub, session: BotSession) -> None:
+    """Send what is queued and what the tables' changes bring; then close if asked."""
+    import json
+
+    while True:
+        await session.wake.wait()
+        session.wake.clear()
+        hub.review(session)
+        while session.outbox:
+            message = session.outbox.popleft()
+            await websocket.send_text(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+        if session.closing is not None:
+            code, reason = session.closing
+            with contextlib.suppress(Exception):
+                await websocket.close(code=code, reason=reason)
+            return
