@@ -93,8 +93,8 @@ def check(options: Any, *, seed: int, num_envs: int, steps: int, rewards: str = 
 
 def _check(options: Any, seed: int, num_envs: int, steps: int, rewards: str, policy_seed: int,
            heuristic_every: int, all_seats_every: int, game: Any, flags: dict[str, Any]) -> Tally:
-    from cardtable.games.crazy_eights.bots import HeuristicBot
     from cardtable.games.crazy_eights.encoding import ENCODING
+    from cardtable.games.crazy_eights.players.heuristic import HeuristicBot
 
     game = game or load_game("crazy_eights")
     core = load_core("crazy_eights").Core(num_envs, seed, options, policy_seed, rewards=rewards, **flags)

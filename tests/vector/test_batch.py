@@ -7,13 +7,13 @@ from typing import Any
 
 import numpy as np
 import pytest
-from cardtable.games.crazy_eights.bots import HeuristicBot
 
 import cardtable
 import cardtable.vector as vector
 from cardtable.core import GameRecord, replay
 from cardtable.core.errors import InvalidOptions
 from cardtable.games.crazy_eights.encoding import ENCODING
+from cardtable.games.crazy_eights.players.heuristic import HeuristicBot
 from cardtable.vector import cores
 
 GAME = cardtable.load_game("crazy_eights")

@@ -69,8 +69,10 @@ class BotSession:
     outbox: deque[dict[str, Any]] = field(default_factory=deque)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closing: tuple[int, str] | None = None
-    #: When the bot last went over its rate limit (``None``: not flooding), and when it was told so.
+    #: Since when the bot keeps going over its rate limit (``None``: not flooding), its last dropped message,
+    #: and when it was last told so.
     flooding_since: float | None = None
+    dropped_at: float = 0.0
     warned_at: float = 0.0
 
     def send(self, message: dict[str, Any]) -> None:
@@ -274,9 +276,11 @@ class BotHub:
 
     def _within_rate(self, session: BotSession) -> bool:
         now = time.monotonic()
+        if session.flooding_since is not None and now - session.dropped_at > 1.0:
+            session.flooding_since = None  # a second without a dropped message: no longer flooding
         if session.bucket.take():
-            session.flooding_since = None
             return True
+        session.dropped_at = now
         if session.flooding_since is None:
             session.flooding_since = now
         if now - session.flooding_since > self.settings.flood_seconds:
