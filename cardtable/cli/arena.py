@@ -60,11 +60,25 @@ def arena(
     = None,
     report: Annotated[Path | None, typer.Option(help="Write a static HTML report into this directory.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    server: Annotated[str | None, typer.Option(
+        "--server", help="Play the games as live tables on this server (entries: built-in bots or "
+                         "NAME=remote:ACCOUNT, bots connected with bot-connect); needs --token-file.")] = None,
+    token_file: Annotated[Path | None, typer.Option(
+        "--token-file", help="With --server: the file holding an admin bot account's token.")] = None,
+    concurrency: Annotated[int, typer.Option(help="With --server: games played at once.", min=1, max=32)] = 2,
 ) -> None:
     """Play a tournament between bots; rerun the same command to resume a killed run."""
     from sqlalchemy.exc import SQLAlchemyError
 
     from cardtable.arena.tournament import run_tournament
+
+    if server is not None:
+        from cardtable.cli.live_arena import run_on_server
+
+        results = run_on_server(server, token_file, game_name, bot, option or [], preset, fmt, games, seed,
+                                concurrency)
+        typer.echo(json.dumps(results, ensure_ascii=False)) if as_json else show(results)
+        return
 
     _check_flags(backend, ray_address, workers, max_failures, timeout, game_timeout, report)
     tournament = _define(game_name, bot, option or [], preset, fmt, games, seed, timeout, game_timeout,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import secrets
 from collections.abc import AsyncIterator
 from datetime import timedelta
@@ -19,9 +20,12 @@ from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
 from pydantic import Field
 
+from cardtable.arena.entries import parse_entry
+from cardtable.arena.tournament import define
 from cardtable.server.botapi.remote import RemoteSeats
 from cardtable.server.botapi.sessions import BotHub, BotSession
 from cardtable.server.botapi.settings import BotApiSettings
+from cardtable.server.botapi.tournaments import LiveTournamentDirector, check_entry
 from cardtable.server.limits import AddressBuckets, excerpt
 from cardtable.server.live import TableError
 from cardtable.server.manager import TableManager
@@ -32,6 +36,7 @@ from cardtable.store.accounts import BotAccount, BotAccounts, Invitations, check
 from cardtable.store.models import utcnow
 
 __all__ = ["BotApiSettings", "BotHub", "RemoteSeats", "install"]
+log = logging.getLogger("cardtable.server")
 #: A bot counts as connected in the lobby's list if a process saw it this recently.
 SEEN_WITHIN = timedelta(seconds=15)
 
@@ -42,6 +47,19 @@ class InviteBody(_Body):
     token: Token
     seat: Annotated[int, Field(ge=0, lt=64)]
     bot: Name
+
+
+class LiveTournamentBody(_Body):
+    """``POST /api/tournaments/live``: a tournament the server plays at its own tables (admin accounts only)."""
+
+    game: Annotated[str, Field(min_length=1, max_length=40)]
+    entries: Annotated[list[Annotated[str, Field(min_length=1, max_length=200)]], Field(min_length=2, max_length=32)]
+    options: dict[str, Annotated[str | int | bool, Field()]] = Field(default_factory=dict, max_length=32)
+    preset: Annotated[str, Field(max_length=40)] | None = None
+    format: Annotated[str, Field(max_length=20)] = "round-robin"
+    games: Annotated[int, Field(ge=1, le=10_000)] = 10
+    seed: Annotated[int, Field(ge=0, lt=2**31)] = 1
+    concurrency: Annotated[int, Field(ge=1, le=32)] = 2
 
 
 class NewBotBody(_Body):
@@ -55,26 +73,30 @@ def install(app: FastAPI, manager: TableManager, social: Social, settings: BotAp
     settings = settings or BotApiSettings()
     remote = RemoteSeats(manager, social, settings)
     hub = BotHub(manager, social, remote, settings)
+    director = LiveTournamentDirector(manager)
     app.state.bots = hub
     app.include_router(_router(manager, hub, settings))
+    app.include_router(_tournament_router(manager, hub, director))
     _websocket(app, hub)
-    _background(app, hub, remote)
+    _background(app, hub, remote, director)
     return hub
 
 
-def _background(app: FastAPI, hub: BotHub, remote: RemoteSeats) -> None:
+def _background(app: FastAPI, hub: BotHub, remote: RemoteSeats, director: LiveTournamentDirector) -> None:
     outer = app.router.lifespan_context
 
     @contextlib.asynccontextmanager
     async def lifespan(a: FastAPI) -> AsyncIterator[Any]:
         async with outer(a) as value:
-            task = asyncio.get_running_loop().create_task(hub.run())
+            tasks = [asyncio.get_running_loop().create_task(hub.run()),
+                     asyncio.get_running_loop().create_task(_resume_tournaments(director))]
             try:
                 yield value
             finally:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+                for task in [*tasks, *director.running.values()]:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await task
                 for session in list(hub.sessions.values()):
                     session.close(1012, "server restarting; reconnect")
                 await remote.shutdown()
@@ -133,6 +155,57 @@ def _router(manager: TableManager, hub: BotHub, settings: BotApiSettings) -> API
     return router
 
 
+async def _resume_tournaments(director: LiveTournamentDirector, every: float = 5.0) -> None:
+    """Resume live tournaments at the start, and look again now and then (one whose director died elsewhere)."""
+    while True:
+        try:
+            await director.resume()
+        except Exception:
+            log.exception("resuming live tournaments failed; trying again")
+        await asyncio.sleep(every)
+
+
+def _tournament_router(manager: TableManager, hub: BotHub, director: LiveTournamentDirector) -> APIRouter:
+    router = APIRouter()
+
+    @router.post("/api/tournaments/live", status_code=201)
+    async def live_tournament(body: LiveTournamentBody, request: Request) -> dict[str, Any]:
+        account = await _bearer(hub, request.headers.get("authorization", ""))
+        if account is None or not account.is_admin:
+            raise TableError(401 if account is None else 403,
+                             "a live tournament needs an admin bot account's token in Authorization: Bearer")
+        game = manager.game(body.game)
+        try:
+            entries = [parse_entry(text) for text in body.entries]
+            for entry in entries:
+                await asyncio.to_thread(check_entry, manager, game, entry, director.accounts)
+            tournament = define(game, entries, values=dict(body.options), preset=body.preset, fmt=body.format,
+                                games=body.games, seed=body.seed)
+        except ValueError as exc:  # InvalidOptions too
+            raise TableError(400, excerpt(str(exc).splitlines()[0], 300)) from None
+        await director.submit(tournament, body.concurrency)
+        log.info("admin %s started live tournament %s", account.name, tournament.id[:12])
+        return {"tournament": tournament.id, "games": tournament.games}
+
+    @router.get("/api/tournaments/{tournament_id}/tables")
+    async def live_tables(tournament_id: str) -> dict[str, Any]:
+        tables = await manager.read(director.live.tables, tournament_id)
+        return {"tournament": tournament_id, "tables": [{"game": i, "table_id": t} for i, t in sorted(tables.items())]}
+
+    return router
+
+
+async def _bearer(hub: BotHub, header: str) -> BotAccount | None:
+    """The live account of an ``Authorization: Bearer`` header, or None."""
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    try:
+        return await asyncio.to_thread(hub.accounts.authenticate, token.strip())
+    except Exception:
+        return None
+
+
 async def _seen(manager: TableManager, accounts: BotAccounts, account: BotAccount) -> bool:
     seen = await manager.read(accounts.connected, utcnow() - SEEN_WITHIN)
     return any(a.id == account.id for a in seen)
@@ -143,12 +216,7 @@ def _websocket(app: FastAPI, hub: BotHub) -> None:
 
     @app.websocket("/api/bot/stream")
     async def bot_stream(websocket: WebSocket) -> None:
-        header = websocket.headers.get("authorization", "")
-        scheme, _, token = header.partition(" ")
-        account = None
-        if scheme.lower() == "bearer" and token.strip():
-            with contextlib.suppress(Exception):
-                account = await asyncio.to_thread(hub.accounts.authenticate, token.strip())
+        account = await _bearer(hub, websocket.headers.get("authorization", ""))
         if account is None:
             await _deny(websocket)
             return

@@ -43,9 +43,14 @@ def is_remote(table: LiveTable, seat: Seat | None) -> bool:
 
 
 def bot_deciding(table: LiveTable) -> Seat | None:
-    """The seat to act if its bot (not the computer) must decide now."""
+    """The seat to act if its bot (not the computer) must decide now.
+
+    At a table another process drives, what this process knows is the stored seat: a forfeited seat is
+    the computer's; one the owner covers is a seat whose bot is not connected anywhere, so not here."""
     seat = table.to_act
-    if table.status != PLAYING or not is_remote(table, seat) or table.computer_to_act() is not None:
+    if table.status != PLAYING or seat is None or not is_remote(table, seat) or table.computer_to_act() is not None:
+        return None
+    if table.stored.seats[seat].failures.get("forfeited"):
         return None
     return seat
 
