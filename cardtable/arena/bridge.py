@@ -37,6 +37,8 @@ CLOSE_REFUSED = 4001
 #: Time kept back from each decision for the network (the server's clock is the one that counts).
 NETWORK_MARGIN = 0.05
 STREAM_PATH = "/api/bot/stream"
+#: A session that lasted this long (seconds) resets the pause between reconnections.
+STEADY = 10.0
 
 
 class BridgeStopped(Exception):
@@ -117,12 +119,13 @@ class Bridge:
         from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
         pause = 0.25
+        opened: float | None = None
         try:
             while not self._stop.is_set():
                 try:
                     async with connect(self.url, additional_headers={"Authorization": f"Bearer {self._token}"},
                                        max_size=4 * 2**20, open_timeout=10) as socket:
-                        pause = 0.25
+                        opened = time.monotonic()
                         await self._session(socket)
                 except InvalidStatus as exc:
                     status = exc.response.status_code
@@ -138,6 +141,9 @@ class Bridge:
                 finally:
                     self._socket = None
                     self.connected.clear()
+                    if opened is not None and time.monotonic() - opened > STEADY:
+                        pause = 0.25  # a session that lasted: its drop is retried quickly again
+                    opened = None
                 if self._stop.is_set():
                     break
                 with contextlib.suppress(TimeoutError):

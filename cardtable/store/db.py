@@ -312,11 +312,11 @@ class Store:
     def tables_of_account(self, account: int) -> list[str]:
         """The open tables where the bot account ``account`` holds a seat, oldest first."""
         with self.engine.connect() as c:
-            query = (select(TableRow.id).join(SeatRow, SeatRow.table_id == TableRow.id)
+            query = (select(TableRow.id, TableRow.created_at).join(SeatRow, SeatRow.table_id == TableRow.id)
                      .where(SeatRow.account_id == account, SeatRow.kind == "remote",
                             TableRow.status.in_(OPEN_STATUSES))
-                     .order_by(TableRow.created_at).distinct())
-            return list(c.scalars(query))
+                     .distinct().order_by(TableRow.created_at))
+            return [table_id for table_id, _ in c.execute(query)]
 
     def open_with_accounts(self, ids: Iterable[str]) -> dict[str, list[int]]:
         """For the tables of ``ids``: the bot accounts holding their remote seats."""

@@ -222,7 +222,13 @@ def _websocket(app: FastAPI, hub: BotHub) -> None:
             return
         await websocket.accept()
         address = websocket.client.host if websocket.client is not None else ""
-        session = await hub.open(account, address)
+        try:
+            session = await hub.open(account, address)
+        except Exception:  # the store failed while finding its seats: say so; the bot connects again
+            log.exception("bot %s could not be connected", account.name)
+            with contextlib.suppress(Exception):
+                await websocket.close(code=1011, reason="the server could not load your seats; try again")
+            return
         writer = asyncio.create_task(_write(websocket, hub, session))
         try:
             await _read(websocket, hub, session, writer)
