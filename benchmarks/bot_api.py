@@ -45,9 +45,9 @@ async def _seat_bots(server: Any, tokens: list[str], tables: list[dict[str, Any]
                            max_size=2**22)
         assert json.loads(await ws.recv())["type"] == "welcome"
         for seat in (0, 1):
-            status, answer = await asyncio.to_thread(server.request, "POST", f"/api/tables/{created['table_id']}/invite",
-                                                     {"token": created["token"], "seat": seat,
-                                                      "bot": created["bot"]})
+            url = f"/api/tables/{created['table_id']}/invite"
+            body = {"token": created["token"], "seat": seat, "bot": created["bot"]}
+            status, answer = await asyncio.to_thread(server.request, "POST", url, body)
             assert status == 201, answer
             while True:
                 message = json.loads(await ws.recv())
