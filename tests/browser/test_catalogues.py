@@ -1,7 +1,8 @@
 """The message catalogues: every key the pages use is in English, Spanish and Russian, with the same
 placeholders and the plural forms each language needs; every server refusal code has its text; every event
-of every built-in game has its log line (and its variants' lines) in each language, written from the
-event's own fields.
+and every action of every built-in game has its log line or its button's name (and its variants') in each
+language, written from its own fields; every seña is named as the rules write it; every game has its rules
+text in each language.
 
 (No browser needed: this reads the JavaScript and the catalogues as files.)
 """
@@ -196,3 +197,101 @@ def test_every_event_line_is_written_from_the_events_fields() -> None:
                 assert used <= allowed, f"{lang}.json {key} uses {sorted(used - allowed)}"
                 if isinstance(value, dict):
                     assert "n" in allowed, f"{lang}.json {key} has plural forms but no count"
+
+
+# Action names: every button of every built-in game, written by the page from the action's fields.
+
+ACTIONS_JS = STATIC / "js" / "actions.js"
+#: Parameters actions.js computes besides the action's own fields, each with the fields it comes from.
+ACTION_DERIVED = {"n": ("amount", "tricks", "points")}
+
+
+def _action_variants() -> dict[str, dict[str, dict[str, dict[str, Any]]]]:
+    """actions.js's ACTION_VARIANTS: game -> action type -> suffix -> the field values that choose it."""
+    source = ACTIONS_JS.read_text("utf-8")
+    match = re.search(r"^const ACTION_VARIANTS = (\{.*?^\});$", source, re.MULTILINE | re.DOTALL)
+    assert match, "actions.js has no `const ACTION_VARIANTS = {...};` written as JSON"
+    return dict(json.loads(match.group(1)))
+
+
+def _builtin_actions() -> dict[str, dict[str, type[Any]]]:
+    """Every built-in game's action classes by TYPE (its declared action types)."""
+    return {name: {cls.TYPE: cls for cls in game.info.action_types} for name, game in all_games().items()
+            if type(game).__module__.startswith(f"{GAMES_PACKAGE}.")}
+
+
+def test_the_derived_action_parameters_are_the_ones_actions_js_computes() -> None:
+    """ACTION_DERIVED says what actions.js does: params.n comes from exactly those fields."""
+    statement = re.search(r"params\.n = (.*?);\n", ACTIONS_JS.read_text("utf-8"), re.DOTALL)
+    assert statement, "actions.js does not compute params.n"
+    assert set(re.findall(r"action\.(\w+)", statement.group(1))) == set(ACTION_DERIVED["n"]), statement.group(0)
+
+
+def test_every_action_of_every_game_has_its_name_in_every_language() -> None:
+    """action.<game>.<type> and each variant's key exist in en, es and ru, nothing else is under action.<game>.,
+    and each name is written from the action's own fields (a card, a suit, an amount)."""
+    actions = _builtin_actions()
+    variants = _action_variants()
+    assert set(actions) == {"crazy_eights", "durak", "kaiser", "mus", "wizard"}
+    assert sum(len(types) for types in actions.values()) >= 25  # the scan sees the games' actions
+    expected: dict[str, type[Any]] = {}
+    for game, types in actions.items():
+        assert set(variants.get(game, {})) <= set(types), f"{game}: variants of unknown actions"
+        for type_name, cls in types.items():
+            expected[f"action.{game}.{type_name}"] = cls
+            for suffix, condition in variants.get(game, {}).get(type_name, {}).items():
+                assert set(condition) <= _fields(cls), f"{game} {type_name}_{suffix} chooses by {sorted(condition)}"
+                expected[f"action.{game}.{type_name}_{suffix}"] = cls
+    for lang in LANGUAGES:
+        catalogue = _catalogue(lang)
+        keys = {k for k in catalogue if re.match(r"action\.(" + "|".join(actions) + r")\.", k)}
+        assert not sorted(set(expected) - keys), f"{lang}.json has no name for {sorted(set(expected) - keys)}"
+        assert not sorted(keys - set(expected)), f"{lang}.json names no action: {sorted(keys - set(expected))}"
+        for key, cls in expected.items():
+            fields = _fields(cls)
+            allowed = fields | {name for name, sources in ACTION_DERIVED.items() if fields & set(sources)}
+            used = {p for text in _texts(catalogue[key]) for p in PLACEHOLDER.findall(text)}
+            assert used <= allowed, f"{lang}.json {key} uses {sorted(used - allowed)}"
+
+
+def test_every_sena_has_its_name_as_the_rules_write_it() -> None:
+    """Each Mus seña (``mus.actions.SIGNALS``) is named in every catalogue; in English and Spanish exactly as
+    docs/rules/mus.md lists the official señas (accents included), in Russian with that name first."""
+    from cardtable.games.mus.actions import SIGNALS
+
+    rules = (Path(__file__).resolve().parents[2] / "docs" / "rules" / "mus.md").read_text("utf-8")
+    listed = re.search(r"The official señas: (.*?)\.\n", rules, re.DOTALL)
+    assert listed, "docs/rules/mus.md no longer lists the official señas"
+    official = [name.strip() for name in re.sub(r"\s+", " ", listed.group(1)).split(",")]
+    assert len(official) == len(SIGNALS) == 14
+    for lang in LANGUAGES:
+        catalogue = _catalogue(lang)
+        names = [str(catalogue[f"mus.signal.{s}"]) for s in SIGNALS]
+        if lang == "ru":
+            assert all(n.split(" (")[0] in official for n in names), names
+        else:
+            assert sorted(names) == sorted(official), (lang, names)
+
+
+# The rules panel.
+
+RULES = Path(__file__).resolve().parents[2] / "cardtable" / "server" / "rules"
+
+
+def test_every_game_has_its_rules_text_in_every_language() -> None:
+    """cardtable/server/rules/<game>.<lang>.md exists for each built-in game in en, es and ru, and the panel's
+    endpoint serves each language its own file (a heading first; Cyrillic in Russian)."""
+    from cardtable.server.table_api import rules_html
+
+    games = sorted(_builtin_actions())
+    for game in games:
+        for lang in LANGUAGES:
+            path = RULES / f"{game}.{lang}.md"
+            assert path.is_file(), f"no rules text {path.name}"
+            text = path.read_text("utf-8")
+            assert text.startswith("# "), path.name
+            if lang == "ru":
+                assert len(re.findall(r"[а-яё]", text, re.IGNORECASE)) > 200, path.name
+            served = rules_html(game, lang)
+            assert served["lang"] == lang and served["html"].startswith("<h1>"), (game, lang)
+    assert sorted(p.name for p in RULES.glob("*.md")) == sorted(f"{g}.{lang}.md" for g in games for lang in LANGUAGES)

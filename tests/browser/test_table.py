@@ -473,6 +473,11 @@ def test_the_durak_table_in_russian(browser: Browser, live_server: LiveServer) -
         expect(page.locator("#log li").first).to_contain_text("сдано карт")
         wait_ready(page)
         expect(page.locator("#actions .prompt")).to_contain_text(re.compile("[а-я]"))
+        # What each playable card and each button does, in Russian ("Ходить: шестёрка пик", "Взять карты").
+        said = page.locator("#hand button.card.legal").evaluate_all(
+            "els => els.map(e => e.getAttribute('aria-description'))")
+        said += page.locator("#actions button.action").all_inner_texts()
+        assert said and all(re.fullmatch(r"[А-ЯЁа-яё0-9 :—,]+", text) for text in said), said
         screenshot(page, SCREENSHOTS / "table-durak-ru.png")
         # A refusal from the server (the chat's rate limit) in Russian.
         for i in range(6):

@@ -203,11 +203,14 @@ def test_the_replay_endpoint_serves_finished_games_for_a_seat_or_spectators(clie
 
 
 def test_rules_come_in_the_language_asked_when_written_in_it(client: TestClient) -> None:
-    """Mus in Spanish, Durak in Russian, Wizard falls back to English; unknown games are refused."""
+    """Mus in Spanish, Durak and Wizard in Russian, a language without a text falls back to English; unknown
+    games are refused."""
     mus = client.get("/api/games/mus/rules", params={"lang": "es"}).json()
     assert mus["lang"] == "es" and "<h1>El mus en un minuto</h1>" in mus["html"]
     assert client.get("/api/games/durak/rules", params={"lang": "ru"}).json()["lang"] == "ru"
-    assert client.get("/api/games/wizard/rules", params={"lang": "ru"}).json()["lang"] == "en"
+    wizard = client.get("/api/games/wizard/rules", params={"lang": "ru"}).json()
+    assert wizard["lang"] == "ru" and "<h1>Wizard за минуту</h1>" in wizard["html"]
+    assert client.get("/api/games/wizard/rules", params={"lang": "de"}).json()["lang"] == "en"
     _refused(client.get("/api/games/chess/rules"), 400, "unknown game")
     for game in cardtable.games():
         assert client.get(f"/api/games/{game}/rules").json()["html"].startswith("<h1>")

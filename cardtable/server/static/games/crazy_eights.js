@@ -65,13 +65,3 @@ export function summaryFor(event, ctx) {
     ],
   };
 }
-
-/** Button names in the page's language (English: the server's own). */
-export function actionLabel(entry, ctx) {
-  if (ctx.lang === "en") return null;
-  const a = entry.action;
-  if (a.type === "draw" || a.type === "pass") return ctx.t(`ce.action.${a.type}`);
-  if (a.type === "play") return ctx.t("action.play", { card: ctx.catalogue.words(a.card) });
-  if (a.type === "play_eight") return ctx.t("ce.action.play_eight", { card: ctx.catalogue.words(a.card), suit: ctx.t(`suit.${a.suit}`) });
-  return null;
-}

@@ -44,12 +44,3 @@ function prompt(ctx) {
   if (types.has("stop")) return ctx.t("durak.prompt_stop");
   return ctx.t("durak.prompt_attack");
 }
-
-/** Action names in the page's language (the server's labels are English). */
-export function actionLabel(entry, ctx) {
-  if (ctx.lang === "en") return null;
-  const a = entry.action;
-  if (a.type === "attack" || a.type === "beat") return ctx.t(`durak.action.${a.type}`, { card: ctx.catalogue.words(a.card) });
-  if (a.type === "take" || a.type === "stop") return ctx.t(`durak.action.${a.type}`);
-  return null;
-}

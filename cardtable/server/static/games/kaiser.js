@@ -150,14 +150,3 @@ export function resultRows(ctx) {
   const out = ctx.view.outcome;
   return o.teams.map((team, i) => [`${ctx.t("kaiser.team", { n: i + 1 })}: ${teamName(ctx, team)}`, String(o.totals[i] ?? out.scores[team[0]])]);
 }
-
-/** Button names in the page's language (English: the server's own). */
-export function actionLabel(entry, ctx) {
-  if (ctx.lang === "en") return null;
-  const a = entry.action;
-  if (a.type === "pass") return ctx.t("kaiser.action.pass");
-  if (a.type === "bid") return ctx.t(a.no_trump ? "kaiser.action.bid_nt" : "kaiser.action.bid", { n: a.points });
-  if (a.type === "name_trump") return ctx.t("kaiser.action.trump", { suit: ctx.t(`suit.${a.suit}`) });
-  if (a.type === "play") return ctx.t("action.play", { card: ctx.catalogue.words(a.card) });
-  return null;
-}

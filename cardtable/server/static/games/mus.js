@@ -2,7 +2,7 @@
 // lances' results, shown hands and the score in tantos, amarracos and piedras. Pairs A (seats 1+3) and
 // B (seats 2+4) sit opposite. After each hand the count is shown lance by lance, cards on the table.
 
-import { musReasonKey } from "../js/words.js";
+import { musReasonKey, signalName } from "../js/words.js";
 import { addSeatLines, shortName } from "./generic.js";
 
 const PAIRS = [[0, 2], [1, 3]];
@@ -58,7 +58,7 @@ export function viewModel(ctx) {
   if (o.discarding.length) piles.push({ title: t("mus.your_discard"), cards: o.discarding.map((id) => ({ id })) });
   const panels = [scorePanel(ctx), lancePanel(ctx)];
   if (o.envites.length) panels.push({ title: t("mus.envites_title"), lines: o.envites.map((e) => `${lanceWord(ctx, e.lance)}: ${ctx.name(e.seat)} ${t(`mus.envite.${e.kind}`)}${e.amount ? ` ${e.amount}` : ""}`) });
-  if (o.signals.length) panels.push({ title: t("mus.signals"), lines: o.signals.map((g) => `${ctx.name(g.sender)}: ${g.signal.replace(/_/g, " ")}${g.intercepted ? ` (${t("mus.intercepted")})` : ""}`) });
+  if (o.signals.length) panels.push({ title: t("mus.signals"), lines: o.signals.map((g) => `${ctx.name(g.sender)}: ${signalName(g.signal)}${g.intercepted ? ` (${t("mus.intercepted")})` : ""}`) });
   return { hand: o.hand, handCounts: perSeat.map(() => o.hand.length || 4), facts, seatLines, piles, panels, scoreSheet: sheet(ctx), prompt: prompt(ctx) };
 }
 
@@ -134,6 +134,12 @@ export function summaryFor(event, ctx, handLog) {
   return { ...summary(ctx, done, scored, shown, tanteo, dealt), startsNext: event.type === "hand_dealt" };
 }
 
+/** What a count's line is for: "envite accepted · Grande"; a lance's own bonus once ("juego", not "juego · Juego"). */
+function countWhat(ctx, e) {
+  const reason = ctx.t(musReasonKey(e.reason));
+  return e.reason === e.lance ? reason : `${reason} · ${lanceWord(ctx, e.lance)}`;
+}
+
 function summary(ctx, done, scored, shown, tanteo, dealt) {
   const { t } = ctx;
   const blocks = [];
@@ -144,7 +150,7 @@ function summary(ctx, done, scored, shown, tanteo, dealt) {
   if (closed.length) blocks.push({ text: t("mus.lances"), lines: closed });
   blocks.push({ table: {
     columns: [t("mus.count_who"), t("mus.count_what"), t("mus.count_tantos")],
-    rows: scored.map((e) => [pairLabel(ctx, e.pair), `${t(musReasonKey(e.reason))} · ${lanceWord(ctx, e.lance)}`, tantos(ctx, e.tantos)]),
+    rows: scored.map((e) => [pairLabel(ctx, e.pair), countWhat(ctx, e), tantos(ctx, e.tantos)]),
   } });
   blocks.push({ lines: [0, 1].map((p) => t("mus.tanteo_line", { pair: pairLabel(ctx, p), names: pairName(ctx, p), tantos: tantos(ctx, tanteo[p]),
     amarracos: t("mus.amarracos", { n: Math.floor(tanteo[p] / 5) }), piedras: t("mus.piedras", { n: tanteo[p] % 5 }) })) });

@@ -101,13 +101,3 @@ export function groupButtons(buttons, ctx) {
   const rest = buttons.filter((e) => e.action.type !== "bid" && e.action.type !== "choose_trump");
   return [bids.length ? { title: ctx.t("wizard.your_bid"), entries: bids } : null, trumps.length ? { title: ctx.t("wizard.name_trump"), entries: trumps } : null, { entries: rest }].filter(Boolean);
 }
-
-/** Button names in the page's language (English: the server's own). */
-export function actionLabel(entry, ctx) {
-  if (ctx.lang === "en") return null;
-  const a = entry.action;
-  if (a.type === "bid") return ctx.t("wizard.action.bid", { n: a.tricks });
-  if (a.type === "play") return ctx.t("action.play", { card: ctx.catalogue.words(a.card) });
-  if (a.type === "name_trump") return ctx.t("wizard.action.trump", { suit: ctx.t(`suit.${a.suit}`) });
-  return null;
-}

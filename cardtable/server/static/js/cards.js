@@ -64,6 +64,7 @@ export function suitClass(card) {
 export class Catalogue {
   constructor(cards) {
     this.byId = new Map((cards || []).map((c) => [c.id, c]));
+    this.byText = new Map((cards || []).map((c) => [c.text, c]));
   }
 
   /** The catalogue entry of a card id (a placeholder for an unknown id). */
@@ -74,6 +75,12 @@ export class Catalogue {
   /** A card in words ("queen of hearts"). */
   words(id) {
     return this.get(id).words;
+  }
+
+  /** A card written in the deck's notation ("Ro", "10♠") in words; the notation itself for no such card. */
+  wordsOfText(text) {
+    const card = this.byText.get(text);
+    return card ? card.words : text;
   }
 
   /** Several cards in words, comma-separated. */

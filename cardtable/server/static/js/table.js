@@ -11,7 +11,7 @@
 import * as api from "./api.js";
 import * as i18n from "./i18n.js";
 import { t } from "./i18n.js";
-import { classify, matchSelection, selectableCards, typeWords } from "./actions.js";
+import { actionName, actionText, classify, matchSelection, selectableCards, typeWords } from "./actions.js";
 import { Catalogue, cardBack, cardFace } from "./cards.js";
 import { capitalize, h, listWords, notify, replace } from "./dom.js";
 import * as generic from "../games/generic.js";
@@ -202,7 +202,8 @@ function onMessage(text) {
   } else if (msg.type === "error") {
     page.pendingVersion = null;
     root.dataset.pending = "false";
-    notify(words.errorText(msg, (s) => plainName(s)), "error");
+    const card = (text) => (page.catalogue ? page.catalogue.wordsOfText(text) : text);
+    notify(words.errorText(msg, (s) => plainName(s), { game: gameName(), card }), "error");
     if (page.view) render();
   } else if (msg.type === "chat") {
     extras.addChatLine(msg.line);
@@ -474,9 +475,9 @@ function plainName(seat, view = page.view) {
 /** One event as a log line: the page's own wording, else (an event the catalogue does not know) the
  * engine's text with seats named, marked as the engine's. */
 function eventLine(e, view) {
-  const line = words.eventText(e, page.game ? page.game.name : "", { name: (s) => plainName(s, view), card: (c) => page.catalogue.words(c) });
+  const line = words.eventText(e, gameName(), { name: (s) => plainName(s, view), card: (c) => page.catalogue.words(c) });
   if (line) return { text: line, lang: i18n.lang(), engine: false };
-  return { text: words.withNames(e.text, (s) => (view && view.seats && view.seats[s] ? plainName(s, view) : null)), lang: words.engineLanguage(page.game ? page.game.name : ""), engine: true };
+  return { text: words.withNames(e.text, (s) => (view && view.seats && view.seats[s] ? plainName(s, view) : null)), lang: words.engineLanguage(gameName()), engine: true };
 }
 
 function context(view = page.view) {
@@ -850,7 +851,8 @@ function handCard(id, byCard, selectable) {
   const playable = byCard.has(id) || selectable.has(id);
   const selected = page.selected.has(id) || page.choiceCard === id;
   const entries = byCard.get(id);
-  const label = entries && entries.length === 1 ? entries[0].label : undefined;
+  // What clicking it does, in the page's words ("Play the seven of spades").
+  const label = entries && entries.length === 1 ? actionName(entries[0], gameName(), cardNames()) : undefined;
   return cardFace(page.catalogue, id, {
     legal: playable,
     selected,
@@ -898,8 +900,9 @@ function renderControls(view, vm, byCard, selections, buttons, ctx) {
   for (const [type, entries] of selections) {
     const match = matchSelection(entries, page.selected);
     const name = (page.module.selectionName && page.module.selectionName(type, entries, ctx)) || typeWords(type);
-    // The chosen cards in the page's words (the server's label is in the engine's language).
-    const chosen = match && page.selected.size ? `${name}: ${page.catalogue.wordsList([...page.selected])}` : name;
+    // The chosen cards in the page's words ("Discard: four of oros, rey of bastos").
+    const chosen = match ? actionText(match.action, gameName(), cardNames())
+      ?? (page.selected.size ? `${name}: ${page.catalogue.wordsList([...page.selected])}` : name) : name;
     const label = match ? chosen : t("actions.choose_first", { name });
     controls.push(h("button", { type: "button", class: "action submit", disabled: !match || busy || undefined, "aria-label": match ? name : label, title: label, dataset: { kind: "submit" }, onclick: match ? () => send(match.action) : undefined },
       chosen));
@@ -909,7 +912,7 @@ function renderControls(view, vm, byCard, selections, buttons, ctx) {
   }
   const groups = page.module.groupButtons ? page.module.groupButtons(buttons, ctx) : [{ entries: buttons }];
   for (const group of groups) {
-    const row = group.entries.map((e) => actionButton(e, busy, "button", ctx));
+    const row = group.entries.map((e) => actionButton(e, busy, "button"));
     controls.push(group.title ? h("div", { class: "action-group", role: "group", "aria-label": group.title }, h("span", { class: "group-title" }, group.title), row) : row);
   }
   const choosing = page.choiceCard !== null && byCard.has(page.choiceCard);
@@ -917,8 +920,18 @@ function renderControls(view, vm, byCard, selections, buttons, ctx) {
   replace(box, prompt ? h("p", { class: "prompt" }, prompt) : null, h("div", { class: "action-buttons" }, controls));
 }
 
-function actionButton(entry, busy, kind, ctx) {
-  const label = (page.module.actionLabel && ctx && page.module.actionLabel(entry, ctx)) || entry.label || entry.text;
+/** This table's game name ("mus"), for the catalogue's keys. */
+function gameName() {
+  return page.game ? page.game.name : "";
+}
+
+/** How the words modules name a card: by its id, in the page's language. */
+function cardNames() {
+  return { card: (id) => page.catalogue.words(id) };
+}
+
+function actionButton(entry, busy, kind) {
+  const label = actionName(entry, gameName(), cardNames());
   return h("button", { type: "button", class: `action${kind === "choice" ? " choice" : ""}`, disabled: busy || undefined, dataset: { kind }, onclick: () => { endTrickEarly(); send(entry.action); } }, label);
 }
 

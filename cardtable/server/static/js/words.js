@@ -1,4 +1,4 @@
-// Words on the page for what the engine says: event lines, card names, seat names.
+// Words on the page for what the engine says: event lines, card names, seat names, outcomes and refusals.
 // The engine's event texts are its own (English; Spanish for Mus) and number seats from 0. The page writes
 // every log line itself from the event's fields, with the catalogue's line event.<game>.<type> in the page's
 // language; the engine's text (seats named) is shown only for an event the catalogue does not know (a game
@@ -31,8 +31,10 @@ export function withNames(text, nameOf) {
 }
 
 // Events whose line depends on their fields: the first variant whose fields all hold these values gives the
-// key a suffix (event.kaiser.bid_made_nt); null stands for a missing field too. Written as JSON, because the
-// catalogue test (tests/browser/test_catalogues.py) reads it to check that every variant has its line.
+// key a suffix (event.kaiser.bid_made_nt); null stands for a missing field too, a list for any of its values
+// (Mus's pares, juego and punto bonuses are scored in their own lance: "3 tantos for juego", not "for juego
+// at Juego"). Written as JSON, because the catalogue test (tests/browser/test_catalogues.py) reads it to
+// check that every variant has its line.
 const VARIANTS = {
   "crazy_eights": {"round_ended": {"blocked": {"end": "blocked"}, "limit": {"end": "limit"}}},
   "durak": {"game_over": {"draw": {"fool": null}}},
@@ -46,23 +48,28 @@ const VARIANTS = {
     "envite_made": {"raise": {"kind": "raise"}, "ordago": {"kind": "ordago"}},
     "lance_closed": {"accepted": {"status": "closed_accepted"}, "rejected": {"status": "closed_rejected"}, "ordago": {"status": "ordago_showdown"}},
     "lance_skipped": {"none": {"holder_pair": null}},
-    "signal_seen": {"intercepted": {"intercepted": true}}
+    "signal_seen": {"intercepted": {"intercepted": true}},
+    "tantos_scored": {"bonus": {"reason": ["pares", "juego", "punto"]}}
   },
   "wizard": {"trump_turned": {"none": {"card": null}, "choose": {"dealer_chooses": true}, "no_trump": {"trump": "no trump"}}}
 };
 
-function variantOf(game, event) {
-  const variants = (VARIANTS[game] || {})[event.type] || {};
-  const matches = (value, wanted) => (wanted === null ? value === null || value === undefined : value === wanted);
-  for (const [suffix, fields] of Object.entries(variants)) {
-    if (Object.entries(fields).every(([field, wanted]) => matches(event[field], wanted))) return suffix;
+function matches(value, wanted) {
+  if (wanted === null) return value === null || value === undefined;
+  return Array.isArray(wanted) ? wanted.includes(value) : value === wanted;
+}
+
+/** The suffix of the first variant (`{suffix: {field: value}}`) whose fields `data` holds, or null. */
+export function variantOf(variants, data) {
+  for (const [suffix, fields] of Object.entries(variants || {})) {
+    if (Object.entries(fields).every(([field, wanted]) => matches(data[field], wanted))) return suffix;
   }
   return null;
 }
 
 /** The catalogue key of an event's line (event.<game>.<type>, with its variant's suffix). */
 export function eventKey(game, event) {
-  const suffix = variantOf(game, event);
+  const suffix = variantOf((VARIANTS[game] || {})[event.type], event);
   return `event.${game}.${event.type}${suffix ? `_${suffix}` : ""}`;
 }
 
@@ -107,9 +114,15 @@ function musParams(event, name) {
   if (typeof event.lance === "string") params.lance = t(`mus.lance.${event.lance}`);
   if (typeof event.answer === "string") params.answer = t(`mus.envite.${event.answer}`);
   if (typeof event.reason === "string" && event.type === "tantos_scored") params.reason = t(musReasonKey(event.reason));
-  if (typeof event.signal === "string") params.signal = event.signal.replace(/_/g, " ");
+  if (typeof event.signal === "string") params.signal = signalName(event.signal);
   for (const field of ["tanteo", "games"]) if (Array.isArray(event[field])) params[field] = event[field].join("–");
   return params;
+}
+
+/** A Mus seña by its name in the rules ("envidar_mas" → "envidar más"); an unknown one from its id. */
+export function signalName(signal) {
+  const key = `mus.signal.${signal}`;
+  return i18n.has(key) ? t(key) : String(signal).replace(/_/g, " ");
 }
 
 const WIZARD_COLOURS = new Set(["red", "yellow", "green", "blue"]);
@@ -175,7 +188,11 @@ const REASONS = {
     [/^the (\d+)-hand limit with the scores level$/, "reason.kaiser.level", ["n"]],
     [/^the (\d+)-hand limit; (seats \d+ and \d+) are ahead$/, "reason.kaiser.limit", ["n", "team"]],
   ],
-  mus: [[/^pair ([AB]) reached (\d+) \((.+) a (\w+)\)$/, "reason.mus.reached", ["pair", "target", "how", "lance"]]],
+  mus: [
+    // A lance's own bonus (juego a juego) is said once.
+    [/^pair ([AB]) reached (\d+) \((pares|juego|punto) a \3\)$/, "reason.mus.reached_bonus", ["pair", "target", "how"]],
+    [/^pair ([AB]) reached (\d+) \((.+) a (\w+)\)$/, "reason.mus.reached", ["pair", "target", "how", "lance"]],
+  ],
 };
 const STOPS = [
   [/^the computer player at seat (\d+) failed: (.*)$/s, "stop.bot_failed", ["seat", "detail"]],
@@ -184,11 +201,11 @@ const STOPS = [
   [/^cannot be resumed: (.*)$/s, "stop.cannot_resume", ["detail"]],
 ];
 
-function fillParts(match, names, nameOf) {
+function fillParts(match, names, nameOf, card = (text) => text) {
   const params = {};
   names.forEach((field, i) => {
     const value = match[i + 1];
-    if (field === "seat") params.seat = nameOf(Number(value)) ?? value;
+    if (field === "seat" || field === "turn") params[field] = nameOf(Number(value)) ?? value;
     else if (field === "team" || field === "other") {
       const m = TEAM.exec(value);
       params[field] = m ? `${nameOf(Number(m[1])) ?? m[1]} ${t("list.and")} ${nameOf(Number(m[2])) ?? m[2]}` : value;
@@ -196,16 +213,19 @@ function fillParts(match, names, nameOf) {
     else if (field === "how") params.how = i18n.has(musReasonKey(value)) ? t(musReasonKey(value)) : value;
     else if (field === "lance") params.lance = i18n.has(`mus.lance.${value}`) ? t(`mus.lance.${value}`) : value;
     else if (field === "pair") params.pair = t("mus.pair", { letter: value });
+    else if (field === "signal") params.signal = signalName(value.replace(/ /g, "_"));
+    else if (field === "phase") params.phase = i18n.has(`mus.phase.${value}`) ? t(`mus.phase.${value}`) : value;
+    else if (field === "cards") params.cards = value.split(",").map((text) => card(text.trim())).join(", ");
     else params[field] = value;
   });
   params.n = params.n ?? 0;
   return params;
 }
 
-function rewrite(text, rules, nameOf) {
+function rewrite(text, rules, nameOf, card) {
   for (const [pattern, key, names] of rules) {
     const m = pattern.exec(String(text));
-    if (m && i18n.has(key)) return t(key, fillParts(m, names, nameOf));
+    if (m && i18n.has(key)) return t(key, fillParts(m, names, nameOf, card));
   }
   return null;
 }
@@ -220,10 +240,66 @@ export function stopText(reason, nameOf) {
   return rewrite(reason, STOPS, nameOf) ?? withNames(reason, nameOf);
 }
 
-/** A refusal (`{code, params, message}` from the server) in the page's language. */
-export function errorText(error, nameOf) {
+// Refused moves: the engine says why in English (Mus keeps its terms and cites the FEM article), after
+// "illegal action <text>: ". A reason the catalogue knows is said in the page's language; another one is
+// shown only on an English page, and a Spanish or Russian page says just that the move is not allowed.
+const ILLEGAL = {
+  // Every game (cardtable.core.game).
+  "": [
+    [/^the game is over$/, "illegal.game_over", []],
+    [/^it is seat (\d+)'s turn, not seat (\d+)'s$/, "illegal.not_your_turn", ["turn", "seat"]],
+    [/^not among the legal actions now$/, "illegal.not_legal", []],
+  ],
+  // cardtable/games/mus/game.py, MusGame._explain*.
+  mus: [
+    [/^the mus must be cut after (\d+) rounds$/, "illegal.mus.max_rounds", ["n"]],
+    [/^first give mus or cut it \(FEM IV\.4\)$/, "illegal.mus.mus_or_cut", []],
+    [/^señas are disabled \(signals\.enabled = false\)$/, "illegal.mus.signals_off", []],
+    [/^each seña once per hand$/, "illegal.mus.signal_used", []],
+    [/^the seña (\w+) is not allowed in (\w+) \(FEM VIII\.3, VIII\.6\)$/, "illegal.mus.signal_when", ["signal", "phase"]],
+    [/^your cards are not (.+): no lying with señas \(FEM VIII\.4-5\)$/, "illegal.mus.signal_false", ["signal"]],
+    [/^the mus may be cut during the discards only 'a falta de tanto' \(FEM IV\.7\)$/, "illegal.mus.cut_a_falta", []],
+    [/^everybody gave mus: discard 1 to 4 cards \(FEM III\.11\)$/, "illegal.mus.discard_now", []],
+    [/^you do not hold (.+)$/, "illegal.mus.not_held", ["cards"]],
+    [/^discard (\d+) to 4 distinct cards, in ascending id order$/, "illegal.mus.discard_count", ["n"]],
+    [/^the mus is over: the lances are being played$/, "illegal.mus.lances", []],
+    [/^there is no envite to answer or raise: pass, bet or órdago$/, "illegal.mus.no_envite", []],
+    [/^envites go from (\d+) to (\d+) now \(or órdago\)$/, "illegal.mus.bet_range", ["low", "high"]],
+    [/^the postre holding 33 may only accept an órdago a juego with 'quiero y no pierdo' \(FEM VI\.9\)$/, "illegal.mus.no_lose_only", []],
+    [/^'quiero y no pierdo' is only for the postre holding 33 against an órdago a juego \(FEM VI\.10\)$/, "illegal.mus.no_lose_not", []],
+    [/^an envite is pending: accept, reject, raise or órdago \(FEM VI\.2\)$/, "illegal.mus.envite_pending", []],
+    [/^an órdago is pending: accept or reject it \(FEM IV\.6\)$/, "illegal.mus.ordago_pending", []],
+    [/^raises go from (\d+) to (\d+) now \((\d+) in play\)$/, "illegal.mus.raise_range", ["low", "high", "total"]],
+  ],
+};
+const ILLEGAL_HEAD = "illegal action ";
+
+/** Why a move was refused, in the page's language; null when the page cannot say it in its language. */
+export function illegalReason(detail, game, nameOf, card) {
+  const text = String(detail ?? "");
+  // The reason follows the action's text and ": "; the first split whose rest is a known reason wins.
+  const tails = [];
+  if (text.startsWith(ILLEGAL_HEAD)) {
+    for (let i = text.indexOf(": ", ILLEGAL_HEAD.length); i >= 0; i = text.indexOf(": ", i + 1)) tails.push(text.slice(i + 2));
+  }
+  if (!tails.length) tails.push(text);
+  const rules = [...(ILLEGAL[game] || []), ...ILLEGAL[""]];
+  for (const tail of tails) {
+    const known = rewrite(tail, rules, nameOf, card);
+    if (known) return known;
+  }
+  return i18n.lang() === "en" && tails[0] ? tails[0] : null;
+}
+
+/** A refusal (`{code, params, message}` from the server) in the page's language; `how.game` and `how.card`
+ * (a card's text form → its words) let a refused move's reason be said too. */
+export function errorText(error, nameOf, how = {}) {
   const code = error && error.code;
   const english = (error && (error.message ?? error.detail)) || "";
+  if (code === "illegal") {
+    const reason = illegalReason((error.params || {}).detail ?? english, how.game, nameOf, how.card);
+    return reason ? t("error.illegal", { reason }) : t("error.illegal_plain");
+  }
   if (!code || !i18n.has(`error.${code}`)) return english;
   const params = { ...(error.params || {}) };
   if (Number.isInteger(params.seat)) params.seat = nameOf(params.seat) ?? t("seat.numbered", { n: params.seat + 1 });
