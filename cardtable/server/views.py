@@ -82,9 +82,20 @@ def seats_json(table: LiveTable) -> list[dict[str, Any]]:
     """The public seat list: who sits where, person or computer, connected or not."""
     connected = table.connected_seats()
     host = table.stored.host_seat
-    return [{"seat": s.index, "kind": s.kind, "bot": s.bot, "name": s.name, "taken": s.taken,
-             "connected": s.kind == "bot" or s.index in connected, "host": s.index == host}
+    return [_seat_json(s, s.kind == "bot" or s.index in connected, s.index == host, s.index in table.covering)
             for s in table.stored.seats]
+
+
+def _seat_json(seat: Any, connected: bool, host: bool, covered: bool) -> dict[str, Any]:
+    """One seat of the public list; a bot account's seat (``remote``) also says whether the computer plays it
+    now (``away``: its program is not connected; ``forfeited``) and its lost decisions this game by kind."""
+    out = {"seat": seat.index, "kind": seat.kind, "bot": seat.bot, "name": seat.name, "taken": seat.taken,
+           "connected": connected, "host": host}
+    if seat.kind == "remote":
+        forfeited = bool(seat.failures.get("forfeited"))
+        out.update(away=covered and not forfeited, forfeited=forfeited,
+                   failures={k: n for k, n in seat.failures.items() if k != "forfeited"})
+    return out
 
 
 def summary(table: LiveTable) -> dict[str, Any]:
@@ -105,8 +116,7 @@ def stored_summary(stored: StoredTable, title: str) -> dict[str, Any]:
     return {
         "table_id": stored.id, "game": stored.game, "title": title, "status": stored.status,
         "error": stored.error, "options": dict(stored.options), "preset": stored.preset,
-        "seats": [{"seat": s.index, "kind": s.kind, "bot": s.bot, "name": s.name, "taken": s.taken,
-                   "connected": s.kind == "bot", "host": s.index == host} for s in stored.seats],
+        "seats": [_seat_json(s, s.kind == "bot", s.index == host, False) for s in stored.seats],
         "version": stored.version, "to_act": stored.to_act, "outcome": stored.outcome,
         "computer_playing_for": [],
         "created": _iso(stored.created_at), "updated": _iso(stored.updated_at),
