@@ -23,6 +23,7 @@ from cardtable.server.manager import TableManager
 from cardtable.server.replay import replay_frames
 from cardtable.server.schemas import Name, Token, _Body
 from cardtable.server.social import Social
+from cardtable.server.takeovers import Takeovers
 from cardtable.server.timers import TurnTimers
 from cardtable.server.views import seats_json
 from cardtable.store import hash_token
@@ -66,15 +67,16 @@ class RematchBody(_Body):
 def install(app: FastAPI, manager: TableManager) -> Social:
     """Add the table's extra endpoints and the turn timer to ``app``; returns the social state."""
     social = Social(manager)
+    takeovers = Takeovers(manager, social)
     timers = TurnTimers(manager, social)
     manager.on_change.append(social.on_change)
     manager.on_change.append(timers.on_change)
     manager.before_computer_move.append(social.wait_for_readers)
-    manager.before_computer_move.append(social.hand_over_due)
-    manager.run_ahead_checks.append(social.no_takeover_pending)
+    manager.before_computer_move.append(takeovers.hand_over_due)
+    manager.run_ahead_checks.append(takeovers.no_takeover_pending)
     manager.on_relay.append(social.on_relay)
     app.state.social = social
-    app.include_router(_router(manager, social))
+    app.include_router(_router(manager, social, takeovers))
     _stop_timers_on_shutdown(app, timers)
     return social
 
@@ -93,7 +95,7 @@ def _stop_timers_on_shutdown(app: FastAPI, timers: TurnTimers) -> None:
     app.router.lifespan_context = lifespan
 
 
-def _router(manager: TableManager, social: Social) -> APIRouter:
+def _router(manager: TableManager, social: Social, takeovers: Takeovers) -> APIRouter:
     router = APIRouter()
 
     @router.get("/api/tables/{table_id}/social")
@@ -128,7 +130,7 @@ def _router(manager: TableManager, social: Social) -> APIRouter:
 
     @router.post("/api/tables/{table_id}/take")
     async def take(table_id: str, body: TakeBody) -> dict[str, Any]:
-        token, pending = await social.take_seat(await manager.find(table_id), body.seat, body.name)
+        token, pending = await takeovers.take_seat(await manager.find(table_id), body.seat, body.name)
         return {"table_id": table_id, "seat": body.seat, "token": token, "pending": pending}
 
     @router.post("/api/tables/{table_id}/rematch")
