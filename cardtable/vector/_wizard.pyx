@@ -12,7 +12,7 @@ scoring (``_end_round``, ``rules.round_score``). Action ids and the observation 
 
 from libc.math cimport fabs, isfinite, pow
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint16_t, uint64_t
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from cardtable.vector._stream cimport Bound, below_small, fill_bound, mix, shuffle, uniform
 
@@ -61,6 +61,7 @@ ctypedef struct Config:
     int reward_round
     int defect
     int compensated     # the running Python's sum() of floats is compensated (3.12 on): the heuristic sums so
+    uint64_t seat_bytes  # 2**(8 players) - 1: the bytes of a per-seat word that are seats
     int base            # offsets in the encoding: the trump card's flags, the seats' flags, the counts
     int seats_at
     int counts_at
@@ -71,10 +72,11 @@ ctypedef struct State:
     uint64_t played        # the cards of this round's finished tricks (the Python tuple as a mask)
     uint64_t rng           # the pinned stream's state (core.rng)
     int16_t totals[MAX_PLAYERS]
-    int8_t bids[MAX_PLAYERS]   # -1: not bid yet
-    uint8_t tricks[MAX_PLAYERS]
-    uint8_t held[MAX_PLAYERS]  # cards in each hand (the hands' bit counts, kept for the encoding)
-    uint8_t shown[MAX_PLAYERS]  # the totals as the encoding shows them (total // 10 + 100, clipped to 0–255)
+    # Per seat, eight bytes each (seats beyond the players: 0), so that the encoding reads each as one word.
+    int8_t bids[8]         # -1: not bid yet
+    uint8_t tricks[8]
+    uint8_t held[8]        # cards in each hand (the hands' bit counts, kept for the encoding)
+    uint8_t shown[8]       # the totals as the encoding shows them (total // 10 + 100, clipped to 0–255)
     uint8_t trick[MAX_PLAYERS]  # the trick in progress, in playing order from the leader
     uint8_t trick_len
     uint8_t leader
@@ -206,20 +208,14 @@ cdef inline void start_round(const Config* cfg, State* s) noexcept nogil:
 cdef inline void rules_reset(const Config* cfg, State* s, uint64_t seed) noexcept nogil:
     """``WizardGame.new(options, seed)``: the first dealer (fixed, or drawn from the seed), then round 1."""
     cdef int k, dealer
+    memset(s, 0, sizeof(State))  # (round 0; seats beyond the players stay 0)
     s.rng = mix(seed)
     dealer = cfg.first_dealer
     if dealer < 0:
         dealer = below_small(&s.rng, cfg.players, &SEATS[cfg.players])
     s.dealer = dealer - 1 if dealer > 0 else cfg.players - 1  # start_round moves it back to ``dealer``
-    s.round = 0
-    for k in range(MAX_PLAYERS):
-        s.totals[k] = 0
+    for k in range(cfg.players):
         s.shown[k] = 100
-        s.hands[k] = 0
-        s.bids[k] = -1
-        s.tricks[k] = 0
-        s.held[k] = 0
-        s.trick[k] = NO_CARD
     start_round(cfg, s)
 
 
@@ -399,17 +395,40 @@ cdef inline void one_hot(uint8_t* out, uint16_t* was, int now) noexcept nogil:
         was[0] = now
 
 
+cdef inline uint64_t load8(const void* p) noexcept nogil:
+    cdef uint64_t w
+    memcpy(&w, p, 8)
+    return w
+
+
+cdef inline void store8(void* p, uint64_t w) noexcept nogil:
+    memcpy(p, &w, 8)
+
+
+cdef inline uint64_t rotated(uint64_t w, uint64_t keep, int seat, int players) noexcept nogil:
+    """The per-seat bytes of ``w`` counted from ``seat`` (byte k: seat ``(seat + k) % players``); bytes beyond: any."""
+    w &= keep
+    return (w >> (8 * seat)) | (w << (8 * (players - seat)))
+
+
 cdef inline void rules_encode(const Config* cfg, const State* s, int seat, uint8_t* out, Memo* memo) noexcept nogil:
     """The ``196 + 68n`` bytes of ``features(state, seat)``: flags (hand, tricks, trump, lead, phase, seats), counts.
 
     With ``memo`` (the row's memory, see Memo) only the bytes that may have changed are touched;
-    without, the whole row is written.
+    without, the whole row is written. The per-seat bytes (who has bid, the bids, tricks won, cards
+    held, totals) are rotated as words and stored eight at a time, each store's excess overwritten
+    by the next (little-endian, as ``write_bits``).
     """
-    cdef int n = cfg.players, k, other, at, counts = cfg.counts_at, base = cfg.base, forbidden
-    cdef const uint8_t* order = cfg.rotation[seat]
+    cdef int n = cfg.players, k, at, base = cfg.base, seats = cfg.seats_at
+    cdef int phase = s.phase, leader = s.leader, trick_len = s.trick_len, to_act = s.to_act, dealer = s.dealer
+    cdef int lead = s.lead, trump = s.trump, trump_card = s.trump_card
+    cdef int forbidden = forbidden_bid(cfg, s)
+    cdef bint hidden = cfg.hidden and phase <= BIDDING  # bids hidden while bidding (and before: naming trump)
+    cdef uint64_t played = s.played, keep = cfg.seat_bytes, bids
     cdef const uint8_t* rel = cfg.rel[seat]
-    cdef const uint8_t* from_leader = cfg.rotation[s.leader]
-    cdef bint hidden
+    cdef const uint8_t* from_leader = cfg.rotation[leader]
+    cdef uint8_t* counts = out + cfg.counts_at  # bids shown + 1, tricks won, cards held, round, rounds, forbidden + 1, totals
+    cdef uint8_t tail[24]
     cdef Memo scratch
     if memo == NULL or not memo.valid:
         memset(out, 0, cfg.obs_size)
@@ -421,38 +440,39 @@ cdef inline void rules_encode(const Config* cfg, const State* s, int seat, uint8
         memo.trump_card = memo.trump_suit = memo.lead = memo.phase = NONE16
         memo.dealer = memo.to_act = memo.leader = NONE16
     write_bits(out, s.hands[seat], DECK)
-    if s.played != memo.played:
-        write_bits(out + DECK, s.played, DECK)
-        memo.played = s.played
+    if played != memo.played:
+        write_bits(out + DECK, played, DECK)
+        memo.played = played
     for k in range(memo.trick_count):  # the trick in progress, by seat counted from ``seat``
         out[memo.trick_on[k]] = 0
-    for k in range(s.trick_len):
+    for k in range(trick_len):
         at = 2 * DECK + DECK * rel[from_leader[k]] + s.trick[k]
         out[at] = 1
         memo.trick_on[k] = at
-    memo.trick_count = s.trick_len
-    one_hot(out, &memo.trump_card, NONE16 if s.trump_card == NO_CARD else base + s.trump_card)
-    one_hot(out, &memo.trump_suit, NONE16 if s.trump < 0 else base + DECK + s.trump)
-    out[base + 64] = s.phase == CHOOSING
-    one_hot(out, &memo.lead, base + 65 + s.lead if 0 <= s.lead < 4 else NONE16)
-    one_hot(out, &memo.phase, base + 69 + s.phase)
-    at = cfg.seats_at
-    one_hot(out, &memo.dealer, at + rel[s.dealer])
-    one_hot(out, &memo.to_act, NONE16 if s.to_act < 0 else at + n + rel[s.to_act])
-    one_hot(out, &memo.leader, at + 2 * n + rel[s.leader] if s.phase == PLAYING else NONE16)
-    at += 3 * n
-    hidden = cfg.hidden and s.phase <= BIDDING  # bids hidden while bidding (and before: naming trump)
-    for k in range(n):  # has bid, the bids shown + 1, tricks won, cards held and totals, seats from ``seat``
-        other = order[k]
-        out[at + k] = s.bids[other] >= 0
-        out[counts + k] = 0 if hidden and k else s.bids[other] + 1
-        out[counts + n + k] = s.tricks[other]
-        out[counts + 2 * n + k] = s.held[other]
-        out[counts + 3 * n + 3 + k] = s.shown[other]
-    out[counts + 3 * n] = s.round
-    out[counts + 3 * n + 1] = cfg.rounds
-    forbidden = forbidden_bid(cfg, s)
-    out[counts + 3 * n + 2] = 0 if hidden and seat != s.dealer else forbidden + 1
+    memo.trick_count = trick_len
+    one_hot(out, &memo.trump_card, NONE16 if trump_card == NO_CARD else base + trump_card)
+    one_hot(out, &memo.trump_suit, NONE16 if trump < 0 else base + DECK + trump)
+    out[base + 64] = phase == CHOOSING
+    one_hot(out, &memo.lead, base + 65 + lead if 0 <= lead < 4 else NONE16)
+    one_hot(out, &memo.phase, base + 69 + phase)
+    one_hot(out, &memo.dealer, seats + rel[dealer])
+    one_hot(out, &memo.to_act, NONE16 if to_act < 0 else seats + n + rel[to_act])
+    one_hot(out, &memo.leader, seats + 2 * n + rel[leader] if phase == PLAYING else NONE16)
+    # Per seat, from ``seat``: who has bid (a bid of -1 has its top bit set), then the bids + 1 (-1 + 1 without a
+    # carry into the next byte; only the seat's own while bids are hidden), tricks won; then cards held, round,
+    # rounds, forbidden bid + 1 and totals, composed in ``tail`` and stored as its first and its last eight bytes.
+    bids = rotated(load8(s.bids), keep, seat, n)
+    store8(out + seats + 3 * n, (~bids >> 7) & 0x0101010101010101ULL)
+    bids = ((bids & 0x7F7F7F7F7F7F7F7FULL) + 0x0101010101010101ULL) & ~(bids & 0x8080808080808080ULL)
+    store8(counts, bids & 0xFF if hidden else bids)
+    store8(counts + n, rotated(load8(s.tricks), keep, seat, n))
+    store8(tail, rotated(load8(s.held), keep, seat, n))
+    tail[n] = s.round
+    tail[n + 1] = cfg.rounds
+    tail[n + 2] = 0 if hidden and seat != dealer else forbidden + 1
+    store8(tail + n + 3, rotated(load8(s.shown), keep, seat, n))
+    store8(counts + 2 * n, load8(tail))
+    store8(counts + 4 * n - 5, load8(tail + 2 * n - 5))  # ends at the row's end (2n + 3 bytes from counts + 2n)
 
 
 # The built-in policies.
@@ -715,6 +735,7 @@ cdef Config rules_config(object options, dict flags) except *:
             cfg.rotation[seat][k] = (seat + k) % n if seat < n else 0
             cfg.rel[seat][k] = (k - seat + n) % n if seat < n and k < n else 0  # C ints: no negative remainder
     cfg.obs_size = 196 + 68 * n
+    cfg.seat_bytes = ((<uint64_t>1) << (8 * n)) - 1
     cfg.base = 2 * DECK + DECK * n
     cfg.seats_at = cfg.base + 73
     cfg.counts_at = cfg.seats_at + 4 * n
