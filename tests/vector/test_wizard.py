@@ -70,6 +70,15 @@ def test_every_option_set_plays_the_same_games_on_both_sides() -> None:
     assert seen["rounds without trump"] > 100 and seen["rounds scored"] > 3000 and seen["exact bids"] > 3000
 
 
+def test_the_conformance_cases_and_both_presets_play_the_same_games() -> None:
+    from tests.conformance.cases_wizard import CASES
+
+    for k, case in enumerate(CASES):  # presets through make, as cardtable.load_game("wizard").options takes them
+        options = GAME.options(**case)
+        assert vector.make("wizard", num_envs=1, **case).options == options
+        check(options, seed=31 * k, num_envs=4, steps=60, rewards=("game", "round")[k % 2])
+
+
 @pytest.mark.parametrize(("players", "steps"), [(3, 720), (6, 410)])
 def test_whole_games_to_the_last_round_agree(players: int, steps: int) -> None:
     # 3 players: 20 rounds, hands up to 20 cards (690 decisions and a trump named now and then); 6 players: 10
