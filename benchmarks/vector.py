@@ -1,7 +1,8 @@
 """The batched compiled core (``cardtable.vector``) against OpenSpiel and against the technology it was chosen over.
 
     python benchmarks/vector.py [--rounds 9] [--slice 0.3] [--envs 1000]
-                                [--only technologies,peers,encoding,memory,differential]
+                                [--only technologies,peers,encoding,memory,differential,
+                                        wizard_peers,wizard_encoding,wizard_memory,wizard_differential]
                                 [--differential 1000000] [--json]
 
 Method (as ``benchmarks/throughput.py``, docs/performance.md): **CPU time** (``time.process_time``);
@@ -25,6 +26,10 @@ Sections:
   policies), and the batch API driven from Python (``policy`` then ``step``, one call each per batch step).
 * ``memory``: the core's bytes per game state in a batch of 10,000 (its own accounting and the C heap).
 * ``differential``: ``cardtable.vector.check`` over every option set, ``--differential`` decisions in all.
+* ``wizard_peers``, ``wizard_encoding``, ``wizard_memory``, ``wizard_differential``: the same for the Wizard
+  core. Its peer is OpenSpiel's ``oh_hell`` in the matched setting of ``benchmarks/throughput.py``: 4 players,
+  ten rounds of 1 … 10 tricks (our ``rounds=10``; oh_hell played as ten games, ``num_tricks_fixed`` 1 … 10),
+  random legal play, driven from Python. The differential is ``cardtable.vector.check_wizard``.
 """
 
 from __future__ import annotations
@@ -328,8 +333,141 @@ def section_differential(args: argparse.Namespace, out: dict[str, Any]) -> None:
                            "cpu_seconds": time.process_time() - start, "mismatches": 0}
 
 
+# Wizard.
+
+
+def wizard_side(envs: int, *, encode: bool, policy: int = 0, seed: int = 1, step_api: bool = False,
+                **options: Any) -> Side:
+    """The Wizard core's ``play`` loop, or (``step_api``) ``policy`` then ``step`` per batch step as from Python."""
+    from cardtable.vector._wizard import Core as WizardCore
+
+    core = WizardCore(envs, seed, cardtable.load_game("wizard").options(**{"players": 4, "rounds": 10, **options}),
+                      seed)
+    obs = np.zeros((envs, core.obs_size), np.uint8)
+    mask = np.zeros((envs, core.num_actions), np.int8)
+    player = np.zeros(envs, np.int32)
+    rewards = np.zeros((envs, core.players), np.float32)
+    done = np.zeros(envs, np.uint8)
+    actions = np.zeros(envs, np.int64)
+    core.reset(obs, mask, player)
+    chunk = max(1, 20_000 // envs)
+
+    def side(seconds: float) -> tuple[int, float]:
+        decisions = 0
+        start = time.process_time()
+        while (now := time.process_time()) - start < seconds:
+            if step_api:
+                core.policy(policy, actions)
+                core.step(actions, obs, mask, rewards, done, player, 0, encode)
+                decisions += envs
+            else:
+                decisions += core.play(chunk, policy, encode, obs, mask)[0]
+        return decisions, now - start
+
+    return side
+
+
+def section_wizard_peers(args: argparse.Namespace, out: dict[str, Any]) -> None:
+    """The Wizard core's random play against OpenSpiel's oh_hell driven from Python (throughput.py's setting)."""
+    from throughput import WIZARD_ROUNDS, Tally, load_pyspiel, openspiel_oh_hell
+
+    from cardtable.vector._wizard import Core as WizardCore
+
+    pyspiel = load_pyspiel()
+    if pyspiel is None:
+        out["wizard_peers"] = "OpenSpiel not importable: pip install -e '.[openspiel]'"
+        return
+    play_one = openspiel_oh_hell(pyspiel, range(1, WIZARD_ROUNDS + 1))
+    seeds = itertools.count()
+    tally = Tally()
+
+    def openspiel(seconds: float) -> tuple[int, float]:
+        rng = random.Random(next(seeds))
+        before = tally.decisions
+        start = time.process_time()
+        while (now := time.process_time()) - start < seconds:
+            play_one(0, rng, tally)
+            tally.games += 1
+        return tally.decisions - before, now - start
+
+    rates = interleave({"core": wizard_side(args.envs, encode=False, rounds=WIZARD_ROUNDS),
+                        "core_1env": wizard_side(1, encode=False, rounds=WIZARD_ROUNDS),
+                        "openspiel_python": openspiel}, args.rounds, args.slice)
+    # Decisions per game: about 20 whole games per env (the unfinished last one biases it by under 3%).
+    lengths = WizardCore(200, 7, cardtable.load_game("wizard").options(players=4, rounds=WIZARD_ROUNDS), 7)
+    obs, mask = np.zeros((200, lengths.obs_size), np.uint8), np.zeros((200, 85), np.int8)
+    lengths.reset(obs, mask, np.zeros(200, np.int32))
+    decisions, ended = lengths.play(5300, 0, False, obs, mask)
+    out["wizard_peers"] = {
+        "decisions_per_s": {k: statistics.median(v) for k, v in rates.items()},
+        "core_over_openspiel_python": ratios(rates, "core", "openspiel_python"),
+        "core_1env_over_openspiel_python": ratios(rates, "core_1env", "openspiel_python"),
+        "core_decisions_per_game": decisions / ended,
+        "openspiel_decisions_per_game (ten oh_hell games)": tally.decisions / tally.games,
+        "openspiel_chance_steps_per_game": tally.chance / tally.games,
+        "peer": f"oh_hell players=4, num_tricks_fixed=1..{WIZARD_ROUNDS}; ours players=4, rounds={WIZARD_ROUNDS}",
+    }
+
+
+def section_wizard_encoding(args: argparse.Namespace, out: dict[str, Any]) -> None:
+    """The Wizard loop with the observation and mask written at every decision over the loop without."""
+    rates = interleave({"plain": wizard_side(args.envs, encode=False), "encoded": wizard_side(args.envs, encode=True),
+                        "plain_heuristic": wizard_side(args.envs, encode=False, policy=1),
+                        "encoded_heuristic": wizard_side(args.envs, encode=True, policy=1),
+                        "step_plain": wizard_side(args.envs, encode=False, step_api=True),
+                        "step_encoded": wizard_side(args.envs, encode=True, step_api=True)},
+                       args.rounds, args.slice)
+    out["wizard_encoding"] = {
+        "setting": "4 players, rounds=10",
+        "decisions_per_s": {k: statistics.median(v) for k, v in rates.items()},
+        "cost_encoded_over_plain_random": ratios(rates, "plain", "encoded"),
+        "cost_encoded_over_plain_heuristic": ratios(rates, "plain_heuristic", "encoded_heuristic"),
+        "cost_encoded_over_plain_step_api": ratios(rates, "step_plain", "step_encoded"),
+    }
+
+
+def section_wizard_memory(args: argparse.Namespace, out: dict[str, Any]) -> None:
+    """Bytes per Wizard game state in a batch of 10,000 (6 players: the largest observation)."""
+    from throughput import malloc_in_use
+
+    from cardtable.vector._wizard import Core as WizardCore
+
+    n = 10_000
+    options = cardtable.load_game("wizard").options(players=6)
+    before = malloc_in_use()
+    core = WizardCore(n, 1, options, 1)
+    after = malloc_in_use()
+    out["wizard_memory"] = {"batch": n, "core_bytes_per_game": core.state_bytes,
+                            "c_heap_bytes_per_game": (after - before) / n,
+                            "buffers_bytes_per_env (obs + mask + rewards + done + player, 6 players)":
+                                core.obs_size + 85 + 4 * 6 + 1 + 4}
+
+
+def section_wizard_differential(args: argparse.Namespace, out: dict[str, Any]) -> None:
+    """``check_wizard`` over every option set, both reward modes, ``--differential`` decisions in all."""
+    from cardtable.vector.check_wizard import check, option_sets
+
+    sets = option_sets()
+    envs = 8
+    steps = max(1, args.differential // (len(sets) * envs))
+    decisions = games = 0
+    seen: dict[str, int] = {}
+    start = time.process_time()
+    for k, options in enumerate(sets):
+        tally = check(options, seed=1000 * k, num_envs=envs, steps=steps, rewards=("game", "round")[k % 2],
+                      policy_seed=k)
+        decisions += tally.decisions
+        games += tally.games
+        for key, count in tally.ends.items():
+            seen[key] = seen.get(key, 0) + count
+    out["wizard_differential"] = {"option_sets": len(sets), "decisions": decisions, "games": games,
+                                  "covered": seen, "cpu_seconds": time.process_time() - start, "mismatches": 0}
+
+
 SECTIONS = {"technologies": section_technologies, "peers": section_peers, "encoding": section_encoding,
-            "memory": section_memory, "differential": section_differential}
+            "memory": section_memory, "differential": section_differential,
+            "wizard_peers": section_wizard_peers, "wizard_encoding": section_wizard_encoding,
+            "wizard_memory": section_wizard_memory, "wizard_differential": section_wizard_differential}
 
 
 def main() -> int:

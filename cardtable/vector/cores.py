@@ -10,7 +10,7 @@ from typing import Any
 from cardtable.core.errors import InvalidOptions
 
 #: Game name -> the compiled rules module (built from ``cardtable/vector/_<name>.pyx`` by setup.py).
-CORES: dict[str, str] = {"crazy_eights": "cardtable.vector._crazy_eights"}
+CORES: dict[str, str] = {"crazy_eights": "cardtable.vector._crazy_eights", "wizard": "cardtable.vector._wizard"}
 
 
 class CoreNotBuilt(ImportError):
