@@ -48,6 +48,8 @@ def extensions() -> list[Extension]:
         return []
     modules = [Extension("cardtable.vector._crazy_eights", ["cardtable/vector/_crazy_eights.pyx"],
                          extra_compile_args=["-O3", "-g0"] if sys.platform != "win32" else [])]
+    modules.append(Extension("cardtable.vector._durak", ["cardtable/vector/_durak.pyx"],
+                             extra_compile_args=modules[0].extra_compile_args))
     return list(cythonize(modules, language_level=3, quiet=True))
 
 

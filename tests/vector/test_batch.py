@@ -244,7 +244,7 @@ def test_options_the_core_does_not_play_are_refused_by_name(monkeypatch: pytest.
 
 def test_an_unbuilt_core_says_so_and_how_to_build_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(cores.CORES, "crazy_eights", "cardtable.vector._not_built_here")
-    assert vector.available() == []
+    assert "crazy_eights" not in vector.available()
     with pytest.raises(vector.CoreNotBuilt, match=r"not built here .* C compiler .* The Python engines work"):
         vector.make("crazy_eights", num_envs=2)
     assert GAME.new(GAME.options(), 1)  # the Python engine is untouched
