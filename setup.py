@@ -50,6 +50,8 @@ def extensions() -> list[Extension]:
                          extra_compile_args=["-O3", "-g0"] if sys.platform != "win32" else [])]
     modules.append(Extension("cardtable.vector._durak", ["cardtable/vector/_durak.pyx"],
                              extra_compile_args=modules[0].extra_compile_args))
+    modules.append(Extension("cardtable.vector._kaiser", ["cardtable/vector/_kaiser.pyx"],
+                             extra_compile_args=modules[0].extra_compile_args))
     return list(cythonize(modules, language_level=3, quiet=True))
 
 

@@ -10,7 +10,8 @@ from typing import Any
 from cardtable.core.errors import InvalidOptions
 
 #: Game name -> the compiled rules module (built from ``cardtable/vector/_<name>.pyx`` by setup.py).
-CORES: dict[str, str] = {"crazy_eights": "cardtable.vector._crazy_eights", "durak": "cardtable.vector._durak"}
+CORES: dict[str, str] = {"crazy_eights": "cardtable.vector._crazy_eights", "durak": "cardtable.vector._durak",
+                         "kaiser": "cardtable.vector._kaiser"}
 
 
 class CoreNotBuilt(ImportError):
