@@ -12,7 +12,6 @@ Python bot of that name. Used by ``tests/vector`` (100,000+ decisions) and ``ben
 from __future__ import annotations
 
 import itertools
-import sys
 from typing import Any
 
 from cardtable.core.registry import load_game
@@ -58,6 +57,13 @@ def ending(before: Any, after: Any) -> str | None:
     raise AssertionError(f"an end of game the check does not know: {reason}")
 
 
+def verdicts_module() -> Any:
+    """The module whose ``game_verdict`` reads ``HAND_CAP``: ``kaiser.rules`` (``kaiser.game`` on older trees)."""
+    from cardtable.games.kaiser import game, rules
+
+    return rules if hasattr(rules, "game_verdict") else game
+
+
 def check(options: Any, *, seed: int, num_envs: int, steps: int, rewards: str = "game", policy_seed: int = 0,
           schedule: tuple[int, ...] = SCHEDULE, all_seats_every: int = 4, game: Any = None, hand_cap: int | None = None,
           **flags: Any) -> Tally:
@@ -74,9 +80,7 @@ def check(options: Any, *, seed: int, num_envs: int, steps: int, rewards: str = 
 
     if hand_cap is None:
         return run()
-    from cardtable.games.kaiser import game as flow
-
-    verdicts: Any = sys.modules[flow.game_verdict.__module__]  # where game_verdict reads HAND_CAP from
+    verdicts = verdicts_module()
     saved = verdicts.HAND_CAP
     verdicts.HAND_CAP = hand_cap  # final for the engine; lowered for the duration of the check only
     try:

@@ -191,3 +191,20 @@ def test_the_pettingzoo_view_is_cardtable_rl_on_the_same_seed() -> None:
             action = None if done else int(rng.choice(np.flatnonzero(obs["action_mask"])))
             theirs.step(action)
             ours.step(action)
+
+
+def test_the_gymnasium_view_steps_and_replaces_finished_games() -> None:
+    env = vector.gymnasium_env("durak", num_envs=4, players=3, seed=2)
+    obs, info = env.reset(seed=2)
+    ended = 0
+    for _ in range(400):
+        actions = np.array([np.flatnonzero(m)[0] for m in obs["action_mask"]])  # the lowest legal id
+        acting = info["player"]
+        obs, reward, terminated, truncated, info = env.step(actions)
+        assert obs in env.observation_space and not truncated.any()
+        assert reward.tolist() == info["rewards"][np.arange(4), acting].tolist()  # the acting seat's reward
+        for i in np.flatnonzero(terminated):
+            ended += 1
+            assert info["_final_obs"][i] and info["final_obs"][i] in env.single_observation_space["observation"]
+            assert sorted(info["rewards"][i].tolist()) in ([-1.0, -1.0, 1.0], [-1.0, 1.0, 1.0], [-1.0] * 3, [0.0] * 3)
+    assert ended > 0

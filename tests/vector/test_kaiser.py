@@ -10,7 +10,6 @@ each of which must make it fail.
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from typing import Any
 
@@ -21,11 +20,10 @@ import cardtable
 import cardtable.vector as vector
 from cardtable.core import GameRecord, replay
 from cardtable.core.options import options_to_dict
-from cardtable.games.kaiser import game as flow
 from cardtable.games.kaiser import rules
 from cardtable.games.kaiser.encoding import ENCODING
 from cardtable.vector.check import Mismatch
-from cardtable.vector.check_kaiser import check, option_sets
+from cardtable.vector.check_kaiser import check, option_sets, verdicts_module
 
 GAME = cardtable.load_game("kaiser")
 
@@ -59,8 +57,7 @@ def test_games_ended_by_the_hand_cap_agree() -> None:
     # With the cap lowered to one hand every game ends by it, level (all four win) or ahead, as after 200 hands.
     tally = check(GAME.options(floor=5), seed=1, num_envs=16, steps=40, rewards="round", hand_cap=1, schedule=(1,))
     assert tally.ends["cap level"] >= 1 and tally.ends["cap"] >= 10
-    verdicts = sys.modules[flow.game_verdict.__module__]
-    assert verdicts.HAND_CAP == 200  # restored
+    assert verdicts_module().HAND_CAP == 200  # restored
 
 
 # Planted defects: the check must fail on each.
@@ -155,3 +152,20 @@ def test_the_pettingzoo_view_is_cardtable_rl_on_the_same_seed() -> None:
             action = None if done else int(rng.choice(np.flatnonzero(obs["action_mask"])))
             theirs.step(action)
             ours.step(action)
+
+
+def test_the_gymnasium_view_steps_and_replaces_finished_games() -> None:
+    env = vector.gymnasium_env("kaiser", num_envs=4, seed=2, target=32)
+    obs, info = env.reset(seed=2)
+    ended = 0
+    for _ in range(1500):
+        actions = np.array([np.flatnonzero(m)[0] for m in obs["action_mask"]])  # the lowest legal id
+        acting = info["player"]
+        obs, reward, terminated, truncated, info = env.step(actions)
+        assert obs in env.observation_space and not truncated.any()
+        assert reward.tolist() == info["rewards"][np.arange(4), acting].tolist()  # the acting seat's reward
+        for i in np.flatnonzero(terminated):
+            ended += 1
+            assert info["_final_obs"][i] and info["final_obs"][i] in env.single_observation_space["observation"]
+            assert info["rewards"][i].tolist() in ([1.0, -1.0, 1.0, -1.0], [-1.0, 1.0, -1.0, 1.0], [0.0] * 4)
+    assert ended > 0
