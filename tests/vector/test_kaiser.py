@@ -169,3 +169,12 @@ def test_the_gymnasium_view_steps_and_replaces_finished_games() -> None:
             assert info["_final_obs"][i] and info["final_obs"][i] in env.single_observation_space["observation"]
             assert info["rewards"][i].tolist() in ([1.0, -1.0, 1.0, -1.0], [-1.0, 1.0, -1.0, 1.0], [0.0] * 4)
     assert ended > 0
+
+
+def test_the_conformance_option_sets_through_make_play_the_same_games() -> None:
+    from tests.conformance.cases_kaiser import CASES
+
+    for k, case in enumerate(CASES):
+        env = vector.make("kaiser", num_envs=2, **case)
+        tally = check(env.options, seed=31 * k, num_envs=4, steps=120, policy_seed=k)
+        assert tally.decisions == 480
