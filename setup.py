@@ -49,8 +49,12 @@ def extensions() -> list[Extension]:
     flags = ["-O3", "-g0"] if sys.platform != "win32" else []
     modules = [Extension("cardtable.vector._crazy_eights", ["cardtable/vector/_crazy_eights.pyx"],
                          extra_compile_args=flags),
-               # Wizard's heuristic computes in floating point exactly as the Python bot: no fused multiply-adds.
+               # Wizard's and Kaiser's heuristics compute in floating point exactly as the Python bots: no fused
+               # multiply-adds.
                Extension("cardtable.vector._wizard", ["cardtable/vector/_wizard.pyx"],
+                         extra_compile_args=flags + (["-ffp-contract=off"] if flags else [])),
+               Extension("cardtable.vector._durak", ["cardtable/vector/_durak.pyx"], extra_compile_args=flags),
+               Extension("cardtable.vector._kaiser", ["cardtable/vector/_kaiser.pyx"],
                          extra_compile_args=flags + (["-ffp-contract=off"] if flags else []))]
     return list(cythonize(modules, language_level=3, quiet=True))
 

@@ -30,6 +30,11 @@ Sections:
   core. Its peer is OpenSpiel's ``oh_hell`` in the matched setting of ``benchmarks/throughput.py``: 4 players,
   ten rounds of 1 … 10 tricks (our ``rounds=10``; oh_hell played as ten games, ``num_tricks_fixed`` 1 … 10),
   random legal play, driven from Python. The differential is ``cardtable.vector.check_wizard``.
+* ``durak``, ``kaiser``: each game's core (3 and 4 players) against its Python engine driven from Python
+  (random play through the validated ``apply``, ``throughput.ours_random``: OpenSpiel has neither game),
+  one env and a batch; the loop with the observation and mask written at every decision against the same
+  loop without (random and heuristic play, the all-C loop and the batch API); bytes per game state in a
+  batch of 10,000; the game's differential check (``check_durak``, ``check_kaiser``) over every option set.
 """
 
 from __future__ import annotations
@@ -468,6 +473,120 @@ SECTIONS = {"technologies": section_technologies, "peers": section_peers, "encod
             "memory": section_memory, "differential": section_differential,
             "wizard_peers": section_wizard_peers, "wizard_encoding": section_wizard_encoding,
             "wizard_memory": section_wizard_memory, "wizard_differential": section_wizard_differential}
+
+
+# Durak and Kaiser: each core against its Python engine, the cost of its encoding, its memory, its differential check.
+
+#: The option set of each game's speed figures (benchmarks/throughput.py's GAME_OPTIONS).
+GAME_CORES: dict[str, dict[str, Any]] = {"durak": {"players": 3}, "kaiser": {"players": 4}}
+
+
+def game_core(name: str, envs: int, seed: int) -> tuple[Any, tuple[Any, ...]]:
+    """A core of ``name`` on its benchmark options and its buffers: obs, mask, player, rewards, done, actions."""
+    from cardtable.vector.cores import load_core
+
+    core = load_core(name).Core(envs, seed, cardtable.load_game(name).options(GAME_CORES[name]), seed)
+    return core, (np.zeros((envs, core.obs_size), np.uint8), np.zeros((envs, core.num_actions), np.int8),
+                  np.zeros(envs, np.int32), np.zeros((envs, core.players), np.float32), np.zeros(envs, np.uint8),
+                  np.zeros(envs, np.int64))
+
+
+def game_play_side(name: str, envs: int, *, encode: bool, policy: int = 0, seed: int = 1) -> Side:
+    """The core's all-C ``play`` loop."""
+    core, (obs, mask, player, *_) = game_core(name, envs, seed)
+    core.reset(obs, mask, player)
+    chunk = max(1, 20_000 // envs)
+
+    def side(seconds: float) -> tuple[int, float]:
+        decisions = 0
+        start = time.process_time()
+        while (now := time.process_time()) - start < seconds:
+            decisions += core.play(chunk, policy, encode, obs, mask)[0]
+        return decisions, now - start
+
+    return side
+
+
+def game_step_side(name: str, envs: int, *, encode: bool, seed: int = 1) -> Side:
+    """The batch API as an agent drives it from Python: ``Core.policy`` (random), then ``Core.step``."""
+    core, (obs, mask, player, rewards, done, actions) = game_core(name, envs, seed)
+    core.reset(obs, mask, player)
+
+    def side(seconds: float) -> tuple[int, float]:
+        decisions = 0
+        start = time.process_time()
+        while (now := time.process_time()) - start < seconds:
+            core.policy(0, actions)
+            core.step(actions, obs, mask, rewards, done, player, 0, encode)
+            decisions += envs
+        return decisions, now - start
+
+    return side
+
+
+def section_game(name: str) -> Callable[[argparse.Namespace, dict[str, Any]], None]:
+    """The section of one game's core (see the module docstring)."""
+
+    def section(args: argparse.Namespace, out: dict[str, Any]) -> None:
+        import importlib
+
+        from throughput import ours_random, run_slice
+
+        python_game = ours_random(name, GAME_CORES[name], checked=True)
+        seeds = itertools.count()
+
+        def python(seconds: float) -> tuple[int, float]:
+            tally = run_slice(python_game, seconds, 1000 * next(seeds))
+            return tally.decisions, tally.cpu
+
+        rates = interleave({
+            "core": game_play_side(name, args.envs, encode=False), "core_1env": game_play_side(name, 1, encode=False),
+            "python_engine": python, "encoded": game_play_side(name, args.envs, encode=True),
+            "plain_heuristic": game_play_side(name, args.envs, encode=False, policy=1),
+            "encoded_heuristic": game_play_side(name, args.envs, encode=True, policy=1),
+            "step_plain": game_step_side(name, args.envs, encode=False),
+            "step_encoded": game_step_side(name, args.envs, encode=True),
+        }, args.rounds, args.slice)
+        lengths, (obs, mask, player, *_) = game_core(name, 2000, 7)
+        lengths.reset(obs, mask, player)
+        lengths.play(200, 0, False, obs, mask)  # past the first games' starts: a steady mix of game lengths
+        decisions, ended = lengths.play(2000, 0, False, obs, mask)
+        result: dict[str, Any] = {
+            "options": GAME_CORES[name],
+            "decisions_per_s": {k: statistics.median(v) for k, v in rates.items()},
+            "core_over_python_engine_random": ratios(rates, "core", "python_engine"),
+            "core_1env_over_python_engine_random": ratios(rates, "core_1env", "python_engine"),
+            "cost_encoded_over_plain_random": ratios(rates, "core", "encoded"),
+            "cost_encoded_over_plain_heuristic": ratios(rates, "plain_heuristic", "encoded_heuristic"),
+            "cost_encoded_over_plain_step_api": ratios(rates, "step_plain", "step_encoded"),
+            "core_decisions_per_game_random": decisions / ended,
+        }
+        from throughput import malloc_in_use
+
+        before = malloc_in_use()
+        big, buffers = game_core(name, 10_000, 1)
+        heap = malloc_in_use() - before - sum(b.nbytes for b in buffers)
+        result["memory"] = {"batch": 10_000, "core_bytes_per_game": big.state_bytes,
+                            "c_heap_bytes_per_game": heap / 10_000}
+        del big, buffers
+        check = importlib.import_module(f"cardtable.vector.check_{name}")
+        sets = check.option_sets()
+        envs = 8
+        steps = max(1, args.differential // (len(sets) * envs))
+        decisions = games = 0
+        start = time.process_time()
+        for k, options in enumerate(sets):
+            tally = check.check(options, seed=1000 * k, num_envs=envs, steps=steps, policy_seed=k)
+            decisions += tally.decisions
+            games += tally.games
+        result["differential"] = {"option_sets": len(sets), "decisions": decisions, "games": games,
+                                  "cpu_seconds": time.process_time() - start, "mismatches": 0}
+        out[name] = result
+
+    return section
+
+
+SECTIONS.update({name: section_game(name) for name in GAME_CORES})
 
 
 def main() -> int:

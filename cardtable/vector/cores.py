@@ -10,7 +10,8 @@ from typing import Any
 from cardtable.core.errors import InvalidOptions
 
 #: Game name -> the compiled rules module (built from ``cardtable/vector/_<name>.pyx`` by setup.py).
-CORES: dict[str, str] = {"crazy_eights": "cardtable.vector._crazy_eights", "wizard": "cardtable.vector._wizard"}
+CORES: dict[str, str] = {"crazy_eights": "cardtable.vector._crazy_eights", "wizard": "cardtable.vector._wizard",
+                         "durak": "cardtable.vector._durak", "kaiser": "cardtable.vector._kaiser"}
 
 
 class CoreNotBuilt(ImportError):
@@ -50,15 +51,29 @@ def load_core(name: str) -> ModuleType:
 
 def check_supported(name: str, core: ModuleType, options: Any) -> None:
     """``UnsupportedOptions`` naming every option the core does not play (a field it lacks, a value it lacks)."""
-    supported: dict[str, tuple[Any, ...]] = core.SUPPORTED
+    supported: dict[str, tuple[Any, ...] | range] = core.SUPPORTED
     problems = []
     for f in dataclasses.fields(options):
         value = getattr(options, f.name)
         if f.name not in supported:
             if value != f.default:
                 problems.append(f"{f.name}={value!r} (the core knows only its default {f.default!r})")
-        elif not any(value == v and type(value) is type(v) for v in supported[f.name]):
-            problems.append(f"{f.name}={value!r} (the core plays {', '.join(map(repr, supported[f.name]))})")
+        elif not _plays(supported[f.name], value):
+            problems.append(f"{f.name}={value!r} (the core plays {_values(supported[f.name])})")
     if problems:
         raise UnsupportedOptions(f"the compiled {name} core does not support {'; '.join(problems)}; "
                                  "the Python engine plays them (cardtable.rl, cardtable.load_game)")
+
+
+def _plays(allowed: tuple[Any, ...] | range, value: Any) -> bool:
+    """Whether ``value`` is one the core plays: one of the values listed (of the same type), or an int in the range."""
+    if isinstance(allowed, range):
+        return type(value) is int and value in allowed
+    return any(value == v and type(value) is type(v) for v in allowed)
+
+
+def _values(allowed: tuple[Any, ...] | range) -> str:
+    """The values a core plays, in words: ``2, 3, 4`` or ``1–2147483647``."""
+    if isinstance(allowed, range):
+        return f"{allowed.start}–{allowed.stop - 1}"
+    return ", ".join(map(repr, allowed))
