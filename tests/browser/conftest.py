@@ -16,6 +16,7 @@ import uvicorn
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
 from cardtable.server import create_app
+from cardtable.server.botapi import BotApiSettings
 
 CHROMIUM = os.environ.get("CARDTABLE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -42,8 +43,9 @@ class LiveServer:
     """uvicorn serving the real app in a background thread."""
 
     def __init__(self, database: Path, port: int, *, takeover_after: float = 30.0,
-                 games: Mapping[str, Any] | None = None) -> None:
-        app = create_app(f"sqlite:///{database}", bot_delay=0.02, takeover_after=takeover_after, games=games)
+                 games: Mapping[str, Any] | None = None, bots: BotApiSettings | None = None) -> None:
+        self.database_url = f"sqlite:///{database}"
+        app = create_app(self.database_url, bot_delay=0.02, takeover_after=takeover_after, games=games, bots=bots)
         config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
         self.server = uvicorn.Server(config)
         self.url = f"http://127.0.0.1:{port}"

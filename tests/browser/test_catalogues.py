@@ -2,7 +2,7 @@
 placeholders and the plural forms each language needs; every server refusal code has its text; every event
 and every action of every built-in game has its log line or its button's name (and its variants') in each
 language, written from its own fields; every seña is named as the rules write it; every game has its rules
-text in each language.
+text in each language; every note the server announces at a table has its line in each language.
 
 (No browser needed: this reads the JavaScript and the catalogues as files.)
 """
@@ -295,3 +295,41 @@ def test_every_game_has_its_rules_text_in_every_language() -> None:
             served = rules_html(game, lang)
             assert served["lang"] == lang and served["html"].startswith("<h1>"), (game, lang)
     assert sorted(p.name for p in RULES.glob("*.md")) == sorted(f"{g}.{lang}.md" for g in games for lang in LANGUAGES)
+
+
+# Table notes: the lines the server writes into a table's chat (``social.announce``).
+
+SERVER = Path(__file__).resolve().parents[2] / "cardtable" / "server"
+#: ``announce(table, "note", ...)`` and ``announce(table, f"bot_{kind}", ...)`` (a kind of the runner's).
+ANNOUNCE = re.compile(r"""\bannounce\(\s*\w+\s*,\s*(f?)["']([a-z_{}]+)["']""")
+
+
+def _announced_notes() -> set[str]:
+    """Every note key the server can announce: each call's literal key, f-strings over the runner's kinds."""
+    from cardtable.runner import FAILURE_KINDS
+
+    notes: set[str] = set()
+    for path in sorted(SERVER.rglob("*.py")):
+        source = path.read_text("utf-8")
+        found = ANNOUNCE.findall(source)
+        assert len(found) == len(re.findall(r"\.announce\(", source)), f"{path.name}: a note this test cannot read"
+        for formatted, key in found:
+            if not formatted:
+                notes.add(key)
+                continue
+            assert re.fullmatch(r"[a-z_]*\{kind\}", key), f"{path.name}: announce({key!r}) is not understood here"
+            notes |= {key.replace("{kind}", kind) for kind in FAILURE_KINDS}
+    return notes
+
+
+def test_every_note_the_server_announces_has_its_line_in_every_language() -> None:
+    """note.<key> for each note social.announce can send (takeovers, the timer, every bot seat's note)."""
+    notes = _announced_notes()
+    assert {"timeout", "takeover_done", "bot_seated", "bot_timeout", "bot_forfeited", "bot_released"} <= notes
+    for lang in LANGUAGES:
+        catalogue = _catalogue(lang)
+        assert not sorted(n for n in notes if f"note.{n}" not in catalogue), lang
+        # Each line is written from what a note carries: the seat's name, who, and the seat's number.
+        for note in notes:
+            used = {p for text in _texts(catalogue[f"note.{note}"]) for p in PLACEHOLDER.findall(text)}
+            assert used <= {"name", "who", "n"}, f"{lang}.json note.{note} uses {sorted(used)}"

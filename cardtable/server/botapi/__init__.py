@@ -118,17 +118,22 @@ def _router(manager: TableManager, hub: BotHub, settings: BotApiSettings) -> API
     @router.post("/api/bots", status_code=201)
     async def make_bot(body: NewBotBody, request: Request) -> dict[str, Any]:
         if not settings.open_bots:
-            raise TableError(403, "this server makes bot accounts only on its command line (cardtable bots add)")
+            raise TableError(403, "this server makes bot accounts only on its command line (cardtable bots add)",
+                             code="bots_closed", params={})
         address = request.client.host if request.client is not None else ""
         if not makers.take(address):
-            raise TableError(429, "too many bot accounts made from your address: wait a minute")
+            raise TableError(429, "too many bot accounts made from your address: wait a minute", code="bots_rate",
+                             params={})
         try:
             name = check_bot_name(body.name)
             account, token = await asyncio.to_thread(accounts.add, name, origin="lobby")
         except ValueError as exc:
-            raise TableError(409 if "already" in str(exc) else 400, str(exc)) from None
+            taken = "already" in str(exc)
+            raise TableError(409 if taken else 400, str(exc), code="bot_name_taken" if taken else "bot_name_bad",
+                             params={"name": excerpt(body.name, 40)}) from None
         except Exception as exc:  # the store is down: nothing was made
-            raise TableError(503, f"the bot account could not be stored: {excerpt(exc, 120)}") from None
+            raise TableError(503, f"the bot account could not be stored: {excerpt(exc, 120)}", code="store_down",
+                             params={}) from None
         return {"name": account.name, "token": token}
 
     @router.post("/api/tables/{table_id}/invite", status_code=201)
@@ -145,7 +150,8 @@ def _router(manager: TableManager, hub: BotHub, settings: BotApiSettings) -> API
                              params={"status": table.status})
         account = await manager.read(accounts.get, body.bot)
         if account is None or account.is_revoked:
-            raise TableError(404, f"there is no bot named {excerpt(body.bot, 40)!r}")
+            raise TableError(404, f"there is no bot named {excerpt(body.bot, 40)!r}", code="no_bot",
+                             params={"bot": excerpt(body.bot, 40)})
         made = await manager.read(invitations.add, table.id, body.seat, account.id)
         described = await hub._invitation(made)
         hub.push_invitation(made, described)

@@ -61,6 +61,10 @@ export const continueTable = (id, token) => request("POST", `/api/tables/${encod
 export const rematch = (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { token });
 export const chat = (id, token, body) => request("POST", `/api/tables/${encodeURIComponent(id)}/chat`, { token, ...body });
 export const settings = (id, token, values) => request("POST", `/api/tables/${encodeURIComponent(id)}/settings`, { token, ...values });
+export const inviteBot = (id, token, seat, bot) => request("POST", `/api/tables/${encodeURIComponent(id)}/invite`, { token, seat, bot });
+// The Bot API's accounts (docs/bot-api.md): the bots connected now, and (with --open-bots) making one.
+export const bots = () => request("GET", "/api/bots");
+export const makeBot = (name) => request("POST", "/api/bots", { name });
 export const finishedTables = () => request("GET", "/api/finished");
 export const rules = (game, lang) => request("GET", `/api/games/${encodeURIComponent(game)}/rules?lang=${encodeURIComponent(lang)}`);
 

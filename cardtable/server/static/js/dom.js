@@ -57,3 +57,9 @@ export function notify(text, kind = "info") {
   box.textContent = text;
   box.hidden = !text;
 }
+
+/** A shell command as <code>, each argument kept on one line (a line may break only between arguments). */
+export function commandCode(command, attrs = {}) {
+  const args = String(command).match(/"[^"]*"|\S+/g) || [];
+  return h("code", attrs, args.flatMap((arg, i) => [i ? " " : null, h("span", { class: "arg" }, arg)]));
+}

@@ -56,8 +56,8 @@ export function addChatLine(line) {
   let content;
   if (line.kind === "chat") content = [h("strong", {}, `${line.name}: `), line.text];
   else if (line.kind === "reaction") content = [h("strong", {}, `${line.name}: `), h("span", { class: "reaction-mark", "aria-hidden": "true" }, REACTION_MARKS[line.reaction] || ""), " ", t(`reaction.${line.reaction}`)];
-  else content = [h("em", {}, t(`note.${line.note}`, { name: words.displayName(line.name), who: words.displayName(line.who ?? "") }))];
-  list.append(h("li", { class: `chat-${line.kind}` }, content));
+  else content = [h("em", {}, t(`note.${line.note}`, { name: words.displayName(line.name), who: words.displayName(line.who ?? ""), n: Number.isInteger(line.seat) ? line.seat + 1 : "" }))];
+  list.append(h("li", { class: `chat-${line.kind}`, dataset: line.kind === "note" ? { note: line.note } : {} }, content));
   while (list.children.length > 60) list.firstChild.remove();
   list.scrollTop = list.scrollHeight;
 }

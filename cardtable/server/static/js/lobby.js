@@ -6,6 +6,7 @@ import { t } from "./i18n.js";
 import { h, humanize, notify, replace } from "./dom.js";
 import { translateStatic } from "./extras.js";
 import * as words from "./words.js";
+import * as botmaker from "./botmaker.js";
 
 // Options people rarely change: folded away under "More rules" (scoring tables, shuffles, test helpers).
 const ADVANCED = /^(scoring\.(?!target$)|betting\.|signals\.)|^(shuffle|deal|first_attacker|attack_cap|player_limit|bout_limit|first_dealer|hand_size)$/;
@@ -29,6 +30,7 @@ async function main() {
   renderGames();
   setUpForm();
   document.getElementById("refresh-tables").addEventListener("click", refreshTables);
+  botmaker.setUp();
   await refreshTables();
   refreshFinished();
   setInterval(refreshTables, 4000);
@@ -291,7 +293,8 @@ function tableItem(table) {
     table.status === "error" ? h("p", { class: "table-error" }, t("lobby.stopped", { reason: table.error ? words.stopText(table.error, (s) => (table.seats[s] ? words.displayName(table.seats[s].name) || t("seat.numbered", { n: s + 1 }) : null)) : t("table.no_reason") })) : null,
     h("ul", { class: "seat-list" }, table.seats.map((s) => h("li", {},
       h("span", { class: "seat-no" }, `${t("seat.numbered", { n: s.seat + 1 })}: `),
-      s.kind === "bot" ? t("seat.computer", { bot: words.botWord(s.bot) }) : s.taken ? `${words.displayName(s.name)}${s.host ? t("seat.host_mark") : ""}` : t("seat.free"),
+      s.kind === "bot" ? t("seat.computer", { bot: words.botWord(s.bot) })
+        : s.kind === "remote" ? [words.displayName(s.name), t("seat.bot_mark"), ...words.botSeatTags(s).map((x) => ` · ${x}`)].join("") : s.taken ? `${words.displayName(s.name)}${s.host ? t("seat.host_mark") : ""}` : t("seat.free"),
       open && !mine && (s.kind === "bot" || !s.taken) ? h("button", { type: "button", class: "small join", onclick: () => join(table, s.seat) }, t(s.kind === "bot" ? "table.take_seat" : "table.join_seat", { n: s.seat + 1 })) : null))),
     h("a", { class: "button small", href: `/table/${encodeURIComponent(table.table_id)}` }, mine ? t("lobby.back_to_seat") : t("lobby.watch")));
 }

@@ -17,6 +17,7 @@ import { capitalize, h, listWords, notify, replace } from "./dom.js";
 import * as generic from "../games/generic.js";
 import * as words from "./words.js";
 import * as extras from "./extras.js";
+import * as botseats from "./botseats.js";
 
 const REPLAY = document.body.dataset.mode === "replay";
 const params = new URLSearchParams(location.search);
@@ -76,6 +77,7 @@ async function main() {
     const state = await api.social(tableId);
     applySettings(state.settings);
     extras.setUp({ tableId, token: () => page.token, social: state, seatName: plainName, onRematch: followRematch });
+    botseats.setUp({ tableId, token: () => page.token, seatName: (s) => plainName(s) });
     if (state.rematch && summary.status === "finished") page.rematchId = state.rematch;
     api.nameSeatsWith((s) => (page.view ? plainName(s) : null));
     for (const p of state.pending || []) page.promised.set(p.seat, p.name);
@@ -527,6 +529,7 @@ function draw() {
   root.dataset.myTurn = String(!page.interlude && page.queue.length === 0 && live.legal_actions.length > 0);
   root.dataset.pending = String(page.pendingVersion !== null);
   renderHeader(view);
+  if (!REPLAY) botseats.update(live);
   renderTakeover(view);
   renderTableState(view);
   if (view.status === "waiting" || !view.observation) {
@@ -586,9 +589,11 @@ function renderTableState(view) {
 
 function renderTakeover(view) {
   const box = document.getElementById("takeover");
-  const seats = view.computer_playing_for || [];
+  // A forfeited bot's seat is the computer's to the end anyway: its plate and the chat say so.
+  const seats = (view.computer_playing_for || []).filter((s) => !(view.seats[s] && view.seats[s].forfeited));
   box.hidden = seats.length === 0;
-  replace(box, seats.map((s) => h("p", {}, t("table.computer_playing_for", { name: seatName(s) }))));
+  const isBot = (s) => view.seats[s] && view.seats[s].kind === "remote";
+  replace(box, seats.map((s) => h("p", {}, t(isBot(s) ? "table.computer_playing_for_bot" : "table.computer_playing_for", { name: seatName(s) }))));
 }
 
 function isHost(view) {
@@ -601,9 +606,10 @@ function renderWaiting(view) {
   const box = document.getElementById("waiting");
   box.hidden = false;
   const free = view.seats.filter((s) => (s.kind === "human" && !s.taken) || s.kind === "bot");
-  const rows = view.seats.map((s) => h("li", { class: "waiting-seat" },
+  const rows = view.seats.map((s) => h("li", { class: "waiting-seat", dataset: { seat: String(s.seat), kind: s.kind } },
     h("span", { class: "seat-no" }, t("seat.numbered", { n: s.seat + 1 })), " ",
-    s.kind === "bot" ? t("seat.computer", { bot: words.botWord(s.bot) }) : s.taken ? `${s.name}${s.seat === view.seat ? t("seat.you_mark") : ""}${s.host ? t("seat.host_mark") : ""}${s.connected ? "" : t("seat.away_mark")}` : t("seat.free"),
+    s.kind === "bot" ? t("seat.computer", { bot: words.botWord(s.bot) }) : s.kind === "remote" ? botSeatWords(s)
+      : s.taken ? `${s.name}${s.seat === view.seat ? t("seat.you_mark") : ""}${s.host ? t("seat.host_mark") : ""}${s.connected ? "" : t("seat.away_mark")}` : t("seat.free"),
     view.seat === null && (s.kind === "bot" || !s.taken) ? joinButton(s) : null));
   const controls = [];
   if (view.seat === null && free.length) {
@@ -618,6 +624,11 @@ function renderWaiting(view) {
     controls.push(h("p", { class: "hint" }, t("table.waiting_host")));
   }
   replace(box, h("h2", {}, t("table.seats")), h("ul", { class: "waiting-seats" }, rows), h("div", { class: "waiting-controls" }, controls));
+}
+
+/** A bot's seat in the waiting room's list: its name, "bot", and whether its program is connected. */
+function botSeatWords(s) {
+  return [words.displayName(s.name), t("seat.bot_mark"), s.connected ? "" : t("seat.bot_offline_mark"), ...words.botSeatTags(s).map((x) => ` · ${x}`)].join("");
 }
 
 function joinButton(s) {
@@ -735,14 +746,17 @@ function seatPlate(view, vm, seat) {
   if (info.kind === "bot") tags.push(t("seat.computer_tag", { bot: words.botWord(info.bot) }));
   if (info.host) tags.push(t("seat.host"));
   if (info.kind === "human" && !info.connected) tags.push(t("seat.away"));
-  if ((view.computer_playing_for || []).includes(seat)) tags.push(t("seat.computer_playing"));
+  if (info.kind === "remote") tags.push(...words.botSeatTags(info));
+  else if ((view.computer_playing_for || []).includes(seat)) tags.push(t("seat.computer_playing"));
   if (page.promised.has(seat) && info.kind === "bot") tags.push(t("seat.promised", { name: page.promised.get(seat) }));
   const count = vm.handCounts ? vm.handCounts[seat] : undefined;
   const lines = (vm.seatLines && vm.seatLines[seat]) || [];
-  const label = turn ? t("seat.to_play_label", { name: seatName(seat) }) : seatName(seat);
+  const named = info.kind === "remote" ? `${seatName(seat)}${t("seat.bot_mark")}` : seatName(seat);
+  const label = turn ? t("seat.to_play_label", { name: named }) : named;
   const timer = page.timer && page.timer.seat === seat && page.timer.version === (page.latest || view).version;
   return h("section", { class: `seat${turn ? " turn" : ""}${seat === view.seat ? " me" : ""}`, "aria-label": label, dataset: { seat: String(seat), pos: position(view, seat) } },
-    h("header", {}, h("span", { class: "seat-name" }, seatName(seat)),
+    h("header", {}, h("span", { class: "seat-name" }, seatName(seat),
+      info.kind === "remote" ? [" ", h("span", { class: "bot-badge" }, t("seat.bot_tag"))] : null),
       turn ? h("span", { class: "turn-mark" }, seat === view.seat ? t("seat.your_turn") : t("seat.to_play")) : null,
       timer ? h("span", { class: "turn-timer", role: "timer", "aria-live": "off" }, "") : null),
     tags.length ? h("div", { class: "tags" }, tags.join(" · ")) : null,

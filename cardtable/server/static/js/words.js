@@ -169,6 +169,17 @@ export function displayName(name) {
   return text;
 }
 
+/** What a bot account's seat shows besides its name: away (the computer plays for it), forfeited, and the
+ * decisions it lost this game ("2 lost decisions"). */
+export function botSeatTags(seat) {
+  const tags = [];
+  if (seat.forfeited) tags.push(t("seat.bot_forfeited"));
+  else if (seat.away) tags.push(t("seat.bot_away"));
+  const lost = Object.values(seat.failures || {}).reduce((sum, n) => sum + (Number.isInteger(n) ? n : 0), 0);
+  if (lost > 0) tags.push(t("seat.lost_decisions", { n: lost }));
+  return tags;
+}
+
 // Outcome reasons, stop reasons and refusals: the engine's and the server's English lines, rewritten from
 // their parts in the page's language (the English line is kept when no pattern knows it).
 
