@@ -4,7 +4,7 @@ The strength benchmark's decision times count every turn (most are forced, hence
 medians) and wall time on whatever machine load there is; this counts only the turns with two or
 more distinct moves and reports the process's CPU time too, which a busy machine inflates less.
 
-    python research/crazy_eights_decision_time.py --bot search_deep --games 12
+    python research/crazy_eights_decision_time.py --bot search --games 20 --seed 700
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from cardtable.games.crazy_eights.players.search import candidates
 def main(argv: list[str] | None = None) -> None:
     """Play the bot in seat 0 against three heuristics for the first round of each game and time its real choices."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bot", default="search_deep")
+    parser.add_argument("--bot", default="search")
     parser.add_argument("--games", type=int, default=12)
     parser.add_argument("--seed", type=int, default=500)
     args = parser.parse_args(argv)

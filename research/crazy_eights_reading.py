@@ -4,7 +4,8 @@ Four ``heuristic`` players play; one seat is watched by the readers. At each of 
 choices (two or more distinct moves), every card it has not seen is in one of the other hands or
 in the stock. Each reader gives a distribution of where the card is, from the deals it would
 search on: ``particles`` (``particles.ParticleFilter``, the ``search`` bot's; its fallback's deals
-when it has no particle), ``model`` (``reading.ModelTracker`` constraints, ``search_deep``'s),
+when it has no particle), ``model``
+(``reading.ModelTracker`` constraints: the removed ``search_deep``'s, still the particle search's fallback),
 ``draws`` (what draws prove only) and ``uniform`` (hand sizes only). Printed per reader: the mean
 probability on the true place over cards and decisions, with a 95 % interval over games, and the
 mean log-probability (deals that put zero on the truth count as 1/(2·deals)), and the calibration

@@ -1,6 +1,6 @@
 """The losing candidate of the technology choice (docs/performance.md): the batched Crazy Eights loop in numba.
 
-Kept for its figures only (``python benchmarks/vector.py --technologies`` times it against the Cython
+Kept for its figures only (``python benchmarks/vector.py --only technologies`` times it against the Cython
 core it lost to). It is the same random-play loop and the same encoder as ``cardtable/vector/_crazy_eights.pyx``
 (the pinned stream, the deal, play, draw with the stock rebuilt, pass, the limit, scoring, the 166 + 4n
 bytes), checked to play the very same games as the core (``check_same_games``). Not part of the package.

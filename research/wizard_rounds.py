@@ -1,8 +1,8 @@
 """Record every Wizard seat-round of some games (hand, bids heard, bid, tricks, points) as JSON lines.
 
-The raw data behind the search bot's bid model (``cardtable/games/wizard/search_bids.py``): which
-hands, in which bidding position and after which bids, take how many tricks when a given bot plays
-them. Seats rotate between games as in ``strength.py``::
+The raw data behind the bid model (``cardtable/games/wizard/bid_table.py``, fitted by
+``players/calibrate.py``): which hands, in which bidding position and after which bids, take how
+many tricks when a given bot plays them. Seats rotate between games as in ``strength.py``::
 
     nice -n 10 python research/wizard_rounds.py --lineup search heuristic heuristic heuristic \\
         --games 40 --seed 1 > /tmp/wizard_rounds_4p_s1.jsonl

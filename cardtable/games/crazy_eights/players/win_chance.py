@@ -6,10 +6,10 @@ two seats' penalties over the rounds left (``gap_cdf``). The chance of finishing
 is the product over the opponents raised to the power log2(n) / (n - 1): the opponents' results
 are correlated (when one goes out the others do not), and the power makes equal totals give the
 fair share 1/n. Against Monte Carlo over the rounds left played by four ``heuristic`` players
-(``benchmarks/crazy_eights_win_chance.py``) it is off by 0.024 (RMS win chance) with two rounds
+(``research/crazy_eights_win_chance.py``) it is off by 0.024 (RMS win chance) with two rounds
 left and by 0.044 with one, where it is too hopeful: a power cannot tell an opponent out of the
 race from one who leads. (A model of that last round by who goes out, off by under 0.01, won no
-more games: docs/bots.md, "Removed variants".)
+more games: research/crazy_eights.md.)
 
 The per-round penalties come from rounds played out by the heuristic (``playout``)
 from a fixed seed, once per table setup, so the values are the same in every run.

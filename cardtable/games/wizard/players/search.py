@@ -20,7 +20,7 @@ by the bids, 0 for not at all), ``cover`` (3; 0 off, 1 wizards, 2 and top trumps
 unseen, 3 and top trumps), ``end`` (the last rounds played for the chance of winning) and ``z``
 (standard errors a move must gain over the policy's). The options measured and lost (``rel``,
 ``shift``, ``more``, ``infer``, ``simbid``, ``simcards``, ``stack``, ``bidsd``, ``pool``) were
-removed after commit a6d799d; their figures are in docs/bots.md.
+removed after commit a6d799d; their figures are in research/wizard.md.
 """
 
 from __future__ import annotations
