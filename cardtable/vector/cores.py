@@ -11,7 +11,8 @@ from cardtable.core.errors import InvalidOptions
 
 #: Game name -> the compiled rules module (built from ``cardtable/vector/_<name>.pyx`` by setup.py).
 CORES: dict[str, str] = {"crazy_eights": "cardtable.vector._crazy_eights", "wizard": "cardtable.vector._wizard",
-                         "durak": "cardtable.vector._durak", "kaiser": "cardtable.vector._kaiser"}
+                         "durak": "cardtable.vector._durak", "kaiser": "cardtable.vector._kaiser",
+                         "mus": "cardtable.vector._mus"}
 
 
 class CoreNotBuilt(ImportError):
