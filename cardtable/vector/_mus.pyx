@@ -158,6 +158,7 @@ cdef Bound FACTORIAL[DECK + 1]      # the bound of a draw below n! (a shuffle of
 cdef Bound SEATS4                   # the bound of a draw below 4 (the first dealer)
 cdef uint8_t ROT4[16][4]            # ROT4[m][seat]: the seat mask m counted from seat (bit k: seat + k)
 cdef uint8_t LANCE_PHASE[5]         # fsm.LANCE_PHASES
+cdef uint16_t NIBBLE_LOW[4]         # in each of four nibbles, the bits below 4 - seat (the nibble rotated by seat)
 cdef int GRANDE_VALUE[2][10]        # the grande value of each rank index per modalidad
 
 #: The values of the ranks (1, 2, 3, 4, 5, 6, 7, sota, caballo, rey) per modalidad: in 8R8A the 3 is a rey
@@ -251,6 +252,8 @@ def _fill_tables():
             ROT4[k][a] = ((k >> a) | (k << (4 - a))) & 15
     for k in range(5):
         LANCE_PHASE[k] = lances[k]
+    for k in range(4):
+        NIBBLE_LOW[k] = (0xF >> k) * 0x1111
     for mod in range(2):
         for a in range(10):
             GRANDE_VALUE[mod][a] = _GRANDE[mod][a]
@@ -479,10 +482,13 @@ cdef inline int rules_to_act(const State* s) noexcept nogil:
 
 
 cdef inline void set_run(uint64_t* legal, int first, int last) noexcept nogil:
-    """Set the ids first…last (inclusive)."""
-    cdef int a
-    for a in range(first, last + 1):
-        legal[a >> 6] |= (<uint64_t>1) << (a & 63)
+    """Set the ids first…last (inclusive), a word at a time."""
+    cdef int w, top
+    while first <= last:
+        w = first >> 6
+        top = last if last < 64 * w + 63 else 64 * w + 63
+        legal[w] |= (~(<uint64_t>0) >> (63 - (top & 63))) & (~(<uint64_t>0) << (first & 63))
+        first = 64 * w + 64
 
 
 cdef inline int matter(const Config* cfg, const State* s) noexcept nogil:
@@ -949,12 +955,14 @@ ctypedef struct Memo:
     # (DIRTY_*): a clean one is skipped while it stays zero.
     uint8_t valid
     uint8_t dirty
+    uint8_t lances   # the lances whose envites were written non-zero
 
 
 cdef enum:
     DIRTY_SHOWN = 1
-    DIRTY_ENVITES = 2
     DIRTY_SIGNALS = 4
+    DIRTY_PENDING = 8
+    DIRTY_RESULTS = 16
 
 
 cdef inline void rules_forget(Memo* memo) noexcept nogil:
@@ -971,8 +979,9 @@ cdef inline uint64_t spread4(uint64_t bits14, int offset) noexcept nogil:
 
 
 cdef inline void write_counts(const Config* cfg, const State* s, int me, uint8_t* out) noexcept nogil:
-    """The counts (544–584), clipped at 255: envites, tanteo, games, target, discards, rounds, deck, hand and
-    game numbers, accepted totals per lance (the named amounts are written with the envites)."""
+    """The counts (544–584), clipped at 255: envites, tanteo, games, discards, rounds, deck, hand and game
+    numbers, accepted totals per lance (the target and games to win are written once, the named amounts with
+    the envites)."""
     cdef int side = me & 1, lance
     cdef uint32_t k
     cdef uint8_t* c = out + 544
@@ -986,8 +995,6 @@ cdef inline void write_counts(const Config* cfg, const State* s, int me, uint8_t
     c[3] = s.tanteo[1 - side] if s.tanteo[1 - side] < 255 else 255
     c[4] = s.games[side] if s.games[side] < 255 else 255
     c[5] = s.games[1 - side] if s.games[1 - side] < 255 else 255
-    c[6] = cfg.target if cfg.target < 255 else 255
-    c[7] = cfg.games_to_win if cfg.games_to_win < 255 else 255
     k = by_seat(s.discard_counts, me)
     memcpy(c + 8, &k, 4)
     c[12] = s.mus_rounds if s.mus_rounds < 255 else 255
@@ -1014,8 +1021,8 @@ cdef inline uint64_t table_bits(const State* s, int me) noexcept nogil:
         for k in range(s.bet_responders):
             flags |= (<uint64_t>1) << (39 + ((s.bet_resp[k] - me) & 3))
         flags |= (<uint64_t>ROT4[s.bet_speakers][me]) << 43
-    for k in range(4):  # pares yes, pares no, juego yes, juego no: each four seats from ``me``
-        flags |= (<uint64_t>ROT4[(s.declared >> (4 * k)) & 15][me]) << (47 + 4 * k)
+    # Pares yes, pares no, juego yes, juego no: each nibble rotated to count the seats from ``me``.
+    flags |= (<uint64_t>(((s.declared >> me) & NIBBLE_LOW[me]) | ((s.declared << (4 - me)) & ~NIBBLE_LOW[me] & 0xFFFF))) << 47
     return flags
 
 
@@ -1052,17 +1059,20 @@ cdef inline uint64_t kind_bits(const State* s, int lance, int me) noexcept nogil
     return (x & 0x7F) | ((x >> 1) & 0x3F80) | ((x >> 2) & 0x1FC000) | ((x >> 3) & 0xFE00000)
 
 
-cdef inline void write_envites(const State* s, int me, uint8_t* out) noexcept nogil:
-    """What each seat said in each lance (303–442: 28 bits a lance) and the largest amount it named (565–584)."""
-    cdef uint64_t b2 = kind_bits(s, 2, me), b4 = kind_bits(s, 4, me)
-    cdef uint32_t named
+cdef inline void write_envites(const State* s, int me, uint8_t* out, Memo* memo) noexcept nogil:
+    """What each seat said in each lance (303–442: 28 bits a lance) and the largest amount it named (565–584).
+
+    A lance nobody spoke in is skipped while its bytes are zero (``memo.lances``, bit per lance).
+    """
+    cdef uint32_t named, said
     cdef int lance
-    write_bits(out + 303, kind_bits(s, 0, me) | kind_bits(s, 1, me) << 28 | b2 << 56, 64)
-    write_bits(out + 367, b2 >> 8 | kind_bits(s, 3, me) << 20 | b4 << 48, 64)
-    write_bits(out + 431, b4 >> 16, 12)
     for lance in range(5):
-        named = by_seat(s.named[lance], me)
-        memcpy(out + 565 + 4 * lance, &named, 4)
+        memcpy(&said, s.kinds[lance], 4)
+        if said or memo.lances >> lance & 1:
+            write_bits(out + 303 + 28 * lance, kind_bits(s, lance, me), 28)
+            named = by_seat(s.named[lance], me)
+            memcpy(out + 565 + 4 * lance, &named, 4)
+            memo.lances = (memo.lances | 1 << lance) if said else (memo.lances & ~(1 << lance))
 
 
 cdef inline uint64_t signal_seen_bits(const State* s, int me) noexcept nogil:
@@ -1073,6 +1083,16 @@ cdef inline uint64_t signal_seen_bits(const State* s, int me) noexcept nogil:
     return (spread4((s.signals_used >> (SIGNALS * partner)) & mask14, 2)
             | spread4((s.intercepted[0] >> (SIGNALS * left)) & mask14, 3)
             | spread4((s.intercepted[1] >> (SIGNALS * right)) & mask14, 1))
+
+
+cdef inline void sparse(uint8_t* out, uint64_t bits, int count, Memo* memo, int region) noexcept nogil:
+    """``write_bits`` for a region that is mostly zero: skipped while it is zero and was written zero."""
+    if bits:
+        write_bits(out, bits, count)
+        memo.dirty |= region
+    elif memo.dirty & region:
+        memset(out, 0, count)
+        memo.dirty &= ~region
 
 
 cdef inline void rules_encode(const Config* cfg, const State* s, int me, uint8_t* out, Memo* memo) noexcept nogil:
@@ -1094,12 +1114,16 @@ cdef inline void rules_encode(const Config* cfg, const State* s, int me, uint8_t
             memo = &scratch
         memo.valid = 1
         memo.dirty = 0
+        memo.lances = 0
+        out[543] = cfg.modalidad == 1  # the bytes that never change
+        out[550] = cfg.target if cfg.target < 255 else 255
+        out[551] = cfg.games_to_win if cfg.games_to_win < 255 else 255
     write_bits(out, hand_mask(s, me), 40)
     tail = 0
     for k in range(4):
         if (s.pending >> (4 * me)) >> k & 1:
             tail |= (<uint64_t>1) << s.hands[me][k]
-    write_bits(out + 40, tail, 40)
+    sparse(out + 40, tail, 40, memo, DIRTY_PENDING)
     if s.shown:
         for k in range(4):
             write_bits(out + 80 + 40 * k, hand_mask(s, (me + k) & 3), 40)
@@ -1108,23 +1132,13 @@ cdef inline void rules_encode(const Config* cfg, const State* s, int me, uint8_t
         memset(out + 80, 0, 160)
         memo.dirty &= ~DIRTY_SHOWN
     write_bits(out + 240, table_bits(s, me), 63)
-    if s.bet_lance != NONE:  # something was said this hand (a lance started)
-        write_envites(s, me, out)
-        memo.dirty |= DIRTY_ENVITES
-    elif memo.dirty & DIRTY_ENVITES:
-        memset(out + 303, 0, 140)
-        memset(out + 565, 0, 20)
-        memo.dirty &= ~DIRTY_ENVITES
-    write_bits(out + 443, result_bits(s, me), 42)
-    if s.signals_used:
-        write_bits(out + 485, signal_seen_bits(s, me), 56)
-        memo.dirty |= DIRTY_SIGNALS
-    elif memo.dirty & DIRTY_SIGNALS:
-        memset(out + 485, 0, 56)
-        memo.dirty &= ~DIRTY_SIGNALS
+    if s.bet_lance != NONE or memo.lances:  # something was said this hand (a lance started), or last time
+        write_envites(s, me, out, memo)
+    # The grande closes first: without its result no lance has one.
+    sparse(out + 443, result_bits(s, me) if s.team_in or s.lance_result[0] else 0, 42, memo, DIRTY_RESULTS)
+    sparse(out + 485, signal_seen_bits(s, me) if s.signals_used else 0, 56, memo, DIRTY_SIGNALS)
     out[541] = s.winner != NONE and ((s.winner - me) & 1) == 0
     out[542] = s.winner != NONE and ((s.winner - me) & 1) == 1
-    out[543] = cfg.modalidad == 1
     write_counts(cfg, s, me, out)
 
 
