@@ -256,3 +256,12 @@ def test_the_views_on_mus() -> None:
         obs, *_ = env.step(np.array([np.flatnonzero(m)[-1] for m in obs["action_mask"]]))
         assert obs in env.observation_space
 
+
+
+def test_the_conformance_option_sets_are_among_the_checked_ones_and_go_through_make() -> None:
+    from tests.conformance.cases_mus import CASES
+
+    checked = option_sets()
+    for case in CASES:  # presets and dotted names through make, as cardtable.load_game("mus").options takes them
+        env = vector.make("mus", num_envs=2, **case)
+        assert env.options in checked, case
