@@ -55,6 +55,9 @@ def extensions() -> list[Extension]:
                          extra_compile_args=flags + (["-ffp-contract=off"] if flags else [])),
                Extension("cardtable.vector._durak", ["cardtable/vector/_durak.pyx"], extra_compile_args=flags),
                Extension("cardtable.vector._kaiser", ["cardtable/vector/_kaiser.pyx"],
+                         extra_compile_args=flags + (["-ffp-contract=off"] if flags else [])),
+               # Mus's simple policy compares thresholds in floating point as the Python bot does: the same.
+               Extension("cardtable.vector._mus", ["cardtable/vector/_mus.pyx"],
                          extra_compile_args=flags + (["-ffp-contract=off"] if flags else []))]
     return list(cythonize(modules, language_level=3, quiet=True))
 

@@ -2,7 +2,8 @@
 
     python benchmarks/vector.py [--rounds 9] [--slice 0.3] [--envs 1000]
                                 [--only technologies,peers,encoding,memory,differential,
-                                        wizard_peers,wizard_encoding,wizard_memory,wizard_differential]
+                                        wizard_peers,wizard_encoding,wizard_memory,wizard_differential,
+                                        mus_peers,mus_encoding,mus_memory,mus_differential]
                                 [--differential 1000000] [--json]
 
 Method (as ``benchmarks/throughput.py``, docs/performance.md): **CPU time** (``time.process_time``);
@@ -35,6 +36,11 @@ Sections:
   one env and a batch; the loop with the observation and mask written at every decision against the same
   loop without (random and heuristic play, the all-C loop and the batch API); bytes per game state in a
   batch of 10,000; the game's differential check (``check_durak``, ``check_kaiser``) over every option set.
+* ``mus_peers``, ``mus_encoding``, ``mus_memory``, ``mus_differential``: the same for the Mus core (default
+  options: 40 tantos, one game). OpenSpiel has no Mus: the peer is our own Python engine, random legal play
+  through ``apply`` (``benchmarks/throughput.py``'s ``ours_random``), the same distribution as the core's
+  uniform choice over the legal ids; the core's ``simple`` policy is measured too. The differential is
+  ``cardtable.vector.check_mus`` over its option sets, every fourth giving mus whenever it may.
 """
 
 from __future__ import annotations
@@ -469,10 +475,145 @@ def section_wizard_differential(args: argparse.Namespace, out: dict[str, Any]) -
                                   "covered": seen, "cpu_seconds": time.process_time() - start, "mismatches": 0}
 
 
+# Mus.
+
+
+def mus_side(envs: int, *, encode: bool, policy: int = 0, seed: int = 1, step_api: bool = False,
+             **options: Any) -> Side:
+    """The Mus core's ``play`` loop, or (``step_api``) ``policy`` then ``step`` per batch step as from Python."""
+    from cardtable.vector._mus import Core as MusCore
+
+    core = MusCore(envs, seed, cardtable.load_game("mus").options(**options), seed)
+    obs = np.zeros((envs, core.obs_size), np.uint8)
+    mask = np.zeros((envs, core.num_actions), np.int8)
+    player = np.zeros(envs, np.int32)
+    rewards = np.zeros((envs, core.players), np.float32)
+    done = np.zeros(envs, np.uint8)
+    actions = np.zeros(envs, np.int64)
+    core.reset(obs, mask, player)
+    chunk = max(1, 20_000 // envs)
+
+    def side(seconds: float) -> tuple[int, float]:
+        decisions = 0
+        start = time.process_time()
+        while (now := time.process_time()) - start < seconds:
+            if step_api:
+                core.policy(policy, actions)
+                core.step(actions, obs, mask, rewards, done, player, 0, encode)
+                decisions += envs
+            else:
+                decisions += core.play(chunk, policy, encode, obs, mask)[0]
+        return decisions, now - start
+
+    return side
+
+
+def mus_lengths(policy: int, envs: int = 500, steps: int = 2000) -> float:
+    """Decisions per whole game of the Mus core under a built-in policy (default options)."""
+    from cardtable.vector._mus import Core as MusCore
+
+    core = MusCore(envs, 7, cardtable.load_game("mus").options(), 7)
+    obs, mask = np.zeros((envs, core.obs_size), np.uint8), np.zeros((envs, core.num_actions), np.int8)
+    core.reset(obs, mask, np.zeros(envs, np.int32))
+    decisions, ended = core.play(steps, policy, False, obs, mask)
+    return float(decisions / ended)
+
+
+def section_mus_peers(args: argparse.Namespace, out: dict[str, Any]) -> None:
+    """The Mus core's random play against the Python engine's, both on one core."""
+    from throughput import Tally, ours_random, run_slice
+
+    seeds = itertools.count(1, 1000)
+
+    def python_side(checked: bool) -> Side:
+        play_one = ours_random("mus", {}, checked=checked)
+
+        def side(seconds: float) -> tuple[int, float]:
+            tally: Tally = run_slice(play_one, seconds, next(seeds))
+            return tally.decisions, tally.cpu
+
+        return side
+
+    rates = interleave({"core": mus_side(args.envs, encode=False), "core_1env": mus_side(1, encode=False),
+                        "core_simple": mus_side(args.envs, encode=False, policy=1),
+                        "python_apply": python_side(True), "python_apply_unchecked": python_side(False)},
+                       args.rounds, args.slice)
+    out["mus_peers"] = {
+        "setting": "default options (40 tantos, one game), random legal play",
+        "decisions_per_s": {k: statistics.median(v) for k, v in rates.items()},
+        "core_over_python_apply": ratios(rates, "core", "python_apply"),
+        "core_1env_over_python_apply": ratios(rates, "core_1env", "python_apply"),
+        "core_over_python_apply_unchecked": ratios(rates, "core", "python_apply_unchecked"),
+        "core_decisions_per_game": {"random": mus_lengths(0), "simple": mus_lengths(1)},
+    }
+
+
+def section_mus_encoding(args: argparse.Namespace, out: dict[str, Any]) -> None:
+    """The Mus loop with the observation and mask written at every decision over the loop without."""
+    rates = interleave({"plain": mus_side(args.envs, encode=False), "encoded": mus_side(args.envs, encode=True),
+                        "plain_simple": mus_side(args.envs, encode=False, policy=1),
+                        "encoded_simple": mus_side(args.envs, encode=True, policy=1),
+                        "step_plain": mus_side(args.envs, encode=False, step_api=True),
+                        "step_encoded": mus_side(args.envs, encode=True, step_api=True)},
+                       args.rounds, args.slice)
+    out["mus_encoding"] = {
+        "setting": "default options; a 585-byte observation and a 56-id mask",
+        "decisions_per_s": {k: statistics.median(v) for k, v in rates.items()},
+        "cost_encoded_over_plain_random": ratios(rates, "plain", "encoded"),
+        "cost_encoded_over_plain_simple": ratios(rates, "plain_simple", "encoded_simple"),
+        "cost_encoded_over_plain_step_api": ratios(rates, "step_plain", "step_encoded"),
+    }
+
+
+def section_mus_memory(args: argparse.Namespace, out: dict[str, Any]) -> None:
+    """Bytes per Mus game state in a batch of 10,000."""
+    from throughput import malloc_in_use
+
+    from cardtable.vector._mus import Core as MusCore
+
+    n = 10_000
+    options = cardtable.load_game("mus").options()
+    before = malloc_in_use()
+    core = MusCore(n, 1, options, 1)
+    after = malloc_in_use()
+    out["mus_memory"] = {"batch": n, "core_bytes_per_game": core.state_bytes,
+                         "c_heap_bytes_per_game": (after - before) / n,
+                         "buffers_bytes_per_env (obs + mask + rewards + done + player)":
+                             core.obs_size + core.num_actions + 4 * 4 + 1 + 4}
+
+
+def section_mus_differential(args: argparse.Namespace, out: dict[str, Any]) -> None:
+    """``check_mus`` over its option sets, both reward modes, ``--differential`` decisions in all."""
+    from collections import Counter
+
+    from cardtable.vector.check_mus import check, option_sets
+
+    sets = option_sets()
+    envs = 8
+    steps = max(1, -(-args.differential // (len(sets) * envs)))  # at least --differential decisions
+    decisions = games = reshuffles = 0
+    ends: Counter[str] = Counter()
+    actions: Counter[str] = Counter()
+    start = time.process_time()
+    for k, options in enumerate(sets):
+        tally = check(options, seed=1000 * k, num_envs=envs, steps=steps, rewards=("game", "round")[k % 2],
+                      policy_seed=k, mus_always=k % 4 == 3)
+        decisions += tally.decisions
+        games += tally.games
+        reshuffles += tally.reshuffles
+        ends += tally.ends
+        actions += tally.actions
+    out["mus_differential"] = {"option_sets": len(sets), "decisions": decisions, "games": games,
+                               "reshuffles": reshuffles, "game_ends": dict(ends), "actions": dict(actions),
+                               "cpu_seconds": time.process_time() - start, "mismatches": 0}
+
+
 SECTIONS = {"technologies": section_technologies, "peers": section_peers, "encoding": section_encoding,
             "memory": section_memory, "differential": section_differential,
             "wizard_peers": section_wizard_peers, "wizard_encoding": section_wizard_encoding,
-            "wizard_memory": section_wizard_memory, "wizard_differential": section_wizard_differential}
+            "wizard_memory": section_wizard_memory, "wizard_differential": section_wizard_differential,
+            "mus_peers": section_mus_peers, "mus_encoding": section_mus_encoding, "mus_memory": section_mus_memory,
+            "mus_differential": section_mus_differential}
 
 
 # Durak and Kaiser: each core against its Python engine, the cost of its encoding, its memory, its differential check.

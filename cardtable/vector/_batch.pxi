@@ -2,9 +2,11 @@
 #
 # It owns N states, steps them with one action each, auto-resets finished games, writes the
 # observation and mask of the seat to act, and runs the built-in policies, all in C. A rules module
-# provides, before the include: the enums NUM_ACTIONS, LEGAL_WORDS, MAX_PLAYERS, OBS_MAX; the structs
-# Config (with ``players``, ``obs_size``, ``reward_round``) and State; and these functions:
+# provides, before the include: the enums LEGAL_WORDS (the most 64-bit words of a legal set), MAX_PLAYERS,
+# OBS_MAX; the structs Config (with ``players``, ``obs_size``, ``reward_round``) and State; and these functions:
 #
+#   rules_num_actions(cfg)               the size of the action space (at most 64 * LEGAL_WORDS); a constant
+#                                        where the space does not depend on the options
 #   rules_reset(cfg, s, seed)            deal a new game from ``seed`` (the Python engine's seed)
 #   rules_legal(cfg, s, legal)           the legal action ids as LEGAL_WORDS 64-bit words
 #   rules_to_act(s)                      the seat to act, -1 once the game is over
@@ -61,16 +63,19 @@ cdef inline void write_bits(uint8_t* out, uint64_t bits, int count) noexcept nog
         memcpy(out + 8 * full, &v, tail)
 
 
-cdef inline void write_mask(uint8_t* out, const uint64_t* legal) noexcept nogil:
-    """The action mask (NUM_ACTIONS bytes of 0/1) of a legal set."""
-    cdef int w
-    for w in range(LEGAL_WORDS - 1):
+cdef inline void write_mask(uint8_t* out, const uint64_t* legal, int count) noexcept nogil:
+    """The action mask (``count`` bytes of 0/1, ``count`` >= 1) of a legal set.
+
+    ``count`` is ``rules_num_actions``: a constant there leaves constant sizes here after inlining.
+    """
+    cdef int w, last = (count - 1) // 64
+    for w in range(last):
         write_bits(out + 64 * w, legal[w], 64)
-    write_bits(out + 64 * (LEGAL_WORDS - 1), legal[LEGAL_WORDS - 1], NUM_ACTIONS - 64 * (LEGAL_WORDS - 1))
+    write_bits(out + 64 * last, legal[last], count - 64 * last)
 
 
-cdef inline bint is_legal(const uint64_t* legal, int64_t action) noexcept nogil:
-    if action < 0 or action >= NUM_ACTIONS:
+cdef inline bint is_legal(const uint64_t* legal, int64_t action, int count) noexcept nogil:
+    if action < 0 or action >= count:
         return False
     return (legal[action >> 6] >> (action & 63)) & 1
 
@@ -99,7 +104,7 @@ cdef class Core:
         self.num_envs = num_envs
         self.players = self.cfg.players
         self.obs_size = self.cfg.obs_size
-        self.num_actions = NUM_ACTIONS
+        self.num_actions = rules_num_actions(&self.cfg)
         self.base_seed = seed
         self.autoreset = autoreset
         self.states = <State*>calloc(num_envs, sizeof(State))
@@ -162,7 +167,7 @@ cdef class Core:
         cdef int seat = rules_to_act(s)
         player[0] = seat
         rules_legal(&self.cfg, s, legal)
-        write_mask(mask, legal)
+        write_mask(mask, legal, rules_num_actions(&self.cfg))
         rules_encode(&self.cfg, s, seat, obs, &self.memo[i])
 
     def observe(self, uint8_t[:, ::1] obs, int8_t[:, ::1] mask, int32_t[::1] player):
@@ -179,7 +184,7 @@ cdef class Core:
         self._check_index(i)
         cdef uint64_t legal[LEGAL_WORDS]
         rules_legal(&self.cfg, &self.states[i], legal)
-        return [a for a in range(NUM_ACTIONS) if legal[a >> 6] >> (a & 63) & 1]
+        return [a for a in range(self.num_actions) if legal[a >> 6] >> (a & 63) & 1]
 
     def step(self, int64_t[::1] actions, uint8_t[:, ::1] obs, int8_t[:, ::1] mask, float[:, ::1] rewards,
              uint8_t[::1] done, int32_t[::1] player, int illegal, bint encode, object final_obs=None):
@@ -202,7 +207,7 @@ cdef class Core:
                 if rules_to_act(&self.states[i]) < 0:  # a finished game kept (autoreset off): no action
                     continue
                 rules_legal(&self.cfg, &self.states[i], legal)
-                if not is_legal(legal, actions[i]):
+                if not is_legal(legal, actions[i], rules_num_actions(&self.cfg)):
                     if illegal == ILLEGAL_RAISE:
                         bad = i
                         break
@@ -221,7 +226,7 @@ cdef class Core:
                         self._observe(i, &obs[i, 0], <uint8_t*>&mask[i, 0], &player[i], legal)
                     continue
                 rules_legal(&self.cfg, s, legal)
-                if is_legal(legal, actions[i]):
+                if is_legal(legal, actions[i], rules_num_actions(&self.cfg)):
                     rules_step(&self.cfg, s, <int>actions[i], &rewards[i, 0])
                     done[i] = rules_to_act(s) < 0
                 else:  # illegal == ILLEGAL_LOSES: the game ends, the offender scores -1
@@ -280,7 +285,7 @@ cdef class Core:
                     seat = rules_to_act(s)
                     rules_legal(&self.cfg, s, legal)
                     if encode:
-                        write_mask(<uint8_t*>&mask[i, 0], legal)
+                        write_mask(<uint8_t*>&mask[i, 0], legal, rules_num_actions(&self.cfg))
                         rules_encode(&self.cfg, s, seat, &obs[i, 0], &self.memo[i])
                     action = rules_policy(&self.cfg, s, policy, legal, &self.prng[i])
                     rules_step(&self.cfg, s, action, scratch)

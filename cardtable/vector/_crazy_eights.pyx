@@ -186,6 +186,10 @@ cdef inline void rules_reset(const Config* cfg, State* s, uint64_t seed) noexcep
 # Flow.
 
 
+cdef inline int rules_num_actions(const Config* cfg) noexcept nogil:
+    return NUM_ACTIONS  # the same 70 ids for every option set
+
+
 cdef inline int rules_to_act(const State* s) noexcept nogil:
     return -1 if s.over else s.turn
 

@@ -49,6 +49,7 @@ class BatchEnv:
         self.options = self.game.options(**options)
         core = load_core(self.name)
         check_supported(self.name, core, options=self.options)
+        self._module = core
         if illegal not in _ILLEGAL:
             raise ValueError(f"illegal must be 'raise' or 'lose', not {illegal!r}")
         if type(num_envs) is not int or num_envs < 1:
@@ -140,11 +141,15 @@ class BatchEnv:
         seat = int(self.player[env])
         if not 0 <= action < self.num_actions:
             return IllegalBatchAction(env, action, f"outside the {self.name} action space 0–{self.num_actions - 1}")
-        return IllegalBatchAction(env, action, f"{self._describe(action)} is not legal for seat {seat} now "
-                                               f"(legal: {', '.join(f'{i} {self._describe(i)}' for i in legal)})")
+        return IllegalBatchAction(env, action, f"{self._describe(action, env)} is not legal for seat {seat} now "
+                                               f"(legal: {', '.join(f'{i} {self._describe(i, env)}' for i in legal)})")
 
-    def _describe(self, action_id: int) -> str:
+    def _describe(self, action_id: int, env: int) -> str:
         from cardtable.rl.spaces import encoding_for
+
+        describe = getattr(self._module, "describe_id", None)
+        if describe is not None:  # ids that depend on the state or the options (Mus: discards, amounts)
+            return str(describe(self.core.state(env), action_id, self.options))
 
         try:
             return str(encoding_for(self.game).action_from_id(action_id).text())

@@ -11,7 +11,8 @@ from cardtable.core.errors import InvalidOptions
 
 #: Game name -> the compiled rules module (built from ``cardtable/vector/_<name>.pyx`` by setup.py).
 CORES: dict[str, str] = {"crazy_eights": "cardtable.vector._crazy_eights", "wizard": "cardtable.vector._wizard",
-                         "durak": "cardtable.vector._durak", "kaiser": "cardtable.vector._kaiser"}
+                         "durak": "cardtable.vector._durak", "kaiser": "cardtable.vector._kaiser",
+                         "mus": "cardtable.vector._mus"}
 
 
 class CoreNotBuilt(ImportError):
@@ -50,30 +51,54 @@ def load_core(name: str) -> ModuleType:
 
 
 def check_supported(name: str, core: ModuleType, options: Any) -> None:
-    """``UnsupportedOptions`` naming every option the core does not play (a field it lacks, a value it lacks)."""
-    supported: dict[str, tuple[Any, ...] | range] = core.SUPPORTED
+    """``UnsupportedOptions`` naming every option the core does not play (a field it lacks, a value it lacks).
+
+    ``core.SUPPORTED`` maps each option (dotted names for nested groups: ``scoring.target``) to the values
+    the core plays: a tuple of them, a ``range`` of ints, or a type (every value of it the game accepts).
+    A core may add ``unsupported(options)``: problems that span several options, as sentences.
+    """
+    supported: dict[str, Any] = core.SUPPORTED
     problems = []
-    for f in dataclasses.fields(options):
-        value = getattr(options, f.name)
-        if f.name not in supported:
-            if value != f.default:
-                problems.append(f"{f.name}={value!r} (the core knows only its default {f.default!r})")
-        elif not _plays(supported[f.name], value):
-            problems.append(f"{f.name}={value!r} (the core plays {_values(supported[f.name])})")
+    for key, value, default in _flat(options, ""):
+        if key not in supported:
+            if value != default:
+                problems.append(f"{key}={value!r} (the core knows only its default {default!r})")
+        elif not _plays(supported[key], value):
+            problems.append(f"{key}={value!r} (the core plays {_values(supported[key])})")
+    more = getattr(core, "unsupported", None)
+    if more is not None:
+        problems.extend(more(options))
     if problems:
         raise UnsupportedOptions(f"the compiled {name} core does not support {'; '.join(problems)}; "
                                  "the Python engine plays them (cardtable.rl, cardtable.load_game)")
 
 
-def _plays(allowed: tuple[Any, ...] | range, value: Any) -> bool:
-    """Whether ``value`` is one the core plays: one of the values listed (of the same type), or an int in the range."""
+def _flat(options: Any, prefix: str) -> list[tuple[str, Any, Any]]:
+    """(dotted name, value, default) of every option, nested groups flattened."""
+    out = []
+    for f in dataclasses.fields(options):
+        value = getattr(options, f.name)
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            out.extend(_flat(value, f"{prefix}{f.name}."))
+            continue
+        out.append((prefix + f.name, value, f.default))
+    return out
+
+
+def _plays(allowed: Any, value: Any) -> bool:
+    """Whether ``value`` is one the core plays: one of the values listed (of the same type), an int in the range,
+    or any value of the type."""
     if isinstance(allowed, range):
         return type(value) is int and value in allowed
+    if isinstance(allowed, type):
+        return type(value) is allowed
     return any(value == v and type(value) is type(v) for v in allowed)
 
 
-def _values(allowed: tuple[Any, ...] | range) -> str:
-    """The values a core plays, in words: ``2, 3, 4`` or ``1–2147483647``."""
+def _values(allowed: Any) -> str:
+    """The values a core plays, in words: ``2, 3, 4``, ``1–2147483647`` or ``any float the game accepts``."""
     if isinstance(allowed, range):
         return f"{allowed.start}–{allowed.stop - 1}"
+    if isinstance(allowed, type):
+        return f"any {allowed.__name__} the game accepts"
     return ", ".join(map(repr, allowed))

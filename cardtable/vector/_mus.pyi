@@ -1,0 +1,43 @@
+# Types of the compiled Mus core (cardtable/vector/_mus.pyx).
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+PHASE_NAMES: tuple[str, ...]
+LANCE_NAMES: tuple[str, ...]
+STATUS_NAMES: tuple[str, ...]
+KIND_NAMES: tuple[str, ...]
+RESULT_NAMES: tuple[str, ...]
+REASONS: tuple[str, ...]
+SIGNAL_NAMES: tuple[str, ...]
+POLICIES: tuple[str, ...]
+SUPPORTED: dict[str, tuple[Any, ...] | range | type]
+
+def unsupported(options: Any) -> list[str]: ...
+def describe_id(state: dict[str, Any], action_id: int, options: Any) -> str: ...
+
+class Core:
+    num_envs: int
+    players: int
+    obs_size: int
+    num_actions: int
+    state_bytes: int
+    autoreset: bool
+    def __init__(self, num_envs: int, seed: int, options: Any, policy_seed: int = 0, autoreset: bool = True,
+                 **flags: Any) -> None: ...
+    def seed_of(self, i: int) -> int: ...
+    def reset(self, obs: npt.NDArray[np.uint8], mask: npt.NDArray[np.int8],
+              player: npt.NDArray[np.int32]) -> None: ...
+    def observe(self, obs: npt.NDArray[np.uint8], mask: npt.NDArray[np.int8],
+                player: npt.NDArray[np.int32]) -> None: ...
+    def legal_ids(self, i: int) -> list[int]: ...
+    def step(self, actions: npt.NDArray[np.int64], obs: npt.NDArray[np.uint8], mask: npt.NDArray[np.int8],
+             rewards: npt.NDArray[np.float32], done: npt.NDArray[np.uint8], player: npt.NDArray[np.int32],
+             illegal: int, encode: bool, final_obs: npt.NDArray[np.uint8] | None = None) -> int: ...
+    def reset_env(self, i: int) -> None: ...
+    def policy(self, policy: int, out: npt.NDArray[np.int64]) -> None: ...
+    def play(self, steps: int, policy: int, encode: bool, obs: npt.NDArray[np.uint8],
+             mask: npt.NDArray[np.int8]) -> tuple[int, int]: ...
+    def state(self, i: int) -> dict[str, Any]: ...
+    def encode(self, i: int, seat: int, out: npt.NDArray[np.uint8]) -> None: ...
