@@ -356,13 +356,7 @@ def _tell(program: TableProgram, message: dict[str, Any]) -> None:
 
 def _crashed(program: TableProgram) -> Failure:
     sandbox = program.sandbox
-    detail = "the program closed its output"
-    if sandbox is not None:
-        sandbox.kill()
-        detail = f"the program {sandbox.exit_status()}"
-        tail = sandbox.stderr_tail()
-        if tail:
-            detail += f"; stderr: {tail}"
+    detail = "the program closed its output" if sandbox is None else sandbox.crash_detail()
     program.close()
     return Failure("crashed", detail + " (it is started again at the next decision)")
 

@@ -164,13 +164,7 @@ class ExternalBot:
 
     def _crashed(self) -> AgentFailure:
         sandbox = self.sandbox
-        detail = "the program closed its output"
-        if sandbox is not None:
-            sandbox.kill()
-            detail = f"the program {sandbox.exit_status()}"
-            tail = sandbox.stderr_tail()
-            if tail:
-                detail += f"; stderr: {tail}"
+        detail = "the program closed its output" if sandbox is None else sandbox.crash_detail()
         self._stop()
         self._dead = detail
         return AgentFailure("crashed", detail)

@@ -316,6 +316,13 @@ class Sandbox:
             return ""
         return " | ".join(line for line in data.decode("utf-8", "replace").splitlines() if line.strip())
 
+    def crash_detail(self) -> str:
+        """The program is gone: kill what is left and say how it ended (with the last lines of its stderr)."""
+        self.kill()
+        detail = f"the program {self.exit_status()}"
+        tail = self.stderr_tail()
+        return f"{detail}; stderr: {tail}" if tail else detail
+
     def kill(self) -> None:
         """Kill the program and everything it started (its process group); idempotent."""
         if getattr(self, "process", None) is None:

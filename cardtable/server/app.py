@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -26,6 +26,7 @@ from cardtable.server.live import CLOSE_POLICY, AnyGame, Connection, TableError
 from cardtable.server.manager import TableManager
 from cardtable.server.messages import error_json, error_message
 from cardtable.server.schemas import CreateTable, JoinTable, TokenBody
+from cardtable.server.sockets import read_messages
 from cardtable.server.table_api import install as install_table_extras
 from cardtable.server.tournaments import router as tournaments_router
 from cardtable.server.views import encode, game_entry, summary, view_message
@@ -237,32 +238,13 @@ def _websocket(app: FastAPI, manager: TableManager) -> None:
             return
         writer = asyncio.create_task(_write(websocket, connection))
         try:
-            await _read(websocket, manager, connection, writer)
+            await read_messages(websocket, lambda text: manager.handle(connection.table, connection, text), writer)
         finally:
             manager.disconnect(connection.table, connection)
             if not writer.done():
                 writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer
-
-
-async def _read(websocket: WebSocket, manager: TableManager, connection: Connection,
-                writer: asyncio.Task[None]) -> None:
-    """Hand each incoming message to the manager, one at a time, until the client or the writer stops."""
-    with contextlib.suppress(WebSocketDisconnect):
-        while not writer.done():
-            receive = asyncio.ensure_future(websocket.receive())
-            done, _pending = await asyncio.wait({receive, writer}, return_when=asyncio.FIRST_COMPLETED)
-            if receive not in done:
-                receive.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await receive
-                return
-            message = receive.result()
-            if message["type"] == "websocket.disconnect":
-                return
-            text = message.get("text")
-            await manager.handle(connection.table, connection, text if text is not None else message.get("bytes"))
 
 
 async def _write(websocket: WebSocket, connection: Connection) -> None:

@@ -163,8 +163,8 @@ class Connections:
         await self.decisions.accept(table, seat, action, version=version)
 
 
-def parse_message(text: str | bytes | None, limit: int) -> dict[str, Any]:
-    """A client message as a JSON object with a known ``type``; TableError otherwise."""
+def parse_message(text: str | bytes | None, limit: int, types: tuple[str, ...] = MESSAGE_TYPES) -> dict[str, Any]:
+    """A client message as a JSON object with a ``type`` among ``types``; TableError otherwise."""
     if not isinstance(text, str):
         raise TableError(400, "binary messages are not accepted: send JSON text")
     if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
@@ -176,6 +176,6 @@ def parse_message(text: str | bytes | None, limit: int) -> dict[str, Any]:
     if not isinstance(message, dict):
         raise TableError(400, "message must be a JSON object")
     kind = message.get("type")
-    if kind not in MESSAGE_TYPES:
-        raise TableError(400, f"unknown message type {excerpt(kind, 30)!r} (known: {', '.join(MESSAGE_TYPES)})")
+    if kind not in types:
+        raise TableError(400, f"unknown message type {excerpt(kind, 30)!r} (known: {', '.join(types)})")
     return message

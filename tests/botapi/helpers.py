@@ -2,22 +2,23 @@
 
 from __future__ import annotations
 
-import json
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
-import anyio
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
-from starlette.websockets import WebSocketDisconnect
 
 from cardtable.server import create_app
 from cardtable.server.botapi import BotApiSettings
 from cardtable.store import BotAccounts, Store
+from tests.server.conftest import receive
 
-TIMEOUT = 30.0
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def bot_app(db_url: str, **settings: Any) -> TestClient:
@@ -28,20 +29,6 @@ def bot_app(db_url: str, **settings: Any) -> TestClient:
 def account(db_url: str, name: str, **kwargs: Any) -> str:
     """Make a bot account; its token."""
     return BotAccounts(Store(db_url).engine).add(name, **kwargs)[1]
-
-
-def receive(ws: WebSocketTestSession, timeout: float = TIMEOUT) -> dict[str, Any]:
-    """The next message, as JSON; fails after ``timeout`` seconds instead of hanging."""
-    async def get() -> Any:
-        with anyio.fail_after(timeout):
-            return await ws._send_rx.receive()
-
-    raw = ws.portal.call(get)
-    if raw["type"] == "websocket.close":
-        raise WebSocketDisconnect(raw.get("code", 1000), raw.get("reason", ""))
-    message = json.loads(raw["text"])
-    assert isinstance(message, dict), message
-    return message
 
 
 def until(ws: WebSocketTestSession, kind: str, seen: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -106,3 +93,28 @@ def play(ws: WebSocketTestSession, *, seed: int = 0, answer: Any = None) -> list
             reply = answer(message) if answer is not None else {"index": rng.randrange(len(message["legal"]))}
             if reply is not None:
                 ws.send_json({"type": "action", "table": message["table"], "id": message["id"], **reply})
+
+
+def token_file(database: str, folder: Path, name: str) -> Path:
+    """A bot account made by the server's admin (``cardtable bots add``) and the file holding its token."""
+    path = folder / f"{name}.token"
+    path.write_text(BotAccounts(Store(database).engine).add(name)[1])
+    return path
+
+
+@contextmanager
+def bridge(url: str, token: Path, command: str, log: Path, *extra: str) -> Iterator[subprocess.Popen[bytes]]:
+    """``cardtable bot-connect URL`` as a subprocess (its output in ``log``), stopped (SIGTERM) on the way out."""
+    code = "from cardtable.cli import main; main()"
+    with log.open("ab") as out:
+        process = subprocess.Popen([sys.executable, "-c", code, "bot-connect", url, command, "--token-file",
+                                    str(token), *extra], stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
+    try:
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

@@ -3,47 +3,22 @@ restart mid-game (the bridge reconnects, the bot keeps its seat), a token revoke
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from cardtable.store import BotAccounts, Store
+from tests.botapi.helpers import bridge, token_file
 from tests.server.postgres import postgres_cluster
 from tests.server.realserver import ROOT, Served, serve, stop
 
 PYTHON_BOT = f"{sys.executable} {ROOT / 'examples/bots/random_bot.py'}"
 NODE_BOT = f"node {ROOT / 'examples/bots/random_bot.js'}"
-
-
-def token_file(database: str, folder: Path, name: str) -> Path:
-    """A bot account and the file holding its token."""
-    path = folder / f"{name}.token"
-    path.write_text(BotAccounts(Store(database).engine).add(name)[1])
-    return path
-
-
-@contextmanager
-def bridge(server: Served, token: Path, command: str, log: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """``cardtable bot-connect`` running against ``server``; stopped (SIGTERM) on the way out."""
-    code = "from cardtable.cli import main; main()"
-    with log.open("ab") as out:
-        process = subprocess.Popen([sys.executable, "-c", code, "bot-connect", server.url, command,
-                                    "--token-file", str(token)], stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
-    try:
-        yield process
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def wait_for(what: Any, timeout: float = 60.0, every: float = 0.1) -> Any:
@@ -94,7 +69,7 @@ def test_a_restart_mid_game_and_a_revoked_token(tmp_path: Path) -> None:
     try:
         with ExitStack() as stack:
             first = stack.enter_context(serve(database, tmp_path / "a.log", *args))
-            connected = stack.enter_context(bridge(first, py, PYTHON_BOT, log))
+            connected = stack.enter_context(bridge(first.url, py, PYTHON_BOT, log))
             created = new_table(first, "crazy_eights", 3, {"rounds": 3})
             seat(first, created, 1, "py")
             assert first.request("POST", f"/api/tables/{created['table_id']}/start",
@@ -131,7 +106,7 @@ def test_a_bot_connected_to_one_process_plays_at_a_table_another_drives(postgres
     args = ("--bot-delay", "0.05", "--takeover-after", "0", "--lease-ttl", "5")
     try:
         with serve(postgres, tmp_path / "a.log", *args) as a, serve(postgres, tmp_path / "b.log", *args) as b, \
-                bridge(b, js, NODE_BOT, tmp_path / "bridge.log"):
+                bridge(b.url, js, NODE_BOT, tmp_path / "bridge.log"):
             created = new_table(a, "durak", 3, {})
             seat(a, created, 2, "js")
             assert a.request("POST", f"/api/tables/{created['table_id']}/start", {"token": created["token"]})[0] == 200

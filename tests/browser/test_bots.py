@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 import sys
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +21,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from cardtable.server.botapi import BotApiSettings
 from cardtable.store import BotAccounts, Store
+from tests.botapi.helpers import bridge, token_file
 from tests.browser.conftest import SCREENSHOTS, LiveServer, _free_port
 from tests.browser.test_play import check_no_errors, check_result
 from tests.browser.ui import create_table, is_finished, play_to_end, screenshot, start_game, take_turn, wait_ready
@@ -58,31 +57,6 @@ def wait_for(what: Callable[[], Any], timeout: float = 30.0) -> Any:
     raise AssertionError(f"gave up waiting for {getattr(what, '__name__', what)}")
 
 
-def token_file(server: LiveServer, folder: Path, name: str) -> Path:
-    """A bot account made by the server's admin (``cardtable bots add``) and the file holding its token."""
-    path = folder / f"{name}.token"
-    path.write_text(BotAccounts(Store(server.database_url).engine).add(name)[1])
-    return path
-
-
-@contextmanager
-def bridge(server: LiveServer, token: Path, command: str, log: Path, *extra: str) -> Iterator[subprocess.Popen[bytes]]:
-    """``cardtable bot-connect`` against ``server`` as a subprocess, stopped (SIGTERM) on the way out."""
-    code = "from cardtable.cli import main; main()"
-    with log.open("ab") as out:
-        process = subprocess.Popen([sys.executable, "-c", code, "bot-connect", server.url, command,
-                                    "--token-file", str(token), *extra], stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
-    try:
-        yield process
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
 def connected(server: LiveServer, *names: str) -> bool:
     """Whether the server lists every one of ``names`` among its connected bots."""
     listed = {b["name"] for b in api(server, "/api/bots")["bots"]}
@@ -103,9 +77,9 @@ def bot_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BotServer]:
     folder = tmp_path_factory.mktemp("bots")
     server = LiveServer(folder / "bots.db", _free_port(), bots=BotApiSettings(open_bots=True))
     server.start()
-    py, js = token_file(server, folder, "py"), token_file(server, folder, "js")
+    py, js = token_file(server.database_url, folder, "py"), token_file(server.database_url, folder, "js")
     try:
-        with bridge(server, py, PYTHON_BOT, folder / "py.log"), bridge(server, js, NODE_BOT, folder / "js.log"):
+        with bridge(server.url, py, PYTHON_BOT, folder / "py.log"), bridge(server.url, js, NODE_BOT, folder / "js.log"):
             wait_for(lambda: connected(server, "py", "js"))
             yield BotServer(server, folder)
     finally:
@@ -344,11 +318,11 @@ def test_a_bot_away_then_losing_decisions_then_forfeited_as_the_table_shows_it(p
     server.start()
     program = tmp_path / "sleeper.py"
     program.write_text(SLEEPER)
-    token = token_file(server, tmp_path, "slow")
+    token = token_file(server.database_url, tmp_path, "slow")
     command, log = f"{sys.executable} {program}", tmp_path / "slow.log"
     try:
         create_table(page, server.url, game="Crazy Eights", name="Rick", players=2, options={"Rounds": "3"})
-        with bridge(server, token, command, log, "--decision", "0.3"):
+        with bridge(server.url, token, command, log, "--decision", "0.3"):
             wait_for(lambda: connected(server, "slow"))
             seat_a_bot(page, "slow", 1)
         waiting = page.locator('#waiting li[data-seat="1"]')
@@ -359,7 +333,7 @@ def test_a_bot_away_then_losing_decisions_then_forfeited_as_the_table_shows_it(p
         expect(page.locator("#takeover")).to_have_text("slow is away: the computer plays for it until it is back.")
         page.get_by_role("button", name="Close").first.click()
         chat = page.locator("#chat-lines")
-        with bridge(server, token, command, log, "--decision", "0.3"):
+        with bridge(server.url, token, command, log, "--decision", "0.3"):
             # Back: the computer no longer covers for it; then each decision it lets pass is lost.
             expect(page.locator("#takeover")).to_be_hidden()
             play_until(page, lambda: "forfeited" in " ".join(plate.locator(".tags").all_text_contents()))

@@ -109,14 +109,14 @@ def start(client: TestClient, table_id: str, token: str) -> dict[str, Any]:
 RECEIVE_TIMEOUT = 30.0
 
 
-def receive(ws: WebSocketTestSession) -> dict[str, Any]:
-    """The next message on a socket, as JSON; fails after a while instead of hanging the suite."""
+def receive(ws: WebSocketTestSession, timeout: float = RECEIVE_TIMEOUT) -> dict[str, Any]:
+    """The next message on a socket, as JSON; fails after ``timeout`` seconds instead of hanging the suite."""
     stream = getattr(ws, "_send_rx", None)
     if stream is None:  # another Starlette: no timeout, but the same message
         message = ws.receive_json()
     else:
         async def get() -> Any:
-            with anyio.fail_after(RECEIVE_TIMEOUT):
+            with anyio.fail_after(timeout):
                 return await stream.receive()
 
         raw = ws.portal.call(get)

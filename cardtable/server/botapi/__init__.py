@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, FastAPI, Request, WebSocket
 from fastapi.responses import Response
 from pydantic import Field
 
@@ -31,6 +31,7 @@ from cardtable.server.live import TableError
 from cardtable.server.manager import TableManager
 from cardtable.server.schemas import Name, Token, _Body
 from cardtable.server.social import Social
+from cardtable.server.sockets import read_messages
 from cardtable.store import hash_token
 from cardtable.store.accounts import BotAccount, BotAccounts, Invitations, check_bot_name
 from cardtable.store.models import utcnow
@@ -237,7 +238,7 @@ def _websocket(app: FastAPI, hub: BotHub) -> None:
             return
         writer = asyncio.create_task(_write(websocket, hub, session))
         try:
-            await _read(websocket, hub, session, writer)
+            await read_messages(websocket, lambda text: hub.handle(session, text), writer)
         finally:
             hub.close(session)
             if not writer.done():
@@ -255,23 +256,6 @@ async def _deny(websocket: WebSocket) -> None:
     except Exception:
         with contextlib.suppress(Exception):
             await websocket.close(code=4001, reason="unknown or revoked bot token")
-
-
-async def _read(websocket: WebSocket, hub: BotHub, session: BotSession, writer: asyncio.Task[None]) -> None:
-    with contextlib.suppress(WebSocketDisconnect):
-        while not writer.done():
-            receive = asyncio.ensure_future(websocket.receive())
-            done, _pending = await asyncio.wait({receive, writer}, return_when=asyncio.FIRST_COMPLETED)
-            if receive not in done:
-                receive.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await receive
-                return
-            message = receive.result()
-            if message["type"] == "websocket.disconnect":
-                return
-            text = message.get("text")
-            await hub.handle(session, text if text is not None else message.get("bytes"))
 
 
 async def _write(websocket: WebSocket, hub: BotHub, session: BotSession) -> None:

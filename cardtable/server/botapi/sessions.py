@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardtable.arena.protocol import PROTOCOL
-from cardtable.core import DecodeError, to_json
-from cardtable.core.codec import parse_json
+from cardtable.core import to_json
 from cardtable.core.options import options_to_dict
 from cardtable.core.types import Seat
 from cardtable.server.botapi.remote import RemoteSeats, bot_deciding
 from cardtable.server.botapi.settings import BotApiSettings
+from cardtable.server.connections import parse_message
 from cardtable.server.limits import TokenBucket, excerpt
 from cardtable.server.live import CLOSE_POLICY, Connection, LiveTable, TableError
 from cardtable.server.manager import TableManager
@@ -401,21 +401,8 @@ class BotHub:
 
 
 def parse_bot_message(text: str | bytes | None) -> dict[str, Any]:
-    """A bot's message as a JSON object with a known ``type``; TableError otherwise."""
-    if not isinstance(text, str):
-        raise TableError(400, "binary messages are not accepted: send JSON text")
-    if len(text) > MESSAGE_LIMIT or len(text.encode("utf-8", "surrogatepass")) > MESSAGE_LIMIT:
-        raise TableError(413, f"message too large (limit {MESSAGE_LIMIT} bytes)")
-    try:
-        message = parse_json(text)  # the core's strict parser: no NaN, no lone surrogates
-    except DecodeError:
-        raise TableError(400, "message is not valid JSON") from None
-    if not isinstance(message, dict):
-        raise TableError(400, "message must be a JSON object")
-    kind = message.get("type")
-    if kind not in BOT_MESSAGES:
-        raise TableError(400, f"unknown message type {excerpt(kind, 30)!r} (known: {', '.join(BOT_MESSAGES)})")
-    return message
+    """A bot's message as a JSON object with a known ``type``; TableError otherwise (the sockets' own check)."""
+    return parse_message(text, MESSAGE_LIMIT, BOT_MESSAGES)
 
 
 def _templates(table: LiveTable, seat: Seat) -> list[dict[str, Any]] | None:
