@@ -48,6 +48,11 @@ def extensions() -> list[Extension]:
         return []
     modules = [Extension("cardtable.vector._crazy_eights", ["cardtable/vector/_crazy_eights.pyx"],
                          extra_compile_args=["-O3", "-g0"] if sys.platform != "win32" else [])]
+    # The search bots' compiled playouts: their floating point must be Python's (no fused multiply-add).
+    playouts = ["cardtable/games/crazy_eights/players/_fast.pyx"]
+    modules += [Extension(path[:-4].replace("/", "."), [path],
+                          extra_compile_args=["-O3", "-g0", "-ffp-contract=off"] if sys.platform != "win32" else [])
+                for path in playouts]
     return list(cythonize(modules, language_level=3, quiet=True))
 
 
