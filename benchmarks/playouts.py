@@ -82,7 +82,20 @@ def crazy_eights() -> Setup:
                  FAST, warm)
 
 
-SETUPS: dict[str, Callable[[], Setup]] = {"crazy_eights": crazy_eights}
+def wizard() -> Setup:
+    """Four players against three heuristics, the whole game (15 rounds)."""
+    from cardtable.games.wizard.actions import Play
+    from cardtable.games.wizard.players.compiled import FAST
+    from cardtable.games.wizard.players.search import distinct_cards
+
+    def is_choice(obs: Any, legal: list[Any]) -> bool:
+        return isinstance(legal[0], Play) and len(distinct_cards(obs, [a.card for a in legal])) > 1
+
+    return Setup("wizard", lambda seed: {"players": 4}, "heuristic", is_choice,
+                 lambda bot: (bot.rng.getstate(), bot.simulations_done), FAST)
+
+
+SETUPS: dict[str, Callable[[], Setup]] = {"crazy_eights": crazy_eights, "wizard": wizard}
 
 
 @dataclass

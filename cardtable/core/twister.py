@@ -54,10 +54,12 @@ def same_stream(sample: Sample) -> bool:
 
 class CompiledPlayouts:
     """A compiled playout module (loaded by ``load``, which raises ImportError where it is not built), used when its
-    stream is Python's; else, or inside ``python_only``, the caller runs its Python code."""
+    stream is Python's and ``check`` (what else it must compute as Python does) passes; else, or inside
+    ``python_only``, the caller runs its Python code."""
 
-    def __init__(self, load: Callable[[], ModuleType]) -> None:
+    def __init__(self, load: Callable[[], ModuleType], check: Callable[[ModuleType], bool] | None = None) -> None:
         self._load = load
+        self._check = check
         self._module: ModuleType | None = None
         self._checked = False
         self._forced = 0
@@ -68,7 +70,8 @@ class CompiledPlayouts:
                 module = self._load()
             except ImportError:
                 module = None
-            self._module = module if module is not None and same_stream(module.sample) else None
+            usable = module is not None and same_stream(module.sample) and (self._check is None or self._check(module))
+            self._module = module if usable else None
             self._checked = True
         return self._module
 
