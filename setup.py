@@ -49,7 +49,8 @@ def extensions() -> list[Extension]:
     modules = [Extension("cardtable.vector._crazy_eights", ["cardtable/vector/_crazy_eights.pyx"],
                          extra_compile_args=["-O3", "-g0"] if sys.platform != "win32" else [])]
     # The search bots' compiled playouts: their floating point must be Python's (no fused multiply-add).
-    playouts = ["cardtable/games/crazy_eights/players/_fast.pyx", "cardtable/games/wizard/players/_fast.pyx"]
+    playouts = ["cardtable/games/crazy_eights/players/_fast.pyx", "cardtable/games/wizard/players/_fast.pyx",
+                "cardtable/games/kaiser/_fast.pyx"]
     modules += [Extension(path[:-4].replace("/", "."), [path],
                           extra_compile_args=["-O3", "-g0", "-ffp-contract=off"] if sys.platform != "win32" else [])
                 for path in playouts]

@@ -95,7 +95,15 @@ def wizard() -> Setup:
                  lambda bot: (bot.rng.getstate(), bot.simulations_done), FAST)
 
 
-SETUPS: dict[str, Callable[[], Setup]] = {"crazy_eights": crazy_eights, "wizard": wizard}
+def kaiser() -> Setup:
+    """Seat 0 the bot, the other three seats (its partner among them) heuristics, whole games to 52."""
+    from cardtable.games.kaiser.compiled import FAST
+
+    return Setup("kaiser", lambda seed: {}, "heuristic", lambda obs, legal: len(legal) > 1,
+                 lambda bot: (bot.rng.getstate(), bot.simulations_done), FAST)
+
+
+SETUPS: dict[str, Callable[[], Setup]] = {"crazy_eights": crazy_eights, "wizard": wizard, "kaiser": kaiser}
 
 
 @dataclass

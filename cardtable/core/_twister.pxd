@@ -13,9 +13,10 @@ numbers the Python one does, in the same order. The specification is CPython's
 - ``_randbelow(n)`` (``randrange(n)``, ``choice``, ``shuffle``): ``getrandbits(n.bit_length())``
   until it is below ``n``; ``shuffle``: for ``i = len - 1 … 1`` swap items ``i`` and ``_randbelow(i + 1)``.
 
-``load`` and ``store`` move the state in and out of a ``random.Random`` through
-``_random.Random.getstate`` / ``setstate`` (624 words and the index), so the Python code after a
-compiled playout sees the stream where the playout left it. ``cardtable.core.twister`` checks at
+``load`` and ``store`` move the state (624 words and the index) in and out of a ``random.Random``, so
+the Python code after a compiled playout sees the stream where the playout left it: copied straight
+from the object where its layout is CPython's ``RandomObject`` (``layout_is_cpythons``, checked once
+per module), else through ``_random.Random.getstate`` / ``setstate``. ``cardtable.core.twister`` checks at
 import, in the running interpreter, that these draws are Python's (``sample``); where they are not,
 the compiled playouts are not used.
 """
@@ -168,28 +169,76 @@ cdef inline void shuffle_u8(Twister* g, uint8_t* items, int n) noexcept nogil:
         items[j] = tmp
 
 
-cdef inline int load(Twister* g, object rng) except -1:
-    """Take the state of the ``random.Random`` ``rng``."""
-    import _random
-    state = _random.Random.getstate(rng)
+cdef extern from *:
+    """
+    /* CPython's RandomObject (Modules/_randommodule.c): its layout is checked before use (layout_is_cpythons). */
+    typedef struct { PyObject_HEAD int index; uint32_t state[624]; } ct_RandomObject;
+    """
+    ctypedef struct ct_RandomObject:
+        int index
+        uint32_t state[MT_N]
+
+
+cdef inline bint layout_is_cpythons():
+    """Whether ``random.Random`` objects hold their state as CPython's ``RandomObject`` does (the index, then the
+    624 words), read and written: checked against ``getstate`` and ``setstate``. Then ``load`` and ``store``
+    copy the words directly (``direct``), instead of through a tuple of 625 ints (some 20 µs a call)."""
+    import random
+    cdef ct_RandomObject* view
     cdef int i
+    for seed in (1, 2**40 + 3):
+        r = random.Random(seed)
+        r.random()
+        state = r.getstate()[1]
+        view = <ct_RandomObject*><void*>r
+        if view.index != state[MT_N]:
+            return False
+        for i in range(MT_N):  # (no generator expressions in an inline function of a .pxd)
+            if view.state[i] != state[i]:
+                return False
+        view.state[7] ^= 1
+        view.index = 3
+        changed = r.getstate()[1]
+        if changed[7] != state[7] ^ 1 or changed[MT_N] != 3:
+            return False
+    return True
+
+
+cdef inline int load(Twister* g, object rng, bint direct) except -1:
+    """Take the state of the ``random.Random`` ``rng`` (``direct``: its layout checked by ``layout_is_cpythons``
+    and ``rng`` exactly a ``random.Random``)."""
+    import _random
+    cdef ct_RandomObject* view
+    cdef int i
+    if direct:
+        view = <ct_RandomObject*><void*>rng
+        memcpy(g.words, view.state, sizeof(g.words))
+        g.index = view.index
+        return 0
+    state = _random.Random.getstate(rng)
     for i in range(MT_N):
         g.words[i] = <uint32_t>state[i]
     g.index = <int>state[MT_N]
     return 0
 
 
-cdef inline int store(Twister* g, object rng) except -1:
+cdef inline int store(Twister* g, object rng, bint direct) except -1:
     """Give ``rng`` this state: its next draws are the ones this generator would make."""
     import _random
+    cdef ct_RandomObject* view
     cdef int i
+    if direct:
+        view = <ct_RandomObject*><void*>rng
+        memcpy(view.state, g.words, sizeof(g.words))
+        view.index = g.index
+        return 0
     state = [g.words[i] for i in range(MT_N)]
     state.append(g.index)
     _random.Random.setstate(rng, tuple(state))
     return 0
 
 
-cdef inline list sample(object seed, object rng):
+cdef inline list sample(object seed, object rng, bint direct):
     """A fixed recipe of draws (``cardtable.core.twister.reference_sample`` in Python): seeding from ``seed``, then
     ``rng``'s state loaded, drawn from and stored back."""
     cdef Twister g
@@ -210,8 +259,8 @@ cdef inline list sample(object seed, object rng):
     for i in range(700):  # past one regeneration of the 624 words
         next32(&g)
     out.append(random(&g))
-    load(&g, rng)
+    load(&g, rng, direct)
     out.append(random(&g))
     out.append(randbelow(&g, 2 ** 62))
-    store(&g, rng)
+    store(&g, rng, direct)
     return out

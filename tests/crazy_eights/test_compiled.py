@@ -48,6 +48,15 @@ def test_the_compiled_stream_is_pythons_random_and_a_wrong_one_is_refused() -> N
     assert late.get() is None and not late.is_built()
 
 
+def test_a_generator_that_is_not_exactly_a_random_random_goes_through_getstate_and_setstate() -> None:
+    class Counting(random.Random):
+        """A subclass: the compiled code may not assume its layout."""
+
+    for seed in (0, 5, 2**40):
+        mine, theirs = Counting(seed + 1), Counting(seed + 1)
+        assert _fast.sample(seed, mine) == reference_sample(seed, theirs) and mine.getstate() == theirs.getstate()
+
+
 def test_where_the_module_is_missing_the_python_code_runs() -> None:
     def missing() -> Any:
         raise ImportError("not built")

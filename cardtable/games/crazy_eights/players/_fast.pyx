@@ -21,9 +21,11 @@ from cardtable.core._twister cimport (
     Twister, init_genrand, load, next32, randbelow, seed_u64, seed_u64_from, store, twist,
 )
 from cardtable.core._twister cimport random as draw
+from cardtable.core._twister cimport layout_is_cpythons
 from cardtable.core._twister cimport sample as _sample
 from cardtable.core._twister cimport shuffle_u8
 
+import random as _random_module
 import time
 
 from cardtable.games.crazy_eights.game import MATCH as _MATCH
@@ -61,6 +63,9 @@ cdef uint64_t EIGHTS, NOT_EIGHTS, PLAIN_ALL
 cdef int LIMIT, ENDGAME
 #: A planted defect (tests only, ``plant``): 0 for none.
 cdef int DEFECT = 0
+#: Whether ``random.Random`` objects are CPython's ``RandomObject`` (their state then copied directly).
+cdef bint DIRECT = layout_is_cpythons()
+cdef object RANDOM = _random_module.Random
 
 
 def _fill_tables() -> None:
@@ -97,16 +102,21 @@ def plant(defect: int) -> None:
     DEFECT = defect
 
 
+cdef int take(Twister* g, object rng) except -1:
+    """``load``: straight from the object where its layout is CPython's and it is exactly a ``random.Random``."""
+    return load(g, rng, DIRECT and type(rng) is RANDOM)
+
+
 cdef int give_back(Twister* g, object rng) except -1:
     """``store``, where the defect 6 can be planted."""
     if DEFECT == 6:
         next32(g)
-    return store(g, rng)
+    return store(g, rng, DIRECT and type(rng) is RANDOM)
 
 
 def sample(seed: int, rng: object) -> list:
     """``core/_twister.pxd``'s recipe of draws (``cardtable.core.twister.same_stream`` compares it with Python's)."""
-    out = _sample(seed, rng)
+    out = _sample(seed, rng, DIRECT and type(rng) is RANDOM)
     if DEFECT == 6:
         rng.getrandbits(32)  # as give_back would
     return out
@@ -322,7 +332,7 @@ def play_round(table: object, rng: object) -> object:
     cdef Twister g
     cdef int out
     from_table(&t, table)
-    load(&g, rng)
+    take(&g, rng)
     out = play(&t, &g)
     give_back(&g, rng)
     to_table(&t, table)
@@ -488,7 +498,7 @@ cdef class Worlds:
             for i, p in enumerate(cum):
                 self.value.cum[i] = p
         init_genrand(&self.genrand, 19650218)
-        load(&self.g, rng)
+        take(&self.g, rng)
 
     cdef int sample_particle(self, Tab* t) noexcept nogil:
         """``search._particle_table``: a particle's hands for the others, its stock in card order."""

@@ -343,7 +343,7 @@ def build_particles(rnd: object, segments: list, plans: list, me: int, players: 
     cdef int k, s, out, tried = 0, made = 0, have = len(particles)
     cdef bint timed = isfinite(deadline)
     perf = time.perf_counter
-    load(&g, rnd)
+    take(&g, rnd)
     try:
         for k in range(attempts):
             if have >= size or (k & 15 == 15 and timed and perf() >= deadline):
@@ -437,7 +437,7 @@ def advance_all(particles: list, seg: object, rnd: object, draw_until: bool) -> 
         counts[j] = seg.counts[j]
     before, after = seg.before, seg.after
     out = []
-    load(&g, rnd)
+    take(&g, rnd)
     try:
         for particle_hands, particle_stock in particles:
             for j in range(players):

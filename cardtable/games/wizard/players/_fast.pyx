@@ -3,7 +3,7 @@
 
 A second implementation of the round simulator (``playout.play_round_from_card`` with ``_choose``,
 ``_cover``, ``_lead``, ``points``) and of the search's deals (``search.PimcBot._search``: ``world.sample_hands``
-with ``core.worlds.deal_hidden`` and its card-by-card ``_build``, ``search.bid_likelihood``, the
+with ``core.worlds.deal_hidden``: ``core/_worlds.pxd``, ``search.bid_likelihood``, the
 ``round_value`` functions). The deals draw from the bot's ``random.Random`` through
 ``core/_twister.pxd`` as the Python does (``shuffle``, ``random``, ``choices``); the floating point is
 the Python's (the same operations in order; ``exp``, ``erf`` and ``pow`` from the same libm, checked
@@ -15,10 +15,13 @@ from libc.math cimport erf, exp, isfinite, pow, sqrt
 from libc.stdint cimport int16_t, uint8_t, uint64_t
 from libc.string cimport memcpy
 
-from cardtable.core._twister cimport Twister, load, next32, shuffle_u8, store
+from cardtable.core._twister cimport Twister, load, next32, store
 from cardtable.core._twister cimport random as draw
+from cardtable.core._twister cimport layout_is_cpythons
 from cardtable.core._twister cimport sample as _sample
+from cardtable.core._worlds cimport MAX_PLACES, Places, deal_hidden, fill_places
 
+import random as _random_module
 import time
 
 from cardtable.core.worlds import NoConsistentWorld
@@ -28,11 +31,12 @@ cdef enum:
     MAXP = 8        # seats (the game allows 3-6)
     DECK = 60
     MAX_MOVES = 64
-    MAX_PLACES = 8  # the other hands and the undealt stack
-    TRIES = 100     # deal_hidden's tries
 
 #: A planted defect (tests only, ``plant``): 0 for none.
 cdef int DEFECT = 0
+#: Whether ``random.Random`` objects are CPython's ``RandomObject`` (their state then copied directly).
+cdef bint DIRECT = layout_is_cpythons()
+cdef object RANDOM = _random_module.Random
 
 cdef extern from *:
     """
@@ -84,16 +88,21 @@ def plant(defect: int) -> None:
     DEFECT = defect
 
 
+cdef int take(Twister* g, object rng) except -1:
+    """``load``: straight from the object where its layout is CPython's and it is exactly a ``random.Random``."""
+    return load(g, rng, DIRECT and type(rng) is RANDOM)
+
+
 cdef int give_back(Twister* g, object rng) except -1:
     """``store``, where the defect 5 can be planted."""
     if DEFECT == 5:
         next32(g)
-    return store(g, rng)
+    return store(g, rng, DIRECT and type(rng) is RANDOM)
 
 
 def sample(seed: int, rng: object) -> list:
     """``core/_twister.pxd``'s recipe of draws (``cardtable.core.twister.same_stream`` compares it with Python's)."""
-    out = _sample(seed, rng)
+    out = _sample(seed, rng, DIRECT and type(rng) is RANDOM)
     if DEFECT == 5:
         rng.getrandbits(32)  # as give_back would
     return out
@@ -435,90 +444,7 @@ def play_round_from_card(table: object, hands: object, me: int, card: int) -> li
     return [points[i] for i in range(r.players)]
 
 
-# Sampling deals (world.sample_hands, core.worlds.deal_hidden and _build).
-
-cdef struct Places:
-    int count            # the other hands, then the undealt stack
-    int size[MAX_PLACES]
-    uint64_t forbidden[MAX_PLACES]
-    int ncards
-    uint8_t cards[DECK]  # the hidden cards, ascending
-    int tries
-
-
-cdef int build(const Places* pl, const uint8_t* pool, Twister* g, uint64_t* out) noexcept nogil:
-    """``deal_hidden``'s ``_build``: card by card, most constrained first, places weighted by their room; 0 if stuck."""
-    cdef int n = pl.ncards, i, j, c, key, nopt, k, total
-    cdef uint8_t order[DECK]
-    cdef int nallowed[DECK]
-    cdef double rnd[DECK]
-    cdef double x
-    cdef int room[MAX_PLACES]
-    cdef int options[MAX_PLACES]
-    cdef int cum[MAX_PLACES]
-    for i in range(n):  # sorted(cards, key=(len(allowed[c]), rng.random())): the draws in pool order
-        c = pool[i]
-        key = 0
-        for j in range(pl.count):
-            if not pl.forbidden[j] >> c & 1:
-                key += 1
-        x = draw(g)
-        j = i  # a stable insertion sort
-        while j > 0 and (nallowed[j - 1] > key or (nallowed[j - 1] == key and rnd[j - 1] > x)):
-            order[j], nallowed[j], rnd[j] = order[j - 1], nallowed[j - 1], rnd[j - 1]
-            j -= 1
-        order[j], nallowed[j], rnd[j] = <uint8_t>c, key, x
-    for j in range(pl.count):
-        room[j] = pl.size[j]
-        out[j] = 0
-    for i in range(n):
-        c = order[i]
-        nopt = 0
-        total = 0
-        for j in range(pl.count):
-            if not pl.forbidden[j] >> c & 1 and room[j]:
-                options[nopt] = j
-                total += room[j]
-                cum[nopt] = total
-                nopt += 1
-        if nopt == 0:
-            return 0
-        x = draw(g) * <double>total  # rng.choices(options, weights=rooms): bisect_right on the sums, hi = n - 1
-        k = 0
-        while k < nopt - 1 and not x < cum[k]:
-            k += 1
-        j = options[k]
-        out[j] |= bit(c)
-        room[j] -= 1
-    return 1
-
-
-cdef int deal_hidden(const Places* pl, Twister* g, uint64_t* out) noexcept nogil:
-    """``core.worlds.deal_hidden`` into masks (one per place): 0 if no consistent deal was found."""
-    cdef uint8_t pool[DECK]
-    cdef int t, j, i, start
-    cdef uint64_t part
-    cdef bint ok
-    memcpy(pool, pl.cards, pl.ncards)
-    for t in range(pl.tries):
-        shuffle_u8(g, pool, pl.ncards)
-        start = 0
-        ok = True
-        for j in range(pl.count):
-            part = 0
-            for i in range(start, start + pl.size[j]):
-                part |= bit(pool[i])
-            start += pl.size[j]
-            if part & pl.forbidden[j] and DEFECT != 3:
-                ok = False
-                break
-            out[j] = part
-        if ok:
-            return 1
-    for t in range(pl.tries):
-        if build(pl, pool, g, out):
-            return 1
-    return 0
+# Sampling deals (world.sample_hands: core/_worlds.pxd).
 
 
 def deal(rng: object, cards: list, places: list) -> list:
@@ -528,28 +454,12 @@ def deal(rng: object, cards: list, places: list) -> list:
     cdef uint64_t out[MAX_PLACES]
     cdef int ok, j
     fill_places(&pl, cards, places)
-    load(&g, rng)
-    ok = deal_hidden(&pl, &g, out)
+    take(&g, rng)
+    ok = deal_hidden(&pl, &g, out, DEFECT == 3)
     give_back(&g, rng)
     if not ok:
         raise NoConsistentWorld("no deal of the hidden cards respects what this seat has seen")
     return [out[j] for j in range(pl.count)]
-
-
-cdef int fill_places(Places* pl, object cards, object places) except -1:
-    cdef int j
-    if not 1 <= len(places) <= MAX_PLACES or len(cards) > DECK:
-        raise ValueError(f"1 to {MAX_PLACES} places for at most {DECK} hidden cards")
-    if sum(size for size, _ in places) != len(cards):
-        raise NoConsistentWorld(f"{len(cards)} hidden cards do not fill places of sizes "
-                                f"{[size for size, _ in places]}")
-    pl.count, pl.ncards = len(places), len(cards)
-    pl.tries = TRIES if any(forbidden for _, forbidden in places) else 1
-    for j, (size, forbidden) in enumerate(places):
-        pl.size[j], pl.forbidden[j] = size, forbidden
-    for j, c in enumerate(cards):
-        pl.cards[j] = c
-    return 0
 
 
 # The search's deals (search.PimcBot._search, _sample, bid_likelihood, round_value).
@@ -603,7 +513,7 @@ cdef class Deals:
         for i in range(DECK):
             self.values[i] = table.values[i]
         self.mode, self.scale = mode, spread * sqrt(2.0)
-        load(&self.g, rng)
+        take(&self.g, rng)
 
     cdef double weight(self, const uint64_t* hands) noexcept nogil:
         """``bid_likelihood``: a Gaussian in (bid − fitted estimate of the hand as it was), to the power fit."""
@@ -658,7 +568,7 @@ cdef class Deals:
         cdef bint timed = isfinite(deadline)
         try:
             while done < sims:
-                if not deal_hidden(&self.places, &self.g, dealt):
+                if not deal_hidden(&self.places, &self.g, dealt, DEFECT == 3):
                     raise NoConsistentWorld("no deal of the hidden cards respects what this seat has seen")
                 for i in range(p):
                     hands[i] = 0
