@@ -17,10 +17,13 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e '.[test,rl,openspiel]'
 	touch $(STAMP) $(RUN_STAMP)
 
-# The compiled batch core (cardtable.vector), rebuilt in place when its sources change (setup.py; skipped
-# with a note where no C compiler is found).
+# The compiled batch core (cardtable.vector) and the search bots' compiled playouts, rebuilt in place when
+# their sources change (setup.py; skipped with a note where no C compiler is found).
 CORE := $(VENV)/.core-built
-$(CORE): setup.py $(wildcard cardtable/vector/*.pyx cardtable/vector/*.pxd cardtable/vector/*.pxi) | $(STAMP)
+CORE_SOURCES := $(wildcard cardtable/vector/*.pyx cardtable/vector/*.pxd cardtable/vector/*.pxi cardtable/core/*.pxd \
+                  cardtable/games/*/*.pyx cardtable/games/*/*.pxi cardtable/games/*/players/*.pyx \
+                  cardtable/games/*/players/*.pxi)
+$(CORE): setup.py $(CORE_SOURCES) | $(STAMP)
 	$(BIN)/pip install -q --no-deps -e .
 	touch $(CORE)
 
@@ -66,3 +69,4 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build cardtable/vector/*.so cardtable/vector/*.c
+	rm -f cardtable/games/*/*.so cardtable/games/*/*.c cardtable/games/*/players/*.so cardtable/games/*/players/*.c

@@ -59,6 +59,12 @@ def extensions() -> list[Extension]:
                # Mus's simple policy compares thresholds in floating point as the Python bot does: the same.
                Extension("cardtable.vector._mus", ["cardtable/vector/_mus.pyx"],
                          extra_compile_args=flags + (["-ffp-contract=off"] if flags else []))]
+    # The search bots' compiled playouts: their floating point must be Python's (no fused multiply-add).
+    playouts = ["cardtable/games/crazy_eights/players/_fast.pyx", "cardtable/games/wizard/players/_fast.pyx",
+                "cardtable/games/kaiser/_fast.pyx"]
+    modules += [Extension(path[:-4].replace("/", "."), [path],
+                          extra_compile_args=flags + (["-ffp-contract=off"] if flags else []))
+                for path in playouts]
     return list(cythonize(modules, language_level=3, quiet=True))
 
 

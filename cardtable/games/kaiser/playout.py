@@ -19,7 +19,8 @@ its own hand and what is public (the bidding, the cards gone this hand):
 
 It is the ``playout`` of ``KaiserGame.search_hints()`` (``world.HINTS``), which the generic search
 bot reads, and rates hands for the search's sampler: so it sits with the rules and imports no
-player (the ratings are ``rating.py``'s, which the ``heuristic`` bot bids by too).
+player (the ratings are ``rating.py``'s, which the ``heuristic`` bot bids by too). ``_fast.pyx`` is
+the same hand in C (``compiled.FAST``), used where built.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from typing import NamedTuple
 
 from cardtable.games.kaiser import rules
 from cardtable.games.kaiser.actions import NAME_TRUMPS, PASS, PLAYS, Bid, KaiserAction
+from cardtable.games.kaiser.compiled import FAST
 from cardtable.games.kaiser.rating import PARTNER_SHARE, side_suit_value, trump_suit_value
 from cardtable.games.kaiser.rules import game_verdict
 from cardtable.games.kaiser.state import BIDDING, OVER, PLAY, TRUMP, KaiserState
@@ -222,9 +224,16 @@ def _lead(hand: int, legal: int, seat: int, trump: int, bidder: int, gone: int) 
 
 def play_hand(state: KaiserState, rng: random.Random,
               record: Callable[[int, KaiserAction], None] | None = None) -> HandEnd:
-    """Play the hand ``state`` is in to its end with the policy; ``record(seat, action)`` sees each move."""
+    """Play the hand ``state`` is in to its end with the policy; ``record(seat, action)`` sees each move.
+
+    Where the compiled ``_fast`` is built and nothing records, it plays the hand instead (the same moves).
+    """
     if state.phase == OVER:
         return _finished(state)
+    fast = FAST.get() if record is None else None
+    if fast is not None:
+        bidder, high, points = fast.play_hand(state)
+        return _score(state, bidder, high, points)
     hands = list(state.hands)
     opts = state.options
     high, high_bidder, turn, dealer = state.high, state.high_bidder, state.turn, state.dealer

@@ -17,6 +17,7 @@ from cardtable.core.types import Seat
 from cardtable.core.worlds import deal_hidden
 from cardtable.games.kaiser import rules
 from cardtable.games.kaiser.actions import Bid, KaiserAction
+from cardtable.games.kaiser.compiled import FAST
 from cardtable.games.kaiser.observation import KaiserObservation, PlayedCard
 from cardtable.games.kaiser.options import KaiserOptions
 from cardtable.games.kaiser.playout import HandEnd, hand_end_of, play_hand, rate_hand
@@ -182,9 +183,18 @@ def _misfit(hands: Sequence[int], bounds: list[Bounds]) -> float:
 
 
 def sample_fitting_world(obs: KaiserObservation, rng: random.Random) -> KaiserState:
-    """A world consistent with ``obs`` whose hands fit the calls made (the best of ``TRIES`` draws)."""
+    """A world consistent with ``obs`` whose hands fit the calls made (the best of ``TRIES`` draws; in C where
+    the compiled ``_fast`` is built: the same draws)."""
     template = _template(obs)
     bounds = template.bounds
+    fast = FAST.get()
+    if fast is not None:
+        hands, seed = fast.fitting_deal(rng, template.hidden, template.places, template.others, template.hands,
+                                        bounds, TRIES, SLACK)
+        s = template.base.copy()
+        s.rng = rng_state(seed)
+        s.hands = hands
+        return s
     best: KaiserState | None = None
     best_misfit = INF
     for _ in range(TRIES if bounds else 1):

@@ -17,7 +17,7 @@ from cardtable.cards import CardId
 from cardtable.core.rng import rng_state
 from cardtable.core.search import SearchHints
 from cardtable.core.types import Seat
-from cardtable.core.worlds import deal_hidden
+from cardtable.core.worlds import Place, deal_hidden
 from cardtable.games.wizard import bid_table, rules
 from cardtable.games.wizard.actions import Bid, Play, WizardAction
 from cardtable.games.wizard.bid_model import category
@@ -51,9 +51,9 @@ def _mark_voids(voids: list[int], leader: Seat, trick: Sequence[CardId], p: int)
         lead = rules.next_lead(lead, card)
 
 
-def sample_hands(obs: WizardObservation, rng: random.Random) -> tuple[list[int], int]:
-    """Every seat's hand as a bitmask (the seat's own; the others drawn from the unseen cards, voids respected)
-    and the undealt stack's; a spectator's draw is made as seat 0's."""
+def hidden_places(obs: WizardObservation) -> tuple[list[CardId], list[Seat], list[Place]]:
+    """What ``sample_hands`` deals: the unseen cards (ascending), the other seats, and their places (hand size,
+    voids) followed by the undealt stack's."""
     me = obs.seat if obs.seat is not None else 0
     seen = rules.mask_of(obs.hand) | rules.mask_of(obs.played_cards) | rules.mask_of(pc.card for pc in obs.trick)
     if obs.trump_card is not None:
@@ -63,6 +63,14 @@ def sample_hands(obs: WizardObservation, rng: random.Random) -> tuple[list[int],
     others = [s for s in range(obs.players) if s != me]
     places = [(obs.hand_sizes[s], voids[s]) for s in others]
     places.append((len(hidden) - sum(size for size, _ in places), 0))
+    return hidden, others, places
+
+
+def sample_hands(obs: WizardObservation, rng: random.Random) -> tuple[list[int], int]:
+    """Every seat's hand as a bitmask (the seat's own; the others drawn from the unseen cards, voids respected)
+    and the undealt stack's; a spectator's draw is made as seat 0's."""
+    me = obs.seat if obs.seat is not None else 0
+    hidden, others, places = hidden_places(obs)
     deal = deal_hidden(hidden, places, rng)
     hands = [0] * obs.players
     hands[me] = rules.mask_of(obs.hand)

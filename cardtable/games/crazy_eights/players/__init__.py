@@ -12,7 +12,8 @@ search_quick  the same with 250 playouts and 60 particles per real choice       
 Modules: ``heuristic`` and ``baselines`` (the rule players); ``search`` (the search bot, its
 candidates and its fallback deals), ``particles`` (exact reading by replaying the heuristic),
 ``reading`` (constraints read by the heuristic's rules, the fallback), ``playout`` (a round on
-bitmasks) and ``win_chance`` (the value of a playout). The figures are in docs/bots.md.
+bitmasks) and ``win_chance`` (the value of a playout); ``_fast`` is their inner loops in C, used where
+built (``compiled``), with the same results. The figures are in docs/bots.md.
 """
 
 from __future__ import annotations

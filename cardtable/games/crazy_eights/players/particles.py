@@ -42,6 +42,7 @@ from cardtable.core.types import CardId, Seat
 from cardtable.games.crazy_eights.actions import Action, Draw, Play, PlayEight
 from cardtable.games.crazy_eights.game import MATCH
 from cardtable.games.crazy_eights.observation import CrazyEightsObservation
+from cardtable.games.crazy_eights.players.compiled import FAST
 from cardtable.games.crazy_eights.players.heuristic import ENDGAME_CARDS
 from cardtable.games.crazy_eights.players.playout import heuristic_choice, heuristic_suit
 from cardtable.games.crazy_eights.players.reading import left_by, play_reveals
@@ -454,8 +455,12 @@ class ParticleFilter:
             seg = Segment(order, changes, self.counts, self.left[1], self.left[0], self.pile, pile, obs.top,
                           SUIT_INDEX[obs.suit])
             self._add(seg, obs.draw_until_playable)
-            moved = [advance(h, st, seg, self.rnd, obs.draw_until_playable) for h, st in self.particles]
-            self.particles = [m for m in moved if m is not None]
+            fast = FAST.get()
+            if fast is not None:  # the same in C
+                self.particles = fast.advance_all(self.particles, seg, self.rnd, obs.draw_until_playable)
+            else:
+                moved = [advance(h, st, seg, self.rnd, obs.draw_until_playable) for h, st in self.particles]
+                self.particles = [m for m in moved if m is not None]
             self.advanced += len(self.particles)
             self.left = None
             if seg.rebuilt:
@@ -550,6 +555,16 @@ class ParticleFilter:
         """Top the particles up to N with hypotheses built from the whole history (at most ``tries`` each)."""
         me = obs.seat if obs.seat is not None else 0
         tries = max(1, self.tries // 4) if self.failed else self.tries
+        fast = FAST.get()
+        if fast is not None:  # the same loop in C
+            start = self.root.index
+            tried, made = fast.build_particles(self.rnd, self.segments[start:], self.plans[start:], me, obs.players,
+                                               self.deal_size, unseen, obs.draw_until_playable, self.root.counts,
+                                               self.root.never, self.particles, self.size,
+                                               (self.size - len(self.particles)) * tries, deadline)
+            self.attempts += tried
+            self.built += made
+            return
         for k in range((self.size - len(self.particles)) * tries):
             if len(self.particles) >= self.size or (k & 15 == 15 and time.perf_counter() >= deadline):
                 break

@@ -6,7 +6,8 @@ drawn next) with the engine's rules exactly: draw until playable (or one card), 
 from the discards under the top card, a round blocked after a pass by every seat, the engine's
 safety limit. Each seat plays as ``HeuristicBot`` does (``tests/crazy_eights/test_playout.py`` checks
 both against the engine). Only a rebuilt stock's order differs from the engine's (it comes from the
-playout's own ``random.Random``), which a sampled world does not know anyway.
+playout's own ``random.Random``), which a sampled world does not know anyway. The compiled
+``_fast.play_round`` (``compiled.FAST``) is this loop in C, drawing the same numbers.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Final
 
 from cardtable.core.types import CardId, Seat
 from cardtable.games.crazy_eights.game import MATCH, ROUND_ACTION_LIMIT
+from cardtable.games.crazy_eights.players.compiled import FAST
 from cardtable.games.crazy_eights.players.heuristic import ENDGAME_CARDS
 from cardtable.games.crazy_eights.rules import (
     BIT,
@@ -128,13 +130,19 @@ def play_round(t: Table, rng: random.Random) -> Seat | None:
     """Play the round out, every seat by the heuristic; the seat that went out (None: blocked or limit).
 
     The loop keeps the table in locals and inlines ``heuristic_move`` and ``apply_play`` (the
-    search's whole cost is here); ``t`` holds the position reached when it returns.
+    search's whole cost is here); ``t`` holds the position reached when it returns. Where the
+    compiled ``_fast`` is built it plays the round instead, with the same result and ``rng`` left
+    in the same state.
     """
+    fast = FAST.get()
+    if fast is not None:
+        went_out: Seat | None = fast.play_round(t, rng)
+        return went_out
     hands, n = t.hands, len(t.hands)
     stock, discards, top, suit, seat = t.stock, t.discards, t.top, t.suit, t.turn
     drawn, passes, actions, draw_until, random_draws = t.drawn, t.passes, t.actions, t.draw_until, t.random_draws
     random_draw = rng.random
-    went_out: Seat | None = None
+    went_out = None
     while actions < ROUND_ACTION_LIMIT:
         hand = hands[seat]
         playable = hand & MATCH[top * 4 + suit]

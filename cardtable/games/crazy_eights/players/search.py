@@ -32,11 +32,12 @@ from cardtable.core.bot import parse_bot_options
 from cardtable.core.types import Seat
 from cardtable.games.crazy_eights.actions import Action, Play, PlayEight
 from cardtable.games.crazy_eights.observation import CrazyEightsObservation
+from cardtable.games.crazy_eights.players.compiled import FAST
 from cardtable.games.crazy_eights.players.heuristic import HeuristicBot
 from cardtable.games.crazy_eights.players.particles import ParticleFilter
 from cardtable.games.crazy_eights.players.playout import Table, apply_play, hand_penalty, play_round
 from cardtable.games.crazy_eights.players.reading import ModelTracker
-from cardtable.games.crazy_eights.players.win_chance import win_chance
+from cardtable.games.crazy_eights.players.win_chance import gap_cdf, win_chance
 from cardtable.games.crazy_eights.rules import BIT, DECK_SIZE, SUIT_INDEX, SUIT_OF, cards_of, default_hand_size, mask_of
 
 TableSampler = Callable[[CrazyEightsObservation, random.Random, Mapping[Seat, int]], Table]
@@ -227,6 +228,13 @@ class ParticleSearchBot:
     def _search(self, obs: CrazyEightsObservation, moves: list[Action], deadline: float) -> Action:
         """Score every move on the same deals and playout seeds; stop at ``deadline`` (a ``time.perf_counter``
         value) with the best so far."""
+        alive, values = self._score(obs, moves, deadline)
+        means = [math.fsum(v) / len(v) if v else -math.inf for v in values]
+        return moves[max(alive, key=lambda i: (means[i], -i))]
+
+    def _score(self, obs: CrazyEightsObservation, moves: list[Action], deadline: float) -> tuple[list[int],
+                                                                                               list[list[float]]]:
+        """The candidates still in the race and every candidate's playout values (the worlds in C where built)."""
         seat: Seat = obs.seat  # type: ignore[assignment]  # checked by act
         forbidden = self.tracker.forbidden(obs)
         plays = [move_of(m) for m in moves]
@@ -241,24 +249,52 @@ class ParticleSearchBot:
         alive = list(range(len(moves)))
         values: list[list[float]] = [[] for _ in moves]
         spent = done = 0
+        worlds = self._compiled_worlds(obs, plays, values, forbidden, rounds_left, cards_each)
         while spent < self.options.sims and len(alive) > 1:
-            base = self.sampler(obs, self.rng, forbidden)
-            seed = self.rng.randrange(2**62)
-            for i in alive:
-                card, suit = plays[i]
-                t = base.copy()
-                if not apply_play(t, card, suit):
-                    play_round(t, random.Random(seed))
-                values[i].append(value(t.hands))
-            spent += len(alive)
-            done += 1
+            if worlds is not None:  # the same worlds in C, up to the next cull
+                spent, done, late = worlds.run(alive, spent, self.options.sims, done, deadline)
+            else:
+                base = self.sampler(obs, self.rng, forbidden)
+                seed = self.rng.randrange(2**62)
+                for i in alive:
+                    card, suit = plays[i]
+                    t = base.copy()
+                    if not apply_play(t, card, suit):
+                        play_round(t, random.Random(seed))
+                    values[i].append(value(t.hands))
+                spent += len(alive)
+                done += 1
+                late = time.perf_counter() >= deadline
             if done % BATCH == 0:
                 alive = _survivors(values, alive)
-            if time.perf_counter() >= deadline:
+            if late:
                 break
+        if worlds is not None:
+            worlds.close()
         self.worlds_done = done
-        means = [math.fsum(v) / len(v) if v else -math.inf for v in values]
-        return moves[max(alive, key=lambda i: (means[i], -i))]
+        return alive, values
+
+    def _compiled_worlds(self, obs: CrazyEightsObservation, plays: list[tuple[int, int]], values: list[list[float]],
+                         forbidden: Mapping[Seat, int], rounds_left: int, cards_each: int) -> Any:
+        """This decision's compiled ``Worlds`` (its sampler, candidates and values), or None: the Python loop runs."""
+        fast = FAST.get()
+        if fast is None or self.sampler not in (self._particle_table, deal_table):
+            return None
+        me = obs.seat if obs.seat is not None else 0
+        n = obs.players
+        table = Table([mask_of(obs.hand) if s == me else 0 for s in range(n)], [], mask_of(obs.discard_pile), obs.top,
+                      SUIT_INDEX[obs.suit], obs.to_act if obs.to_act is not None else me, obs.drawn_this_turn,
+                      obs.passes_in_row, 0, obs.draw_until_playable, random_draws=True)
+        particles = deal = None
+        if self.sampler == self._particle_table:
+            particles = self.filter.particles
+        else:
+            seen = mask_of(obs.hand) | mask_of(obs.discard_pile) | BIT[obs.top]
+            order = sorted((s for s in range(n) if s != me), key=lambda s: s not in forbidden)
+            deal = (seen, order, obs.hand_counts, [forbidden.get(s, 0) for s in range(n)])
+        cdf = gap_cdf(n, cards_each, obs.draw_until_playable, rounds_left) if rounds_left > 0 else None
+        return fast.Worlds(self.rng, table, me, plays, values, particles, deal, obs.totals, rounds_left, cdf,
+                           math.log2(n) / (n - 1), BATCH)
 
     def _particle_table(self, obs: CrazyEightsObservation, rng: random.Random, forbidden: Mapping[Seat, int]) -> Table:
         """A playout table from one particle: its hands for the others, its stock drawn at random."""

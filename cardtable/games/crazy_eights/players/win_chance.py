@@ -12,7 +12,8 @@ race from one who leads. (A model of that last round by who goes out, off by und
 more games: research/crazy_eights.md.)
 
 The per-round penalties come from rounds played out by the heuristic (``playout``)
-from a fixed seed, once per table setup, so the values are the same in every run.
+from a fixed seed, once per table setup, so the values are the same in every run (in C where the
+compiled ``_fast`` is built: the same rounds).
 """
 
 from __future__ import annotations
@@ -24,16 +25,23 @@ from itertools import accumulate
 from typing import Final
 
 from cardtable.core.types import Seat
+from cardtable.games.crazy_eights.players.compiled import FAST
 from cardtable.games.crazy_eights.players.playout import Table, hand_penalty, play_round
 
 #: Rounds played out to learn the per-round penalty differences (about a second, once per setup).
 SAMPLE_ROUNDS: Final = 3000
+#: Their generator's seed.
+SEED: Final = 20261201
 
 
 @cache
 def sample_rounds(players: int, cards_each: int, draw_until: bool) -> tuple[tuple[int, ...], ...]:
     """Every seat's penalty in ``SAMPLE_ROUNDS`` rounds of heuristic players (fixed seed, random leader)."""
-    rng = random.Random(20261201)
+    fast = FAST.get()
+    if fast is not None:  # the same rounds in C
+        rounds: tuple[tuple[int, ...], ...] = fast.sample_rounds(players, cards_each, draw_until, SAMPLE_ROUNDS, SEED)
+        return rounds
+    rng = random.Random(SEED)
     out = []
     dealt = players * cards_each
     for _ in range(SAMPLE_ROUNDS):

@@ -16,7 +16,9 @@ name                what it is                                                  
 ``lowest``          bids its wizards, always the lowest card (``baselines.py``)               baseline
 ==================  ========================================================================  =============
 
-``calibrate.py`` is the development tool that fits ``bid_table.py`` by the heuristic's self-play.
+``calibrate.py`` is the development tool that fits ``bid_table.py`` by the heuristic's self-play;
+``_fast`` is the search's loop of deals and playouts in C, used where built (``compiled.py``), with the
+same results.
 """
 
 from __future__ import annotations

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from cardtable.games.wizard import bid_table, rules
 from cardtable.games.wizard.bid_model import category
 from cardtable.games.wizard.observation import WizardObservation
+from cardtable.games.wizard.players.compiled import FAST
 
 _STRENGTH = rules.STRENGTH
 _SUIT_MASK = rules.SUIT_MASK
@@ -98,7 +99,12 @@ class Table:
 
 
 def play_round_from_card(t: Table, hands: Sequence[int], me: int, card: int) -> list[int]:
-    """Points per seat when ``me`` plays ``card`` now and every seat plays the rest of the round out."""
+    """Points per seat when ``me`` plays ``card`` now and every seat plays the rest of the round out (in C where
+    the compiled ``_fast`` is built: the same points)."""
+    fast = FAST.get()
+    if fast is not None:
+        out: list[int] = fast.play_round_from_card(t, hands, me, card)
+        return out
     bids = [b if b is not None else 0 for b in t.bids]
     return points(bids, _play(t, list(hands), bids, list(t.tricks), list(t.trick), t.trick_leader, me, card))
 

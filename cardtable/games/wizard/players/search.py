@@ -39,8 +39,9 @@ from cardtable.games.wizard import rules
 from cardtable.games.wizard.actions import Bid, ChooseTrump, Play, WizardAction
 from cardtable.games.wizard.observation import WizardObservation
 from cardtable.games.wizard.players import playout
+from cardtable.games.wizard.players.compiled import FAST
 from cardtable.games.wizard.players.heuristic import HeuristicBot
-from cardtable.games.wizard.world import sample_hands
+from cardtable.games.wizard.world import hidden_places, sample_hands
 
 
 @dataclass(frozen=True)
@@ -127,7 +128,10 @@ class PimcBot:
         table.cover = opts.cover
         value = round_value(obs, me, opts.end)
         done = 0
-        while done < opts.sims:
+        fast = FAST.get()
+        if fast is not None:  # the same deals, weights and playouts in C
+            done = self._compiled_deals(fast, obs, table, moves).run(rows, weights, opts.sims, deadline)
+        while fast is None and done < opts.sims:
             hands, weight = self._sample(obs, table)
             done += 1
             if weight > 0.0:
@@ -137,6 +141,16 @@ class PimcBot:
                 break
         self.simulations_done = done * len(moves)
         return choose(rows, weights, moves, default, opts.z)
+
+    def _compiled_deals(self, fast: Any, obs: WizardObservation, table: playout.Table, moves: list[int]) -> Any:
+        """This decision's compiled ``Deals``: ``_sample``'s deals and weights and ``round_value``'s value."""
+        me = obs.seat if obs.seat is not None else 0
+        hidden, others, places = hidden_places(obs)
+        left = obs.rounds - obs.round
+        mode = 0 if left >= self.options.end else 1 if left == 0 else 2
+        return fast.Deals(self.rng, table, me, moves, rules.mask_of(obs.hand), hidden, places, others,
+                          self.options.fit, obs.round, list(obs.bids), obs.bids_hidden, mode, obs.totals,
+                          ROUND_SPREAD * math.sqrt(left))
 
     def _sample(self, obs: WizardObservation, table: playout.Table) -> tuple[list[int], float]:
         """One deal of the unseen cards to the other hands, and its weight given the bids made."""
