@@ -368,7 +368,13 @@ class BotHub:
     # Housekeeping: revocations, invitations and new seats made by other processes.
 
     async def housekeeping(self) -> None:
-        """One round: revoked accounts' sessions end (4001), new invitations and seats reach their sessions."""
+        """One round: revoked accounts' seats go back to the computer, then their sessions end (4001); new
+        invitations and seats reach their sessions.
+
+        The seats go first: a session closed before its seats are released would leave them away, played
+        by the computer as an absent bot's, and a short game could end before the release.
+        """
+        await self.remote.release_revoked()
         ids = list(self.sessions)
         if ids:
             revoked = await asyncio.to_thread(self.accounts.revoked_among, ids)
@@ -388,7 +394,6 @@ class BotHub:
                 session = self.sessions.get(account)
                 if session is not None:
                     await self.attach_tables(session)
-        await self.remote.release_revoked()
 
     async def run(self, every: float = 1.0) -> None:
         """Housekeeping every ``every`` seconds until cancelled (a failing round is logged, not fatal)."""
