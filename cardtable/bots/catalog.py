@@ -31,13 +31,15 @@ _GENERIC = {
     "random": BotInfo("Random: any legal move (beginner)", 9, 0.0),
 }
 
-# Typical decision times are medians from benchmarks/strength.py on a shared, busy 2-core machine.
-_SEARCH = BotInfo("Search: plays out sampled deals (strongest, thinks up to about a second)", 1, 150.0)
-_QUICK = BotInfo("Quick search: fewer sampled deals (strong, fast)", 2, 30.0)
+# Typical decision times: the median over all of a bot's decisions (forced ones included) printed by
+# ``benchmarks/strength.py --game G --lineup BOT heuristic ...`` on the shared 2-core machine, with the
+# compiled playouts built (2026-12-02); docs/bots.md has the 99th percentiles.
+_SEARCH = BotInfo("Search: plays out sampled deals (strongest, thinks up to about a second)", 1, 24.0)
+_QUICK = BotInfo("Quick search: fewer sampled deals (strong, fast)", 2, 7.6)
 
 BOT_INFO: dict[str, dict[str, BotInfo]] = {
     "wizard": {
-        "search": BotInfo("Search: plays out 256 sampled deals per card (strongest, well under a second)", 1, 35.0),
+        "search": BotInfo("Search: plays out 256 sampled deals per card (strongest, well under a second)", 1, 0.6),
         "search_quick": BotInfo("Quick search: 8 sampled deals per card (like the heuristic, fast)", 3, 2.0),
         "heuristic": BotInfo("Heuristic: counts expected tricks, chases or ducks (fast)", 3, 0.05),
         "chase_duck": BotInfo("Chase or duck: strongest card while short, weakest once made (baseline)", 4, 0.01),
@@ -59,17 +61,17 @@ BOT_INFO: dict[str, dict[str, BotInfo]] = {
         "lowest": BotInfo("Lowest: always the lowest card (baseline)", 4, 0.01),
     },
     "kaiser": {
-        "search": BotInfo("Search: plays out 500 sampled deals per move (strongest, well under a second)", 1, 200.0),
+        "search": BotInfo("Search: plays out 500 sampled deals per move (strongest, well under a second)", 1, 20.0),
         "search_quick": BotInfo("Quick search: 40 sampled deals per move (fast; about even with the heuristic)",
-                                3, 30.0),
+                                3, 1.1),
         "heuristic": BotInfo("Heuristic: rates trumps, chases the 5♥ (fast)", 3, 0.05),
         "lowest": BotInfo("Lowest: counts aces and kings to bid, always the lowest card (baseline)", 4, 0.01),
     },
     "crazy_eights": {
         "search": BotInfo("Search: reads the hands exactly, plays out 1000 sampled deals per choice "
-                          "(wins about a third of four-player games against heuristics; under a second)", 1, 180.0),
+                          "(wins about a third of four-player games against heuristics; under a second)", 1, 0.06),
         "search_quick": BotInfo("Quick search: reads the hands exactly, 250 sampled deals per choice "
-                                "(fast; about as strong as far as measured)", 2, 60.0),
+                                "(fast; about as strong as far as measured)", 2, 0.09),
         "heuristic": BotInfo("Heuristic: costliest card first, saves eights (fast)", 3, 0.01),
         "first": BotInfo("First: the first playable card (baseline)", 5, 0.0),
     },
