@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -24,14 +23,10 @@ from cardtable.games.wizard import rules
 from cardtable.games.wizard.players import _fast, playout
 from cardtable.games.wizard.players import search as pimc
 from cardtable.games.wizard.players.compiled import FAST, same_arithmetic
+from tests.bots.compiled import no_defect
 from tests.wizard.script import GAME, decisions
 
-
-@pytest.fixture(autouse=True)
-def _no_defect() -> Iterator[None]:
-    assert FAST.is_built(), "the compiled playouts are not built here: `make core` (a C compiler is needed)"
-    yield
-    _fast.plant(0)
+_no_defect = no_defect(FAST, _fast)
 
 
 def test_the_stream_and_the_arithmetic_are_pythons() -> None:
