@@ -21,6 +21,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 # their sources change (setup.py; skipped with a note where no C compiler is found).
 CORE := $(VENV)/.core-built
 CORE_SOURCES := $(wildcard cardtable/vector/*.pyx cardtable/vector/*.pxd cardtable/vector/*.pxi cardtable/core/*.pxd \
+                  cardtable/core/*.pxi \
                   cardtable/games/*/*.pyx cardtable/games/*/*.pxi cardtable/games/*/players/*.pyx \
                   cardtable/games/*/players/*.pxi)
 $(CORE): setup.py $(CORE_SOURCES) | $(STAMP)

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cardtable.core.bot import parse_bot_options
+from cardtable.core.bot import check_budget, parse_bot_options
 from cardtable.core.game import Game
 from cardtable.core.observation import Observation
 from cardtable.core.types import Seat
@@ -37,10 +37,7 @@ class SearchOptions:
     flat: int = 0
 
     def __post_init__(self) -> None:
-        if self.sims < 1:
-            raise ValueError(f"search option sims must be at least 1, not {self.sims}")
-        if self.ms < 0:
-            raise ValueError(f"search option ms must be 0 (no cap) or positive, not {self.ms}")
+        check_budget(self.sims, self.ms)
         if self.c < 0:
             raise ValueError(f"search option c must be 0 or positive, not {self.c}")
         if self.flat not in (0, 1):

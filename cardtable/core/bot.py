@@ -44,6 +44,15 @@ def parse_bot_options(cls: type[O], values: Mapping[str, Any], *, bot: str = "se
     return cls(**out)
 
 
+def check_budget(sims: int, ms: float) -> None:
+    """The checks every search budget shares: ``sims`` (playouts or deals a decision) at least 1, ``ms`` (a time
+    cap) 0 for none or positive; ``ValueError`` in one line."""
+    if sims < 1:
+        raise ValueError(f"search option sims must be at least 1, not {sims}")
+    if ms < 0:
+        raise ValueError(f"search option ms must be 0 (no cap) or positive, not {ms}")
+
+
 def option_number(kind: type[int] | type[float], raw: object, what: str) -> int | float:
     """``raw`` (a number, or its text) as an ``int`` or a finite ``float``, exactly; ``ValueError`` in one line.
 

@@ -5,6 +5,8 @@ the computer (for good, or until the bot is back); hosts invite bots, and only h
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -32,12 +34,20 @@ def _finish(client: Any, table_id: str, timeout: float = 60) -> dict[str, Any]:
     raise AssertionError("the game did not end")
 
 
-def test_a_decision_not_answered_in_time_is_played_by_the_computer_counted_and_shown(db_url: str) -> None:
+@contextmanager
+def _robo_playing(db_url: str, **settings: Any) -> Iterator[tuple[Any, Any, dict[str, Any]]]:
+    """A started one-round, two-seat Crazy Eights table with the bot account "robo" on seat 1, in an app of these
+    settings: the client, robo's stream and the created table."""
     token = account(db_url, "robo")
-    with bot_app(db_url, decision=0.3) as client, stream(client, token) as ws:
+    with bot_app(db_url, **settings) as client, stream(client, token) as ws:
         created = table(client, "crazy_eights", 2, options={"rounds": 1})
         seat_bot(client, ws, created, 1, "robo")
         start(client, created)
+        yield client, ws, created
+
+
+def test_a_decision_not_answered_in_time_is_played_by_the_computer_counted_and_shown(db_url: str) -> None:
+    with _robo_playing(db_url, decision=0.3) as (client, ws, created):
         first = until(ws, "act")  # not answered
         answered = {"n": 0}
 
@@ -53,11 +63,7 @@ def test_a_decision_not_answered_in_time_is_played_by_the_computer_counted_and_s
 
 
 def test_past_the_limit_the_seat_is_forfeited_and_the_computer_plays_it_to_the_end(db_url: str) -> None:
-    token = account(db_url, "robo")
-    with bot_app(db_url, decision=0.2, max_failures=1) as client, stream(client, token) as ws:
-        created = table(client, "crazy_eights", 2, options={"rounds": 1})
-        seat_bot(client, ws, created, 1, "robo")
-        start(client, created)
+    with _robo_playing(db_url, decision=0.2, max_failures=1) as (client, ws, created):
         seen: list[dict[str, Any]] = []
         until(ws, "act", seen)
         until(ws, "act", seen)  # both left unanswered: the second loss forfeits
@@ -70,11 +76,7 @@ def test_past_the_limit_the_seat_is_forfeited_and_the_computer_plays_it_to_the_e
 
 
 def test_the_game_time_spent_forfeits_at_once(db_url: str) -> None:
-    token = account(db_url, "robo")
-    with bot_app(db_url, decision=5, game_time=0.3) as client, stream(client, token) as ws:
-        created = table(client, "crazy_eights", 2, options={"rounds": 1})
-        seat_bot(client, ws, created, 1, "robo")
-        start(client, created)
+    with _robo_playing(db_url, decision=5, game_time=0.3) as (client, ws, created):
         act = until(ws, "act")
         assert act["time_left"] == {"decision": 0.3, "game": 0.3}
         _finish(client, created["table_id"])
@@ -83,11 +85,7 @@ def test_the_game_time_spent_forfeits_at_once(db_url: str) -> None:
 
 
 def test_a_failure_the_bridge_reports_costs_the_decision_at_once(db_url: str) -> None:
-    token = account(db_url, "robo")
-    with bot_app(db_url, decision=30) as client, stream(client, token) as ws:
-        created = table(client, "crazy_eights", 2, options={"rounds": 1})
-        seat_bot(client, ws, created, 1, "robo")
-        start(client, created)
+    with _robo_playing(db_url, decision=30) as (client, ws, created):
         act = until(ws, "act")
         ws.send_json({"type": "failure", "table": act["table"], "id": act["id"], "kind": "crashed",
                       "detail": "the program exited with status 1"})

@@ -25,6 +25,17 @@ def random_positions(name: str, *, games: int, every: int, seed: int, **options:
     return out
 
 
+def random_moves(game: Any, state: Any, rng: random.Random, moves: int) -> Any:
+    """``state`` after ``moves`` random legal moves, or fewer if nobody is left to act."""
+    for _ in range(moves):
+        seat = game.to_act(state)
+        if seat is None:
+            break
+        legal = game.legal_actions(state, seat)
+        state, _ = game.apply(state, seat, legal[rng.randrange(len(legal))])
+    return state
+
+
 def check_worlds_agree(name: str, positions: list[tuple[Any, int]], *, samples: int = 2, seed: int = 0) -> int:
     """Every sampled world shows its seat the same observation and legal actions, and hides the rest."""
     game = cardtable.load_game(name)

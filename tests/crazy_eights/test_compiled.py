@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -24,15 +23,13 @@ from cardtable.games.crazy_eights.players.compiled import FAST
 from cardtable.games.crazy_eights.players.playout import Table, play_round
 from cardtable.games.crazy_eights.players.search import ParticleSearchBot
 from cardtable.games.crazy_eights.players.win_chance import sample_rounds
+from tests.bots.compiled import no_defect
+from tests.bots.worlds import random_moves
 
 GAME = cardtable.load_game("crazy_eights")
 
 
-@pytest.fixture(autouse=True)
-def _no_defect() -> Iterator[None]:
-    assert FAST.is_built(), "the compiled playouts are not built here: `make core` (a C compiler is needed)"
-    yield
-    _fast.plant(0)
+_no_defect = no_defect(FAST, _fast)
 
 
 # The stream.
@@ -79,12 +76,7 @@ def _positions(count: int) -> list[Table]:
     for seed in range(count):
         options = GAME.options(players=2 + seed % 5, rounds=1, draw_until_playable=seed % 4 != 3)
         state, _ = GAME.new(options, seed)
-        for _ in range(rng.randrange(30)):
-            seat = GAME.to_act(state)
-            if seat is None:
-                break
-            legal = GAME.legal_actions(state, seat)
-            state, _ = GAME.apply(state, seat, legal[rng.randrange(len(legal))])
+        state = random_moves(GAME, state, rng, rng.randrange(30))
         if GAME.to_act(state) is None:
             continue
         s: Any = state

@@ -10,6 +10,7 @@ from cardtable.games.crazy_eights.actions import PlayEight
 from cardtable.games.crazy_eights.game import MATCH
 from cardtable.games.crazy_eights.players.playout import Table, heuristic_move, penalties, play_round
 from cardtable.games.crazy_eights.rules import SUIT_INDEX, SUIT_OF
+from tests.bots.worlds import random_moves
 
 GAME = cardtable.load_game("crazy_eights")
 
@@ -28,12 +29,7 @@ def test_the_playout_ends_each_round_as_the_engine_with_heuristic_bots() -> None
         bots = [make_bot(GAME, "heuristic", s) for s in range(options.players)]
         rng = random.Random(seed)
         # Start from a position some random moves into the round.
-        for _ in range(rng.randrange(12)):
-            seat = GAME.to_act(state)
-            if seat is None:
-                break
-            legal = GAME.legal_actions(state, seat)
-            state, _ = GAME.apply(state, seat, legal[rng.randrange(len(legal))])
+        state = random_moves(GAME, state, rng, rng.randrange(12))
         if GAME.to_act(state) is None:
             continue
         table = _table(state)

@@ -10,7 +10,6 @@ make the comparison covering it fail.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
@@ -22,14 +21,10 @@ from cardtable.games.kaiser import _fast, playout, world
 from cardtable.games.kaiser.compiled import FAST
 from cardtable.games.kaiser.state import BIDDING, OVER, PLAY, TRUMP
 from cardtable.games.kaiser.testing import GAME
+from tests.bots.compiled import no_defect
 from tests.bots.worlds import random_positions
 
-
-@pytest.fixture(autouse=True)
-def _no_defect() -> Iterator[None]:
-    assert FAST.is_built(), "the compiled playouts are not built here: `make core` (a C compiler is needed)"
-    yield
-    _fast.plant(0)
+_no_defect = no_defect(FAST, _fast)
 
 
 def test_the_stream_is_pythons_and_a_late_one_is_refused() -> None:

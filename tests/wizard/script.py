@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import cardtable
+from cardtable.games.wizard.actions import Play
 from cardtable.games.wizard.game import WizardGame
 from cardtable.games.wizard.testing import stack_deck
 
@@ -32,3 +34,17 @@ def act(state: Any, *texts: str) -> Any:
     for text in texts:
         state, _ = GAME.apply(state, GAME.to_act(state), GAME.parse_action(text))
     return state
+
+
+def decisions(seed: int, count: int, *, plays_only: bool = False, **options: Any) -> list[tuple[Any, int]]:
+    """Positions (state, seat) with two or more legal actions (``plays_only``: card plays only) from a game of
+    random moves."""
+    rng = random.Random(seed)
+    state, _ = GAME.new(GAME.options(**options), seed)
+    out = []
+    while (seat := GAME.to_act(state)) is not None and len(out) < count:
+        legal = GAME.legal_actions(state, seat)
+        if len(legal) > 1 and (not plays_only or isinstance(legal[0], Play)):
+            out.append((state, seat))
+        state, _ = GAME.apply(state, seat, legal[rng.randrange(len(legal))])
+    return out

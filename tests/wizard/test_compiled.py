@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -21,18 +20,13 @@ from cardtable.bots import make_bot
 from cardtable.core import worlds
 from cardtable.core.twister import same_stream
 from cardtable.games.wizard import rules
-from cardtable.games.wizard.actions import Play
 from cardtable.games.wizard.players import _fast, playout
 from cardtable.games.wizard.players import search as pimc
 from cardtable.games.wizard.players.compiled import FAST, same_arithmetic
-from tests.wizard.script import GAME
+from tests.bots.compiled import no_defect
+from tests.wizard.script import GAME, decisions
 
-
-@pytest.fixture(autouse=True)
-def _no_defect() -> Iterator[None]:
-    assert FAST.is_built(), "the compiled playouts are not built here: `make core` (a C compiler is needed)"
-    yield
-    _fast.plant(0)
+_no_defect = no_defect(FAST, _fast)
 
 
 def test_the_stream_and_the_arithmetic_are_pythons() -> None:
@@ -51,24 +45,11 @@ def test_the_stream_and_the_arithmetic_are_pythons() -> None:
 # The round simulator, on the true hands of real positions.
 
 
-def _positions(seed: int, count: int, **options: Any) -> list[tuple[Any, int]]:
-    """Card plays with two or more legal cards, from a game of random moves."""
-    rng = random.Random(seed)
-    state, _ = GAME.new(GAME.options(**options), seed)
-    out = []
-    while (seat := GAME.to_act(state)) is not None and len(out) < count:
-        legal = GAME.legal_actions(state, seat)
-        if len(legal) > 1 and isinstance(legal[0], Play):
-            out.append((state, seat))
-        state, _ = GAME.apply(state, seat, legal[rng.randrange(len(legal))])
-    return out
-
-
 def _simulator_mismatches() -> tuple[int, int]:
     """(playouts compared, how many differ) over 3-6 players, every legal card and ``cover``."""
     compared = wrong = 0
     for players in range(3, 7):
-        for state, seat in _positions(players, 25, players=players, rounds=10):
+        for state, seat in decisions(players, 25, players=players, rounds=10, plays_only=True):
             table = playout.Table.from_observation(GAME.observe(state, seat))
             for cover in range(4):
                 table.cover = cover
@@ -93,7 +74,7 @@ def test_a_defect_in_the_compiled_simulator_is_caught() -> None:
 
 
 def test_a_hand_that_runs_out_before_the_round_ends_is_a_clear_error() -> None:
-    state, seat = _positions(1, 1, players=4, rounds=10)[0]
+    state, seat = decisions(1, 1, players=4, rounds=10, plays_only=True)[0]
     table = playout.Table.from_observation(GAME.observe(state, seat))
     hands = list(state.hands)
     card = GAME.legal_actions(state, seat)[0].card

@@ -15,20 +15,7 @@ from cardtable.games.wizard.actions import Bid, Play
 from cardtable.games.wizard.players import playout
 from cardtable.games.wizard.players.search import PimcBot, bid_likelihood, choose, distinct_cards
 from cardtable.games.wizard.world import sample_hands, shown_voids
-from tests.wizard.script import GAME
-
-
-def _positions(seed: int, count: int, **options: Any) -> list[tuple[Any, int]]:
-    """Positions with two or more legal actions from a game of random moves."""
-    rng = random.Random(seed)
-    state, _ = GAME.new(GAME.options(**options), seed)
-    out = []
-    while (seat := GAME.to_act(state)) is not None and len(out) < count:
-        legal = GAME.legal_actions(state, seat)
-        if len(legal) > 1:
-            out.append((state, seat))
-        state, _ = GAME.apply(state, seat, legal[rng.randrange(len(legal))])
-    return out
+from tests.wizard.script import GAME, decisions
 
 
 def _policy_card(state: Any, seat: int, cover: int = 0) -> int:
@@ -49,7 +36,7 @@ def test_the_round_simulator_plays_like_the_engine(players: int, seed: int) -> N
     # Mid-round positions of real games: the simulator, given the true hands, must reach the same
     # points as the engine when every seat plays the policy's card (which the engine must accept).
     checked = 0
-    for state, seat in _positions(seed, 60, players=players, rounds=5):
+    for state, seat in decisions(seed, 60, players=players, rounds=5):
         if GAME.legal_actions(state, seat)[0].__class__ is not Play:
             continue
         obs = GAME.observe(state, seat)
@@ -69,7 +56,7 @@ def test_the_round_simulator_plays_like_the_engine(players: int, seed: int) -> N
 @pytest.mark.parametrize(("players", "seed", "cover"), [(3, 8, 1), (4, 9, 2), (5, 10, 2), (6, 11, 3)])
 def test_the_round_simulator_plays_the_sure_winner_rule_like_the_engine(players: int, seed: int, cover: int) -> None:
     checked = 0
-    for state, seat in _positions(seed, 80, players=players, rounds=5):
+    for state, seat in decisions(seed, 80, players=players, rounds=5):
         if GAME.legal_actions(state, seat)[0].__class__ is not Play:
             continue
         table = playout.Table.from_observation(GAME.observe(state, seat))
@@ -107,7 +94,7 @@ def test_the_search_is_wizards_search_bot_and_plays_legal_moves() -> None:
                     {"players": 6, "wizard_trump": "no_trump"}):
         bot = make_bot(GAME, "search:sims=6", 3)
         assert isinstance(bot, PimcBot)
-        for state, seat in _positions(5, 25, rounds=5, **options):
+        for state, seat in decisions(5, 25, rounds=5, **options):
             legal = GAME.legal_actions(state, seat)
             assert bot.act(GAME.observe(state, seat), legal) in legal
 
@@ -124,7 +111,7 @@ def test_short_games_with_search_in_every_seat_are_legal_to_the_end() -> None:
 def test_the_same_seed_gives_the_same_moves() -> None:
     first, second = make_bot(GAME, "search:sims=10", 7), make_bot(GAME, "search:sims=10", 7)
     moves = 0
-    for state, seat in _positions(3, 12, rounds=5):
+    for state, seat in decisions(3, 12, rounds=5):
         obs, legal = GAME.observe(state, seat), GAME.legal_actions(state, seat)
         assert first.act(obs, legal) == second.act(obs, legal)
         moves += 1
@@ -134,7 +121,7 @@ def test_the_same_seed_gives_the_same_moves() -> None:
 def test_a_time_cap_returns_the_best_move_so_far() -> None:
     bot = make_bot(GAME, "search:sims=1000000:ms=30", 1)
     assert isinstance(bot, PimcBot)
-    state, seat = next((s, seat) for s, seat in _positions(4, 40, rounds=10)
+    state, seat = next((s, seat) for s, seat in decisions(4, 40, rounds=10)
                        if len(distinct_cards(GAME.observe(s, seat), [a.card for a in GAME.legal_actions(s, seat)
                                                                      if isinstance(a, Play)])) > 1)
     legal = GAME.legal_actions(state, seat)
@@ -175,7 +162,7 @@ def test_cards_that_play_alike_are_searched_once() -> None:
 def test_sampled_hands_keep_sizes_and_voids() -> None:
     rng = random.Random(2)
     checked = 0
-    for state, seat in _positions(6, 80, players=4, rounds=10):
+    for state, seat in decisions(6, 80, players=4, rounds=10):
         obs = GAME.observe(state, seat)
         voids = shown_voids(obs)
         hands, _ = sample_hands(obs, rng)

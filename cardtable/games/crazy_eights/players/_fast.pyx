@@ -18,14 +18,11 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
 from cardtable.core._twister cimport (
-    Twister, init_genrand, load, next32, randbelow, seed_u64, seed_u64_from, store, twist,
+    Twister, init_genrand, randbelow, seed_u64, seed_u64_from, twist,
 )
 from cardtable.core._twister cimport random as draw
-from cardtable.core._twister cimport layout_is_cpythons
-from cardtable.core._twister cimport sample as _sample
 from cardtable.core._twister cimport shuffle_u8
 
-import random as _random_module
 import time
 
 from cardtable.games.crazy_eights.game import MATCH as _MATCH
@@ -40,16 +37,9 @@ cdef enum:
     MAXP = 8      # seats a table may have (the game allows 2-6)
     DECK = 52
     MAX_PLAYS = 64
+    LATE_DEFECT = 6   # plant's "the generator goes back to Python one word late"
 
-cdef extern from *:
-    """
-    #if defined(__GNUC__) || defined(__clang__)
-    #define CT_CTZ(x) __builtin_ctzll(x)
-    #else
-    static int CT_CTZ(unsigned long long x) { int n = 0; while (!(x & 1ULL)) { x >>= 1; n++; } return n; }
-    #endif
-    """
-    int ctz "CT_CTZ"(uint64_t x) nogil
+include "../../../core/_playout.pxi"
 
 
 # Tables (rules.py, game.py, reading.py), filled at import.
@@ -61,11 +51,6 @@ cdef int PENALTY[DECK]
 cdef uint16_t PENALTY13[1 << 13]
 cdef uint64_t EIGHTS, NOT_EIGHTS, PLAIN_ALL
 cdef int LIMIT, ENDGAME
-#: A planted defect (tests only, ``plant``): 0 for none.
-cdef int DEFECT = 0
-#: Whether ``random.Random`` objects are CPython's ``RandomObject`` (their state then copied directly).
-cdef bint DIRECT = layout_is_cpythons()
-cdef object RANDOM = _random_module.Random
 
 
 def _fill_tables() -> None:
@@ -100,40 +85,6 @@ def plant(defect: int) -> None:
     lets a seat play a drawn card that is not on the pile, 6 the generator goes back to Python one word late."""
     global DEFECT
     DEFECT = defect
-
-
-cdef int take(Twister* g, object rng) except -1:
-    """``load``: straight from the object where its layout is CPython's and it is exactly a ``random.Random``."""
-    return load(g, rng, DIRECT and type(rng) is RANDOM)
-
-
-cdef int give_back(Twister* g, object rng) except -1:
-    """``store``, where the defect 6 can be planted."""
-    if DEFECT == 6:
-        next32(g)
-    return store(g, rng, DIRECT and type(rng) is RANDOM)
-
-
-def sample(seed: int, rng: object) -> list:
-    """``core/_twister.pxd``'s recipe of draws (``cardtable.core.twister.same_stream`` compares it with Python's)."""
-    out = _sample(seed, rng, DIRECT and type(rng) is RANDOM)
-    if DEFECT == 6:
-        rng.getrandbits(32)  # as give_back would
-    return out
-
-
-# Bits.
-
-cdef inline uint64_t bit(int card) noexcept nogil:
-    return <uint64_t>1 << card
-
-
-cdef inline int popcount(uint64_t x) noexcept nogil:
-    # No -mpopcnt build (wheels run on any x86-64): the builtin would be a library call.
-    x = x - ((x >> 1) & 0x5555555555555555ULL)
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL
-    return <int>((x * 0x0101010101010101ULL) >> 56)
 
 
 cdef inline int nth_card(uint64_t mask, int n) noexcept nogil:

@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cardtable.core.bot import parse_bot_options
+from cardtable.core.bot import check_budget, parse_bot_options
 from cardtable.core.types import Seat
 from cardtable.games.crazy_eights.actions import Action, Play, PlayEight
 from cardtable.games.crazy_eights.observation import CrazyEightsObservation
@@ -54,10 +54,7 @@ class SearchOptions:
     tries: int = 20
 
     def __post_init__(self) -> None:
-        if self.sims < 1:
-            raise ValueError(f"search option sims must be at least 1, not {self.sims}")
-        if self.ms < 0:
-            raise ValueError(f"search option ms must be 0 (no cap) or positive, not {self.ms}")
+        check_budget(self.sims, self.ms)
         if self.flat != 1:
             raise ValueError(f"search option flat must be 1: the Crazy Eights search is always flat, not {self.flat}")
         if not 1 <= self.particles <= 100_000:

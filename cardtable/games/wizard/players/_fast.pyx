@@ -15,13 +15,10 @@ from libc.math cimport erf, exp, isfinite, pow, sqrt
 from libc.stdint cimport int16_t, uint8_t, uint64_t
 from libc.string cimport memcpy
 
-from cardtable.core._twister cimport Twister, load, next32, store
+from cardtable.core._twister cimport Twister
 from cardtable.core._twister cimport random as draw
-from cardtable.core._twister cimport layout_is_cpythons
-from cardtable.core._twister cimport sample as _sample
 from cardtable.core._worlds cimport MAX_PLACES, Places, deal_hidden, fill_places
 
-import random as _random_module
 import time
 
 from cardtable.core.worlds import NoConsistentWorld
@@ -31,25 +28,9 @@ cdef enum:
     MAXP = 8        # seats (the game allows 3-6)
     DECK = 60
     MAX_MOVES = 64
+    LATE_DEFECT = 5   # plant's "the generator goes back to Python one word late"
 
-#: A planted defect (tests only, ``plant``): 0 for none.
-cdef int DEFECT = 0
-#: Whether ``random.Random`` objects are CPython's ``RandomObject`` (their state then copied directly).
-cdef bint DIRECT = layout_is_cpythons()
-cdef object RANDOM = _random_module.Random
-
-cdef extern from *:
-    """
-    #if defined(__GNUC__) || defined(__clang__)
-    #define CT_CTZ(x) __builtin_ctzll(x)
-    #define CT_TOP(x) (63 - __builtin_clzll(x))
-    #else
-    static int CT_CTZ(unsigned long long x) { int n = 0; while (!(x & 1ULL)) { x >>= 1; n++; } return n; }
-    static int CT_TOP(unsigned long long x) { int n = -1; while (x) { x >>= 1; n++; } return n; }
-    #endif
-    """
-    int ctz "CT_CTZ"(uint64_t x) nogil
-    int top_bit "CT_TOP"(uint64_t x) nogil
+include "../../../core/_playout.pxi"
 
 
 # Tables (rules.py), filled at import.
@@ -88,26 +69,6 @@ def plant(defect: int) -> None:
     DEFECT = defect
 
 
-cdef int take(Twister* g, object rng) except -1:
-    """``load``: straight from the object where its layout is CPython's and it is exactly a ``random.Random``."""
-    return load(g, rng, DIRECT and type(rng) is RANDOM)
-
-
-cdef int give_back(Twister* g, object rng) except -1:
-    """``store``, where the defect 5 can be planted."""
-    if DEFECT == 5:
-        next32(g)
-    return store(g, rng, DIRECT and type(rng) is RANDOM)
-
-
-def sample(seed: int, rng: object) -> list:
-    """``core/_twister.pxd``'s recipe of draws (``cardtable.core.twister.same_stream`` compares it with Python's)."""
-    out = _sample(seed, rng, DIRECT and type(rng) is RANDOM)
-    if DEFECT == 5:
-        rng.getrandbits(32)  # as give_back would
-    return out
-
-
 def arithmetic(values: list, hands: list, xs: list) -> list:
     """The floating point the search relies on, for ``compiled.py``'s check against Python: each hand's
     ``Table.estimate`` (a sum in card order), and ``erf``, ``exp`` and the square (``** 2``) of each x."""
@@ -118,20 +79,6 @@ def arithmetic(values: list, hands: list, xs: list) -> list:
     out = [estimate(v, h) for h in hands]
     out += [(erf(x), exp(x), pow(x, 2.0)) for x in xs]
     return out
-
-
-# Bits.
-
-cdef inline uint64_t bit(int card) noexcept nogil:
-    return <uint64_t>1 << card
-
-
-cdef inline int popcount(uint64_t x) noexcept nogil:
-    # No -mpopcnt build (wheels run on any x86-64): the builtin would be a library call.
-    x = x - ((x >> 1) & 0x5555555555555555ULL)
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL
-    return <int>((x * 0x0101010101010101ULL) >> 56)
 
 
 cdef inline double estimate(const double* values, uint64_t hand) noexcept nogil:

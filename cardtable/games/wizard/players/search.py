@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardtable.cards import CardId
-from cardtable.core.bot import parse_bot_options
+from cardtable.core.bot import check_budget, parse_bot_options
 from cardtable.core.observation import Observation
 from cardtable.games.wizard import rules
 from cardtable.games.wizard.actions import Bid, ChooseTrump, Play, WizardAction
@@ -56,10 +56,7 @@ class PimcOptions:
     cover: int = 3
 
     def __post_init__(self) -> None:
-        if self.sims < 1:
-            raise ValueError(f"search option sims must be at least 1, not {self.sims}")
-        if self.ms < 0:
-            raise ValueError(f"search option ms must be 0 (no cap) or positive, not {self.ms}")
+        check_budget(self.sims, self.ms)
         if self.fit < 0:
             raise ValueError(f"search option fit must be 0 or positive, not {self.fit}")
         if self.end < 0:
