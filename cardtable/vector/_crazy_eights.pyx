@@ -115,25 +115,12 @@ cdef void _fill_tables():
 _fill_tables()
 
 
-cdef inline int popcount(uint64_t x) noexcept nogil:
-    # Bit arithmetic: without a -mpopcnt build (wheels run on any x86-64) the builtin is a library call.
-    x = x - ((x >> 1) & 0x5555555555555555ULL)
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL
-    return <int>((x * 0x0101010101010101ULL) >> 56)
+include "_bits.pxi"
 
 
 cdef inline int next_seat(int seat, int players) noexcept nogil:
     seat += 1
     return 0 if seat == players else seat
-
-
-cdef inline int lowest(uint64_t x) noexcept nogil:
-    return __builtin_ctzll(x)
-
-
-cdef extern from *:
-    int __builtin_ctzll(unsigned long long) nogil
 
 
 # Dealing (game.deal_round, game.new).
@@ -342,10 +329,6 @@ ctypedef struct Memo:
     uint8_t drawn
     uint8_t turn
     uint8_t dealer
-
-
-cdef inline void rules_forget(Memo* memo) noexcept nogil:
-    memo.valid = 0
 
 
 cdef inline void one_hot(uint8_t* out, uint8_t* was, int now) noexcept nogil:

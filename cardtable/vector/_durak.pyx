@@ -124,21 +124,7 @@ def _fill_tables() -> None:
 _fill_tables()
 
 
-cdef inline int popcount(uint64_t x) noexcept nogil:
-    # Bit arithmetic: without a -mpopcnt build (wheels run on any x86-64) the builtin is a library call.
-    x = x - ((x >> 1) & 0x5555555555555555ULL)
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL
-    return <int>((x * 0x0101010101010101ULL) >> 56)
-
-
-cdef extern from *:
-    int __builtin_ctzll(unsigned long long) nogil
-    int __builtin_clzll(unsigned long long) nogil
-
-
-cdef inline int lowest(uint64_t x) noexcept nogil:
-    return __builtin_ctzll(x)
+include "_bits.pxi"
 
 
 cdef inline uint64_t of_ranks(uint64_t cards) noexcept nogil:
@@ -388,10 +374,6 @@ ctypedef struct Memo:
     uint8_t trump_card
     uint8_t trump
     uint8_t role[3]    # attacker, defender, seat to act; or the game-over flag in role[0]
-
-
-cdef inline void rules_forget(Memo* memo) noexcept nogil:
-    memo.valid = 0
 
 
 cdef inline void one_hot(uint8_t* out, uint8_t* was, int now) noexcept nogil:

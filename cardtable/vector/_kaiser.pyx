@@ -117,21 +117,7 @@ def _fill_tables() -> None:
 _fill_tables()
 
 
-cdef inline int popcount(uint64_t x) noexcept nogil:
-    # Bit arithmetic: without a -mpopcnt build (wheels run on any x86-64) the builtin is a library call.
-    x = x - ((x >> 1) & 0x5555555555555555ULL)
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL
-    return <int>((x * 0x0101010101010101ULL) >> 56)
-
-
-cdef extern from *:
-    int __builtin_ctzll(unsigned long long) nogil
-    int __builtin_clzll(unsigned long long) nogil
-
-
-cdef inline int lowest(uint64_t x) noexcept nogil:
-    return __builtin_ctzll(x)
+include "_bits.pxi"
 
 
 # Dealing (game._start_hand, set_deal, KaiserGame.new).
@@ -356,10 +342,6 @@ ctypedef struct Memo:
     uint16_t bidder
     uint16_t trump
     uint16_t winner
-
-
-cdef inline void rules_forget(Memo* memo) noexcept nogil:
-    memo.valid = 0
 
 
 cdef inline void one_hot(uint8_t* out, uint16_t* was, int now) noexcept nogil:
