@@ -15,6 +15,7 @@ from cardtable.core.errors import InvalidOptions
 from cardtable.games.crazy_eights.encoding import ENCODING
 from cardtable.games.crazy_eights.players.heuristic import HeuristicBot
 from cardtable.vector import cores
+from tests.vector.helpers import assert_heuristic_policy_is_the_bot
 
 GAME = cardtable.load_game("crazy_eights")
 
@@ -82,17 +83,7 @@ def test_a_batch_game_replays_in_the_python_engine_as_a_record() -> None:
 def test_the_heuristic_policy_is_the_heuristic_bot() -> None:
     env = vector.make("crazy_eights", num_envs=16, players=3, seed=5)
     env.reset()
-    bot = HeuristicBot()
-    states = [GAME.new(env.options, s)[0] for s in env.seeds()]
-    for _ in range(60):
-        actions = env.sample("heuristic")
-        for i, state in enumerate(states):
-            choice = bot.act(GAME.observe(state, state.turn), GAME.legal_actions(state, state.turn))
-            assert actions[i] == ENCODING.action_id(choice)
-        env.step(actions)
-        states = [GAME.new(env.options, env.seeds()[i])[0] if env.done[i] else
-                  GAME.apply(state, state.turn, ENCODING.action_from_id(int(actions[i])))[0]
-                  for i, state in enumerate(states)]
+    assert_heuristic_policy_is_the_bot(GAME, ENCODING, env, HeuristicBot(), 60)
 
 
 def test_random_policy_picks_only_legal_ids_and_play_runs_whole_games_in_c() -> None:
