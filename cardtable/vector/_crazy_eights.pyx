@@ -331,14 +331,7 @@ ctypedef struct Memo:
     uint8_t dealer
 
 
-cdef inline void one_hot(uint8_t* out, uint8_t* was, int now) noexcept nogil:
-    """Move a one-hot byte from ``out[was]`` to ``out[now]`` (NO_CARD: no byte set)."""
-    if was[0] != now:
-        if was[0] != NO_CARD:
-            out[was[0]] = 0
-        if now != NO_CARD:
-            out[now] = 1
-        was[0] = now
+include "_onehot.pxi"
 
 
 cdef inline void rules_encode(const Config* cfg, const State* s, int seat, uint8_t* out, Memo* memo) noexcept nogil:

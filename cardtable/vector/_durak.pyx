@@ -376,14 +376,7 @@ ctypedef struct Memo:
     uint8_t role[3]    # attacker, defender, seat to act; or the game-over flag in role[0]
 
 
-cdef inline void one_hot(uint8_t* out, uint8_t* was, int now) noexcept nogil:
-    """Move a one-hot byte from ``out[was]`` to ``out[now]`` (NO_CARD: no byte set)."""
-    if was[0] != now:
-        if was[0] != NO_CARD:
-            out[was[0]] = 0
-        if now != NO_CARD:
-            out[now] = 1
-        was[0] = now
+include "_onehot.pxi"
 
 
 cdef inline int relative(int other, int seat, int n) noexcept nogil:

@@ -372,14 +372,7 @@ ctypedef struct Memo:
     uint8_t valid
 
 
-cdef inline void one_hot(uint8_t* out, uint16_t* was, int now) noexcept nogil:
-    """Move a one-hot byte from ``out[was]`` to ``out[now]`` (NONE16: no byte set)."""
-    if was[0] != now:
-        if was[0] != NONE16:
-            out[was[0]] = 0
-        if now != NONE16:
-            out[now] = 1
-        was[0] = now
+include "_onehot.pxi"
 
 
 cdef inline uint64_t load8(const void* p) noexcept nogil:
@@ -437,14 +430,14 @@ cdef inline void rules_encode(const Config* cfg, const State* s, int seat, uint8
         out[at] = 1
         memo.trick_on[k] = at
     memo.trick_count = trick_len
-    one_hot(out, &memo.trump_card, NONE16 if trump_card == NO_CARD else base + trump_card)
-    one_hot(out, &memo.trump_suit, NONE16 if trump < 0 else base + DECK + trump)
+    one_hot16(out, &memo.trump_card, NONE16 if trump_card == NO_CARD else base + trump_card)
+    one_hot16(out, &memo.trump_suit, NONE16 if trump < 0 else base + DECK + trump)
     out[base + 64] = phase == CHOOSING
-    one_hot(out, &memo.lead, base + 65 + lead if 0 <= lead < 4 else NONE16)
-    one_hot(out, &memo.phase, base + 69 + phase)
-    one_hot(out, &memo.dealer, seats + rel[dealer])
-    one_hot(out, &memo.to_act, NONE16 if to_act < 0 else seats + n + rel[to_act])
-    one_hot(out, &memo.leader, seats + 2 * n + rel[leader] if phase == PLAYING else NONE16)
+    one_hot16(out, &memo.lead, base + 65 + lead if 0 <= lead < 4 else NONE16)
+    one_hot16(out, &memo.phase, base + 69 + phase)
+    one_hot16(out, &memo.dealer, seats + rel[dealer])
+    one_hot16(out, &memo.to_act, NONE16 if to_act < 0 else seats + n + rel[to_act])
+    one_hot16(out, &memo.leader, seats + 2 * n + rel[leader] if phase == PLAYING else NONE16)
     # Per seat, from ``seat``: who has bid (a bid of -1 has its top bit set), then the bids + 1 (-1 + 1 without a
     # carry into the next byte; only the seat's own while bids are hidden), tricks won; then cards held, round,
     # rounds, forbidden bid + 1 and totals, composed in ``tail`` and stored as its first and its last eight bytes.
