@@ -1,5 +1,5 @@
-# Bit helpers over 64-bit card sets, shared by the compiled rules modules (``include "_bits.pxi"`` after
-# their ``from libc.stdint cimport ... uint64_t``).
+# Bit helpers over 64-bit card and legal-id sets, shared by the compiled rules modules (``include "_bits.pxi"``
+# after their ``from libc.stdint cimport ... uint64_t``).
 
 
 cdef inline int popcount(uint64_t x) noexcept nogil:
@@ -17,3 +17,18 @@ cdef extern from *:
 
 cdef inline int lowest(uint64_t x) noexcept nogil:
     return __builtin_ctzll(x)
+
+
+cdef inline int nth_bit2(const uint64_t* words, int k) noexcept nogil:
+    """The k-th set bit (0-based, ascending) of a 128-bit set held in two words: the k-th legal id of a two-word
+    legal set."""
+    cdef uint64_t w = words[0]
+    cdef int base = 0, count = popcount(w)
+    if k >= count:
+        k -= count
+        w = words[1]
+        base = 64
+    while k:
+        w &= w - 1
+        k -= 1
+    return base + lowest(w)

@@ -374,20 +374,6 @@ cdef inline void rules_encode(const Config* cfg, const State* s, int seat, uint8
 # The built-in policies.
 
 
-cdef inline int nth_legal(const uint64_t* legal, int k) noexcept nogil:
-    """The k-th legal id (0-based, ascending)."""
-    cdef uint64_t w = legal[0]
-    cdef int base = 0, count = popcount(w)
-    if k >= count:
-        k -= count
-        w = legal[1]
-        base = 64
-    while k:
-        w &= w - 1
-        k -= 1
-    return base + lowest(w)
-
-
 cdef inline int heuristic(const Config* cfg, const State* s) noexcept nogil:
     """``bots.HeuristicBot.act``: the costliest plain card; eights kept for the endgame; names its longest suit."""
     cdef int seat = s.turn, other, c, best, suit, k
@@ -433,7 +419,7 @@ cdef inline int rules_policy(const Config* cfg, const State* s, int policy, cons
                              uint64_t* prng) noexcept nogil:
     if policy == 1:
         return heuristic(cfg, s)
-    return nth_legal(legal, uniform(prng, popcount(legal[0]) + popcount(legal[1])))
+    return nth_bit2(legal, uniform(prng, popcount(legal[0]) + popcount(legal[1])))
 
 
 # Python level.

@@ -436,20 +436,6 @@ cdef inline int first_in_hand(uint64_t cards, int trump) noexcept nogil:
     return ORDER[trump][lowest(positions)]
 
 
-cdef inline int nth_legal(const uint64_t* legal, int k) noexcept nogil:
-    """The k-th legal id (0-based, ascending)."""
-    cdef uint64_t w = legal[0]
-    cdef int base = 0, count = popcount(w)
-    if k >= count:
-        k -= count
-        w = legal[1]
-        base = 64
-    while k:
-        w &= w - 1
-        k -= 1
-    return base + lowest(w)
-
-
 cdef inline int player(const Config* cfg, const State* s, int policy) noexcept nogil:
     """``ScriptedBot`` (policy 2), ``HeuristicBot`` (1) and ``LowestBot`` (3): the first suitable card in hand order.
 
@@ -483,7 +469,7 @@ cdef inline int rules_policy(const Config* cfg, const State* s, int policy, cons
                              uint64_t* prng) noexcept nogil:
     if policy:
         return player(cfg, s, policy)
-    return nth_legal(legal, uniform(prng, popcount(legal[0]) + popcount(legal[1])))
+    return nth_bit2(legal, uniform(prng, popcount(legal[0]) + popcount(legal[1])))
 
 
 # Python level.

@@ -458,20 +458,6 @@ cdef inline void rules_encode(const Config* cfg, const State* s, int seat, uint8
 # The built-in policies.
 
 
-cdef inline int nth_legal(const uint64_t* legal, int k) noexcept nogil:
-    """The k-th legal id (0-based, ascending)."""
-    cdef uint64_t w = legal[0]
-    cdef int base = 0, count = popcount(w)
-    if k >= count:
-        k -= count
-        w = legal[1]
-        base = 64
-    while k:
-        w &= w - 1
-        k -= 1
-    return base + lowest(w)
-
-
 # The heuristic (the game's ``heuristic`` bot, players/heuristic.py; floating point in the same order).
 
 
@@ -677,7 +663,7 @@ cdef inline int rules_policy(const Config* cfg, const State* s, int policy, cons
         if s.phase == BIDDING:
             return heuristic_bid(cfg, s, legal)
         return heuristic_trump(cfg, s)
-    return nth_legal(legal, uniform(prng, popcount(legal[0]) + popcount(legal[1])))
+    return nth_bit2(legal, uniform(prng, popcount(legal[0]) + popcount(legal[1])))
 
 
 # Python level.
