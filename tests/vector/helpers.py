@@ -1,15 +1,16 @@
 """Test bodies the per-game vector tests share: the views against ``cardtable.rl``, the built-in policies
-against the Python bots."""
+against the Python bots, batch games replayed as records."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
 import cardtable.rl as rl
 import cardtable.vector as vector
+from cardtable.core import GameRecord, replay
 
 
 def assert_pettingzoo_is_cardtable_rl(name: str, seeds: Sequence[int], *, every_seat: bool = False,
@@ -76,3 +77,27 @@ def assert_heuristic_policy_is_the_bot(game: Any, encoding: Any, env: Any, bot: 
         states = [game.new(env.options, env.seeds()[i])[0] if env.done[i] else
                   game.apply(state, game.to_act(state), encoding.action_from_id(int(actions[i])))[0]
                   for i, state in enumerate(states)]
+
+
+def replayed_batch_games(game: Any, encoding: Any, env: Any, options: dict[str, Any],
+                         games: int) -> Iterator[tuple[int, Any, list[float], int]]:
+    """Play ``env`` (reset) with its heuristic policy until ``games`` games have ended (the last step's envs all
+    counted); each finished game replayed in the Python engine from its seed and actions as a ``GameRecord`` on
+    ``options``: yields the env, the replayed final state (``outcome`` checked), the rewards the env earned in
+    that game and the seed it was dealt from."""
+    n = env.num_envs
+    played: list[list[tuple[int, Any]]] = [[] for _ in range(n)]
+    earned = np.zeros((n, env.players))
+    checked = 0
+    while checked < games:
+        seeds, actions, seats = env.seeds(), env.sample("heuristic"), env.player.copy()
+        _, _, rewards, done, _ = env.step(actions)
+        earned += rewards
+        for i in range(n):
+            played[i].append((int(seats[i]), encoding.action_from_id(int(actions[i]))))
+            if done[i]:
+                state, _ = replay(game, GameRecord(game.info.name, options, seeds[i], tuple(played[i])))
+                assert game.outcome(state) is not None
+                yield i, state, earned[i].tolist(), int(seeds[i])
+                played[i], earned[i] = [], 0
+                checked += 1

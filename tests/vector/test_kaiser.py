@@ -13,18 +13,20 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-import numpy as np
 import pytest
 
 import cardtable
 import cardtable.vector as vector
-from cardtable.core import GameRecord, replay
 from cardtable.core.options import options_to_dict
 from cardtable.games.kaiser import rules
 from cardtable.games.kaiser.encoding import ENCODING
 from cardtable.vector.check import Mismatch
 from cardtable.vector.check_kaiser import check, option_sets, verdicts_module
-from tests.vector.helpers import assert_gymnasium_steps_and_replaces_finished_games, assert_pettingzoo_is_cardtable_rl
+from tests.vector.helpers import (
+    assert_gymnasium_steps_and_replaces_finished_games,
+    assert_pettingzoo_is_cardtable_rl,
+    replayed_batch_games,
+)
 
 GAME = cardtable.load_game("kaiser")
 
@@ -97,22 +99,9 @@ def test_shapes_seeds_and_a_batch_game_replayed_as_a_record() -> None:
     obs, mask, _ = env.reset()
     assert (obs.shape, mask.shape, env.rewards.shape) == ((3, 348), (3, 49), (3, 4))
     assert env.obs_shape == ENCODING.shape(env.options) and env.policies == ("random", "heuristic", "lowest")
-    played: list[list[tuple[int, Any]]] = [[] for _ in range(3)]
-    earned = np.zeros((3, 4))
-    checked = 0
-    while checked < 4:
-        seeds, actions, seats = env.seeds(), env.sample("heuristic"), env.player.copy()
-        _, _, rewards, done, _ = env.step(actions)
-        earned += rewards
-        for i in range(3):
-            played[i].append((int(seats[i]), ENCODING.action_from_id(int(actions[i]))))
-            if done[i]:
-                state, _ = replay(GAME, GameRecord("kaiser", options_to_dict(env.options), seeds[i], tuple(played[i])))
-                assert GAME.outcome(state) is not None
-                assert earned[i].tolist() == [state.totals[s & 1] for s in range(4)]  # round rewards add up
-                assert env.seeds()[i] == seeds[i] + 3  # game k of env i: seed + i + k * num_envs
-                played[i], earned[i] = [], 0
-                checked += 1
+    for i, state, earned, seed in replayed_batch_games(GAME, ENCODING, env, options_to_dict(env.options), 4):
+        assert earned == [state.totals[s & 1] for s in range(4)]  # round rewards add up
+        assert env.seeds()[i] == seed + 3  # game k of env i: seed + i + k * num_envs
 
 
 def test_an_illegal_action_names_the_env_and_the_action_and_changes_nothing() -> None:

@@ -23,7 +23,6 @@ from pettingzoo.test import api_test
 import cardtable
 import cardtable.vector as vector
 from cardtable.bots import make_bot
-from cardtable.core import GameRecord, replay
 from cardtable.core.errors import InvalidOptions
 from cardtable.games.wizard import game as flow
 from cardtable.games.wizard import rules
@@ -32,7 +31,11 @@ from cardtable.games.wizard.options import RoundsChoice, WizardOptions, WizardTr
 from cardtable.vector import cores
 from cardtable.vector.check import Mismatch
 from cardtable.vector.check_wizard import check, option_sets
-from tests.vector.helpers import assert_heuristic_policy_is_the_bot, assert_pettingzoo_is_cardtable_rl
+from tests.vector.helpers import (
+    assert_heuristic_policy_is_the_bot,
+    assert_pettingzoo_is_cardtable_rl,
+    replayed_batch_games,
+)
 
 GAME = cardtable.load_game("wizard")
 
@@ -156,21 +159,8 @@ def test_a_batch_game_replays_in_the_python_engine_as_a_record() -> None:
     options = {"players": 3, "rounds": 5, "wizard_trump": "dealer_chooses", "first_dealer": 2}
     env = vector.make("wizard", num_envs=3, seed=42, rewards="round", **options)
     env.reset()
-    played: list[list[tuple[int, Any]]] = [[] for _ in range(3)]
-    earned = np.zeros((3, 3))
-    checked = 0
-    while checked < 6:
-        seeds, actions, seats = env.seeds(), env.sample("heuristic"), env.player.copy()
-        _, _, rewards, done, _ = env.step(actions)
-        earned += rewards
-        for i in range(3):
-            played[i].append((int(seats[i]), ENCODING.action_from_id(int(actions[i]))))
-            if done[i]:
-                state, _ = replay(GAME, GameRecord("wizard", options, seeds[i], tuple(played[i])))
-                assert GAME.outcome(state) is not None
-                assert earned[i].tolist() == list(state.totals)  # round rewards add up to the totals
-                played[i], earned[i] = [], 0
-                checked += 1
+    for _, state, earned, _ in replayed_batch_games(GAME, ENCODING, env, options, 6):
+        assert earned == list(state.totals)  # round rewards add up to the totals
 
 
 def test_auto_reset_deals_each_envs_next_seed_and_rewards_the_winners() -> None:
