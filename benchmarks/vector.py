@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import itertools
 import json
 import os
@@ -104,12 +105,23 @@ def c8_options(**kw: Any) -> Any:
     return cardtable.load_game("crazy_eights").options(**kw)
 
 
-def core_side(envs: int, *, encode: bool, policy: int = 0, seed: int = 1, players: int = 4) -> Side:
-    """The core's ``play`` loop (a chunk of steps at a time until the slice is used)."""
-    core = Core(envs, seed, c8_options(players=players, rounds=1), seed)
-    obs = np.zeros((envs, core.obs_size), np.uint8)
-    mask = np.zeros((envs, 70), np.int8)
-    core.reset(obs, mask, np.zeros(envs, np.int32))
+def game_core(name: str, envs: int, seed: int, options: dict[str, Any] | None = None) -> tuple[Any, tuple[Any, ...]]:
+    """A core of ``name`` on ``options`` (default: its benchmark options, ``GAME_CORES``) and its buffers: obs, mask,
+    player, rewards, done, actions."""
+    from cardtable.vector.cores import load_core
+
+    values = GAME_CORES[name] if options is None else options
+    core = load_core(name).Core(envs, seed, cardtable.load_game(name).options(values), seed)
+    return core, (np.zeros((envs, core.obs_size), np.uint8), np.zeros((envs, core.num_actions), np.int8),
+                  np.zeros(envs, np.int32), np.zeros((envs, core.players), np.float32), np.zeros(envs, np.uint8),
+                  np.zeros(envs, np.int64))
+
+
+def game_play_side(name: str, envs: int, options: dict[str, Any] | None = None, *, encode: bool, policy: int = 0,
+                   seed: int = 1) -> Side:
+    """The core's all-C ``play`` loop (a chunk of steps at a time until the slice is used)."""
+    core, (obs, mask, player, *_) = game_core(name, envs, seed, options)
+    core.reset(obs, mask, player)
     chunk = max(1, 20_000 // envs)
 
     def side(seconds: float) -> tuple[int, float]:
@@ -122,27 +134,89 @@ def core_side(envs: int, *, encode: bool, policy: int = 0, seed: int = 1, player
     return side
 
 
-def step_side(envs: int, *, encode: bool, seed: int = 1) -> Side:
-    """The batch API's loop as an agent drives it from Python: ``Core.policy`` (random), then ``Core.step``."""
-    core = Core(envs, seed, c8_options(players=4, rounds=1), seed)
-    obs = np.zeros((envs, core.obs_size), np.uint8)
-    mask = np.zeros((envs, 70), np.int8)
-    player = np.zeros(envs, np.int32)
-    rewards = np.zeros((envs, 4), np.float32)
-    done = np.zeros(envs, np.uint8)
-    actions = np.zeros(envs, np.int64)
+def game_step_side(name: str, envs: int, options: dict[str, Any] | None = None, *, encode: bool, policy: int = 0,
+                   seed: int = 1) -> Side:
+    """The batch API as an agent drives it from Python: ``Core.policy`` (default random), then ``Core.step``."""
+    core, (obs, mask, player, rewards, done, actions) = game_core(name, envs, seed, options)
     core.reset(obs, mask, player)
 
     def side(seconds: float) -> tuple[int, float]:
         decisions = 0
         start = time.process_time()
         while (now := time.process_time()) - start < seconds:
-            core.policy(0, actions)
+            core.policy(policy, actions)
             core.step(actions, obs, mask, rewards, done, player, 0, encode)
             decisions += envs
         return decisions, now - start
 
     return side
+
+
+def encoding_section(key: str, args: argparse.Namespace, out: dict[str, Any], side: Callable[..., Side],
+                     step: Callable[..., Side], policy: str, setting: str | None = None) -> None:
+    """A core's loop with the observation and mask written at every decision over the loop without: ``side`` and
+    ``step`` make the ``play`` and the step-API sides, ``policy`` names built-in policy 1."""
+    rates = interleave({"plain": side(args.envs, encode=False), "encoded": side(args.envs, encode=True),
+                        f"plain_{policy}": side(args.envs, encode=False, policy=1),
+                        f"encoded_{policy}": side(args.envs, encode=True, policy=1),
+                        "step_plain": step(args.envs, encode=False),
+                        "step_encoded": step(args.envs, encode=True)},
+                       args.rounds, args.slice)
+    out[key] = {} if setting is None else {"setting": setting}
+    out[key].update({
+        "decisions_per_s": {k: statistics.median(v) for k, v in rates.items()},
+        "cost_encoded_over_plain_random": ratios(rates, "plain", "encoded"),
+        f"cost_encoded_over_plain_{policy}": ratios(rates, f"plain_{policy}", f"encoded_{policy}"),
+        "cost_encoded_over_plain_step_api": ratios(rates, "step_plain", "step_encoded"),
+    })
+
+
+def differential_runs(check: Callable[..., Any], sets: list[Any], decisions_wanted: int, *,
+                      both_rewards: bool = True, covered: bool = False) -> dict[str, Any]:
+    """``check`` on each option set, 8 envs, ``decisions_wanted`` decisions in all (``both_rewards``: game and round
+    rewards in turn): the decisions, games and CPU seconds (``covered``: and what the tallies counted)."""
+    envs = 8
+    steps = max(1, decisions_wanted // (len(sets) * envs))
+    decisions = games = 0
+    seen: dict[str, int] = {}
+    start = time.process_time()
+    for k, options in enumerate(sets):
+        rewards = {"rewards": ("game", "round")[k % 2]} if both_rewards else {}
+        tally = check(options, seed=1000 * k, num_envs=envs, steps=steps, policy_seed=k, **rewards)
+        decisions += tally.decisions
+        games += tally.games
+        for key, count in tally.ends.items():
+            seen[key] = seen.get(key, 0) + count
+    result: dict[str, Any] = {"option_sets": len(sets), "decisions": decisions, "games": games}
+    if covered:
+        result["covered"] = seen
+    return {**result, "cpu_seconds": time.process_time() - start, "mismatches": 0}
+
+
+def memory_section(key: str, name: str, options: dict[str, Any], out: dict[str, Any], buffers: str) -> None:
+    """Bytes per game state of ``name`` in a batch of 10,000 on ``options``; ``buffers`` labels the buffers' bytes."""
+    from throughput import malloc_in_use
+
+    from cardtable.vector.cores import load_core
+
+    n = 10_000
+    values = cardtable.load_game(name).options(options)
+    before = malloc_in_use()
+    core = load_core(name).Core(n, 1, values, 1)
+    after = malloc_in_use()
+    out[key] = {"batch": n, "core_bytes_per_game": core.state_bytes, "c_heap_bytes_per_game": (after - before) / n,
+                buffers: core.obs_size + core.num_actions + 4 * core.players + 1 + 4}
+
+
+def core_side(envs: int, *, encode: bool, policy: int = 0, seed: int = 1, players: int = 4) -> Side:
+    """The Crazy Eights core's ``play`` loop (one round a game)."""
+    return game_play_side("crazy_eights", envs, {"players": players, "rounds": 1}, encode=encode, policy=policy,
+                          seed=seed)
+
+
+def step_side(envs: int, *, encode: bool, seed: int = 1) -> Side:
+    """The Crazy Eights batch API's loop as an agent drives it from Python (4 players, one round a game)."""
+    return game_step_side("crazy_eights", envs, {"players": 4, "rounds": 1}, encode=encode, seed=seed)
 
 
 def numba_side(envs: int, *, encode: bool, seed: int = 1) -> Side:
@@ -298,50 +372,20 @@ def section_peers(args: argparse.Namespace, out: dict[str, Any]) -> None:
 
 def section_encoding(args: argparse.Namespace, out: dict[str, Any]) -> None:
     """The loop with the observation and mask written at every decision over the loop without."""
-    rates = interleave({"plain": core_side(args.envs, encode=False), "encoded": core_side(args.envs, encode=True),
-                        "plain_heuristic": core_side(args.envs, encode=False, policy=1),
-                        "encoded_heuristic": core_side(args.envs, encode=True, policy=1),
-                        "step_plain": step_side(args.envs, encode=False),
-                        "step_encoded": step_side(args.envs, encode=True)},
-                       args.rounds, args.slice)
-    out["encoding"] = {
-        "decisions_per_s": {k: statistics.median(v) for k, v in rates.items()},
-        "cost_encoded_over_plain_random": ratios(rates, "plain", "encoded"),
-        "cost_encoded_over_plain_heuristic": ratios(rates, "plain_heuristic", "encoded_heuristic"),
-        "cost_encoded_over_plain_step_api": ratios(rates, "step_plain", "step_encoded"),
-    }
+    encoding_section("encoding", args, out, core_side, step_side, "heuristic")
 
 
 def section_memory(args: argparse.Namespace, out: dict[str, Any]) -> None:
     """Bytes per game state in a batch of 10,000."""
-    from throughput import malloc_in_use
-
-    n = 10_000
-    before = malloc_in_use()
-    core = Core(n, 1, c8_options(players=4), 1)
-    after = malloc_in_use()
-    out["memory"] = {"batch": n, "core_bytes_per_game": core.state_bytes,
-                     "c_heap_bytes_per_game": (after - before) / n,
-                     "buffers_bytes_per_env (obs + mask + rewards + done + player, 4 players)":
-                         182 + 70 + 4 * 4 + 1 + 4}
+    memory_section("memory", "crazy_eights", {"players": 4}, out,
+                   "buffers_bytes_per_env (obs + mask + rewards + done + player, 4 players)")
 
 
 def section_differential(args: argparse.Namespace, out: dict[str, Any]) -> None:
     """The differential check over every option set, both reward modes, ``--differential`` decisions in all."""
     from cardtable.vector.check import check, option_sets
 
-    sets = option_sets()
-    envs = 8
-    steps = max(1, args.differential // (len(sets) * envs))
-    decisions = games = 0
-    start = time.process_time()
-    for k, options in enumerate(sets):
-        tally = check(options, seed=1000 * k, num_envs=envs, steps=steps, rewards=("game", "round")[k % 2],
-                      policy_seed=k)
-        decisions += tally.decisions
-        games += tally.games
-    out["differential"] = {"option_sets": len(sets), "decisions": decisions, "games": games,
-                           "cpu_seconds": time.process_time() - start, "mismatches": 0}
+    out["differential"] = differential_runs(check, option_sets(), args.differential)
 
 
 # Wizard.
@@ -350,32 +394,8 @@ def section_differential(args: argparse.Namespace, out: dict[str, Any]) -> None:
 def wizard_side(envs: int, *, encode: bool, policy: int = 0, seed: int = 1, step_api: bool = False,
                 **options: Any) -> Side:
     """The Wizard core's ``play`` loop, or (``step_api``) ``policy`` then ``step`` per batch step as from Python."""
-    from cardtable.vector._wizard import Core as WizardCore
-
-    core = WizardCore(envs, seed, cardtable.load_game("wizard").options(**{"players": 4, "rounds": 10, **options}),
-                      seed)
-    obs = np.zeros((envs, core.obs_size), np.uint8)
-    mask = np.zeros((envs, core.num_actions), np.int8)
-    player = np.zeros(envs, np.int32)
-    rewards = np.zeros((envs, core.players), np.float32)
-    done = np.zeros(envs, np.uint8)
-    actions = np.zeros(envs, np.int64)
-    core.reset(obs, mask, player)
-    chunk = max(1, 20_000 // envs)
-
-    def side(seconds: float) -> tuple[int, float]:
-        decisions = 0
-        start = time.process_time()
-        while (now := time.process_time()) - start < seconds:
-            if step_api:
-                core.policy(policy, actions)
-                core.step(actions, obs, mask, rewards, done, player, 0, encode)
-                decisions += envs
-            else:
-                decisions += core.play(chunk, policy, encode, obs, mask)[0]
-        return decisions, now - start
-
-    return side
+    side = game_step_side if step_api else game_play_side
+    return side("wizard", envs, {"players": 4, "rounds": 10, **options}, encode=encode, policy=policy, seed=seed)
 
 
 def section_wizard_peers(args: argparse.Namespace, out: dict[str, Any]) -> None:
@@ -422,57 +442,21 @@ def section_wizard_peers(args: argparse.Namespace, out: dict[str, Any]) -> None:
 
 def section_wizard_encoding(args: argparse.Namespace, out: dict[str, Any]) -> None:
     """The Wizard loop with the observation and mask written at every decision over the loop without."""
-    rates = interleave({"plain": wizard_side(args.envs, encode=False), "encoded": wizard_side(args.envs, encode=True),
-                        "plain_heuristic": wizard_side(args.envs, encode=False, policy=1),
-                        "encoded_heuristic": wizard_side(args.envs, encode=True, policy=1),
-                        "step_plain": wizard_side(args.envs, encode=False, step_api=True),
-                        "step_encoded": wizard_side(args.envs, encode=True, step_api=True)},
-                       args.rounds, args.slice)
-    out["wizard_encoding"] = {
-        "setting": "4 players, rounds=10",
-        "decisions_per_s": {k: statistics.median(v) for k, v in rates.items()},
-        "cost_encoded_over_plain_random": ratios(rates, "plain", "encoded"),
-        "cost_encoded_over_plain_heuristic": ratios(rates, "plain_heuristic", "encoded_heuristic"),
-        "cost_encoded_over_plain_step_api": ratios(rates, "step_plain", "step_encoded"),
-    }
+    encoding_section("wizard_encoding", args, out, wizard_side, functools.partial(wizard_side, step_api=True),
+                     "heuristic", "4 players, rounds=10")
 
 
 def section_wizard_memory(args: argparse.Namespace, out: dict[str, Any]) -> None:
     """Bytes per Wizard game state in a batch of 10,000 (6 players: the largest observation)."""
-    from throughput import malloc_in_use
-
-    from cardtable.vector._wizard import Core as WizardCore
-
-    n = 10_000
-    options = cardtable.load_game("wizard").options(players=6)
-    before = malloc_in_use()
-    core = WizardCore(n, 1, options, 1)
-    after = malloc_in_use()
-    out["wizard_memory"] = {"batch": n, "core_bytes_per_game": core.state_bytes,
-                            "c_heap_bytes_per_game": (after - before) / n,
-                            "buffers_bytes_per_env (obs + mask + rewards + done + player, 6 players)":
-                                core.obs_size + 85 + 4 * 6 + 1 + 4}
+    memory_section("wizard_memory", "wizard", {"players": 6}, out,
+                   "buffers_bytes_per_env (obs + mask + rewards + done + player, 6 players)")
 
 
 def section_wizard_differential(args: argparse.Namespace, out: dict[str, Any]) -> None:
     """``check_wizard`` over every option set, both reward modes, ``--differential`` decisions in all."""
     from cardtable.vector.check_wizard import check, option_sets
 
-    sets = option_sets()
-    envs = 8
-    steps = max(1, args.differential // (len(sets) * envs))
-    decisions = games = 0
-    seen: dict[str, int] = {}
-    start = time.process_time()
-    for k, options in enumerate(sets):
-        tally = check(options, seed=1000 * k, num_envs=envs, steps=steps, rewards=("game", "round")[k % 2],
-                      policy_seed=k)
-        decisions += tally.decisions
-        games += tally.games
-        for key, count in tally.ends.items():
-            seen[key] = seen.get(key, 0) + count
-    out["wizard_differential"] = {"option_sets": len(sets), "decisions": decisions, "games": games,
-                                  "covered": seen, "cpu_seconds": time.process_time() - start, "mismatches": 0}
+    out["wizard_differential"] = differential_runs(check, option_sets(), args.differential, covered=True)
 
 
 # Mus.
@@ -481,31 +465,8 @@ def section_wizard_differential(args: argparse.Namespace, out: dict[str, Any]) -
 def mus_side(envs: int, *, encode: bool, policy: int = 0, seed: int = 1, step_api: bool = False,
              **options: Any) -> Side:
     """The Mus core's ``play`` loop, or (``step_api``) ``policy`` then ``step`` per batch step as from Python."""
-    from cardtable.vector._mus import Core as MusCore
-
-    core = MusCore(envs, seed, cardtable.load_game("mus").options(**options), seed)
-    obs = np.zeros((envs, core.obs_size), np.uint8)
-    mask = np.zeros((envs, core.num_actions), np.int8)
-    player = np.zeros(envs, np.int32)
-    rewards = np.zeros((envs, core.players), np.float32)
-    done = np.zeros(envs, np.uint8)
-    actions = np.zeros(envs, np.int64)
-    core.reset(obs, mask, player)
-    chunk = max(1, 20_000 // envs)
-
-    def side(seconds: float) -> tuple[int, float]:
-        decisions = 0
-        start = time.process_time()
-        while (now := time.process_time()) - start < seconds:
-            if step_api:
-                core.policy(policy, actions)
-                core.step(actions, obs, mask, rewards, done, player, 0, encode)
-                decisions += envs
-            else:
-                decisions += core.play(chunk, policy, encode, obs, mask)[0]
-        return decisions, now - start
-
-    return side
+    side = game_step_side if step_api else game_play_side
+    return side("mus", envs, options, encode=encode, policy=policy, seed=seed)
 
 
 def mus_lengths(policy: int, envs: int = 500, steps: int = 2000) -> float:
@@ -550,36 +511,13 @@ def section_mus_peers(args: argparse.Namespace, out: dict[str, Any]) -> None:
 
 def section_mus_encoding(args: argparse.Namespace, out: dict[str, Any]) -> None:
     """The Mus loop with the observation and mask written at every decision over the loop without."""
-    rates = interleave({"plain": mus_side(args.envs, encode=False), "encoded": mus_side(args.envs, encode=True),
-                        "plain_simple": mus_side(args.envs, encode=False, policy=1),
-                        "encoded_simple": mus_side(args.envs, encode=True, policy=1),
-                        "step_plain": mus_side(args.envs, encode=False, step_api=True),
-                        "step_encoded": mus_side(args.envs, encode=True, step_api=True)},
-                       args.rounds, args.slice)
-    out["mus_encoding"] = {
-        "setting": "default options; a 585-byte observation and a 56-id mask",
-        "decisions_per_s": {k: statistics.median(v) for k, v in rates.items()},
-        "cost_encoded_over_plain_random": ratios(rates, "plain", "encoded"),
-        "cost_encoded_over_plain_simple": ratios(rates, "plain_simple", "encoded_simple"),
-        "cost_encoded_over_plain_step_api": ratios(rates, "step_plain", "step_encoded"),
-    }
+    encoding_section("mus_encoding", args, out, mus_side, functools.partial(mus_side, step_api=True), "simple",
+                     "default options; a 585-byte observation and a 56-id mask")
 
 
 def section_mus_memory(args: argparse.Namespace, out: dict[str, Any]) -> None:
     """Bytes per Mus game state in a batch of 10,000."""
-    from throughput import malloc_in_use
-
-    from cardtable.vector._mus import Core as MusCore
-
-    n = 10_000
-    options = cardtable.load_game("mus").options()
-    before = malloc_in_use()
-    core = MusCore(n, 1, options, 1)
-    after = malloc_in_use()
-    out["mus_memory"] = {"batch": n, "core_bytes_per_game": core.state_bytes,
-                         "c_heap_bytes_per_game": (after - before) / n,
-                         "buffers_bytes_per_env (obs + mask + rewards + done + player)":
-                             core.obs_size + core.num_actions + 4 * 4 + 1 + 4}
+    memory_section("mus_memory", "mus", {}, out, "buffers_bytes_per_env (obs + mask + rewards + done + player)")
 
 
 def section_mus_differential(args: argparse.Namespace, out: dict[str, Any]) -> None:
@@ -620,49 +558,6 @@ SECTIONS = {"technologies": section_technologies, "peers": section_peers, "encod
 
 #: The option set of each game's speed figures (benchmarks/throughput.py's GAME_OPTIONS).
 GAME_CORES: dict[str, dict[str, Any]] = {"durak": {"players": 3}, "kaiser": {"players": 4}}
-
-
-def game_core(name: str, envs: int, seed: int) -> tuple[Any, tuple[Any, ...]]:
-    """A core of ``name`` on its benchmark options and its buffers: obs, mask, player, rewards, done, actions."""
-    from cardtable.vector.cores import load_core
-
-    core = load_core(name).Core(envs, seed, cardtable.load_game(name).options(GAME_CORES[name]), seed)
-    return core, (np.zeros((envs, core.obs_size), np.uint8), np.zeros((envs, core.num_actions), np.int8),
-                  np.zeros(envs, np.int32), np.zeros((envs, core.players), np.float32), np.zeros(envs, np.uint8),
-                  np.zeros(envs, np.int64))
-
-
-def game_play_side(name: str, envs: int, *, encode: bool, policy: int = 0, seed: int = 1) -> Side:
-    """The core's all-C ``play`` loop."""
-    core, (obs, mask, player, *_) = game_core(name, envs, seed)
-    core.reset(obs, mask, player)
-    chunk = max(1, 20_000 // envs)
-
-    def side(seconds: float) -> tuple[int, float]:
-        decisions = 0
-        start = time.process_time()
-        while (now := time.process_time()) - start < seconds:
-            decisions += core.play(chunk, policy, encode, obs, mask)[0]
-        return decisions, now - start
-
-    return side
-
-
-def game_step_side(name: str, envs: int, *, encode: bool, seed: int = 1) -> Side:
-    """The batch API as an agent drives it from Python: ``Core.policy`` (random), then ``Core.step``."""
-    core, (obs, mask, player, rewards, done, actions) = game_core(name, envs, seed)
-    core.reset(obs, mask, player)
-
-    def side(seconds: float) -> tuple[int, float]:
-        decisions = 0
-        start = time.process_time()
-        while (now := time.process_time()) - start < seconds:
-            core.policy(0, actions)
-            core.step(actions, obs, mask, rewards, done, player, 0, encode)
-            decisions += envs
-        return decisions, now - start
-
-    return side
 
 
 def section_game(name: str) -> Callable[[argparse.Namespace, dict[str, Any]], None]:
@@ -711,17 +606,8 @@ def section_game(name: str) -> Callable[[argparse.Namespace, dict[str, Any]], No
                             "c_heap_bytes_per_game": heap / 10_000}
         del big, buffers
         check = importlib.import_module(f"cardtable.vector.check_{name}")
-        sets = check.option_sets()
-        envs = 8
-        steps = max(1, args.differential // (len(sets) * envs))
-        decisions = games = 0
-        start = time.process_time()
-        for k, options in enumerate(sets):
-            tally = check.check(options, seed=1000 * k, num_envs=envs, steps=steps, policy_seed=k)
-            decisions += tally.decisions
-            games += tally.games
-        result["differential"] = {"option_sets": len(sets), "decisions": decisions, "games": games,
-                                  "cpu_seconds": time.process_time() - start, "mismatches": 0}
+        result["differential"] = differential_runs(check.check, check.option_sets(), args.differential,
+                                                   both_rewards=False)
         out[name] = result
 
     return section

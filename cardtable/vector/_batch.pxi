@@ -3,7 +3,8 @@
 # It owns N states, steps them with one action each, auto-resets finished games, writes the
 # observation and mask of the seat to act, and runs the built-in policies, all in C. A rules module
 # provides, before the include: the enums LEGAL_WORDS (the most 64-bit words of a legal set), MAX_PLAYERS,
-# OBS_MAX; the structs Config (with ``players``, ``obs_size``, ``reward_round``) and State; and these functions:
+# OBS_MAX; the structs Config (with ``players``, ``obs_size``, ``reward_round``), State and Memo (with a
+# ``valid`` byte, which rules_forget below clears); and these functions:
 #
 #   rules_num_actions(cfg)               the size of the action space (at most 64 * LEGAL_WORDS); a constant
 #                                        where the space does not depend on the options
@@ -15,7 +16,6 @@
 #   rules_encode(cfg, s, seat, out, memo)  the ``cardtable.rl`` encoding of ``seat`` (obs_size bytes); ``memo``
 #                                        (a Memo, the rules module's record of what it last wrote into
 #                                        this row, or NULL) lets it touch only what changed
-#   rules_forget(memo)                   the row's content is unknown: the next encode writes all of it
 #   rules_policy(cfg, s, policy, legal, prng)  a built-in policy's action id (POLICIES names them)
 #   rules_config(options, flags)         a Config from the options object and the flags dict (Python level)
 #   rules_dump(cfg, s)                   the state as a dict of Python values (differential tests)
@@ -72,6 +72,11 @@ cdef inline void write_mask(uint8_t* out, const uint64_t* legal, int count) noex
     for w in range(last):
         write_bits(out + 64 * w, legal[w], 64)
     write_bits(out + 64 * last, legal[last], count - 64 * last)
+
+
+cdef inline void rules_forget(Memo* memo) noexcept nogil:
+    # The row's content is unknown: the next rules_encode writes all of it.
+    memo.valid = 0
 
 
 cdef inline bint is_legal(const uint64_t* legal, int64_t action, int count) noexcept nogil:

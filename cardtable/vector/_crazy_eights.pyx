@@ -115,25 +115,12 @@ cdef void _fill_tables():
 _fill_tables()
 
 
-cdef inline int popcount(uint64_t x) noexcept nogil:
-    # Bit arithmetic: without a -mpopcnt build (wheels run on any x86-64) the builtin is a library call.
-    x = x - ((x >> 1) & 0x5555555555555555ULL)
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL
-    return <int>((x * 0x0101010101010101ULL) >> 56)
+include "_bits.pxi"
 
 
 cdef inline int next_seat(int seat, int players) noexcept nogil:
     seat += 1
     return 0 if seat == players else seat
-
-
-cdef inline int lowest(uint64_t x) noexcept nogil:
-    return __builtin_ctzll(x)
-
-
-cdef extern from *:
-    int __builtin_ctzll(unsigned long long) nogil
 
 
 # Dealing (game.deal_round, game.new).
@@ -344,18 +331,7 @@ ctypedef struct Memo:
     uint8_t dealer
 
 
-cdef inline void rules_forget(Memo* memo) noexcept nogil:
-    memo.valid = 0
-
-
-cdef inline void one_hot(uint8_t* out, uint8_t* was, int now) noexcept nogil:
-    """Move a one-hot byte from ``out[was]`` to ``out[now]`` (NO_CARD: no byte set)."""
-    if was[0] != now:
-        if was[0] != NO_CARD:
-            out[was[0]] = 0
-        if now != NO_CARD:
-            out[now] = 1
-        was[0] = now
+include "_onehot.pxi"
 
 
 cdef inline void rules_encode(const Config* cfg, const State* s, int seat, uint8_t* out, Memo* memo) noexcept nogil:
@@ -396,20 +372,6 @@ cdef inline void rules_encode(const Config* cfg, const State* s, int seat, uint8
 
 
 # The built-in policies.
-
-
-cdef inline int nth_legal(const uint64_t* legal, int k) noexcept nogil:
-    """The k-th legal id (0-based, ascending)."""
-    cdef uint64_t w = legal[0]
-    cdef int base = 0, count = popcount(w)
-    if k >= count:
-        k -= count
-        w = legal[1]
-        base = 64
-    while k:
-        w &= w - 1
-        k -= 1
-    return base + lowest(w)
 
 
 cdef inline int heuristic(const Config* cfg, const State* s) noexcept nogil:
@@ -457,7 +419,7 @@ cdef inline int rules_policy(const Config* cfg, const State* s, int policy, cons
                              uint64_t* prng) noexcept nogil:
     if policy == 1:
         return heuristic(cfg, s)
-    return nth_legal(legal, uniform(prng, popcount(legal[0]) + popcount(legal[1])))
+    return nth_bit2(legal, uniform(prng, popcount(legal[0]) + popcount(legal[1])))
 
 
 # Python level.

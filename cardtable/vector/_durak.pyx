@@ -124,21 +124,7 @@ def _fill_tables() -> None:
 _fill_tables()
 
 
-cdef inline int popcount(uint64_t x) noexcept nogil:
-    # Bit arithmetic: without a -mpopcnt build (wheels run on any x86-64) the builtin is a library call.
-    x = x - ((x >> 1) & 0x5555555555555555ULL)
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL
-    return <int>((x * 0x0101010101010101ULL) >> 56)
-
-
-cdef extern from *:
-    int __builtin_ctzll(unsigned long long) nogil
-    int __builtin_clzll(unsigned long long) nogil
-
-
-cdef inline int lowest(uint64_t x) noexcept nogil:
-    return __builtin_ctzll(x)
+include "_bits.pxi"
 
 
 cdef inline uint64_t of_ranks(uint64_t cards) noexcept nogil:
@@ -390,18 +376,7 @@ ctypedef struct Memo:
     uint8_t role[3]    # attacker, defender, seat to act; or the game-over flag in role[0]
 
 
-cdef inline void rules_forget(Memo* memo) noexcept nogil:
-    memo.valid = 0
-
-
-cdef inline void one_hot(uint8_t* out, uint8_t* was, int now) noexcept nogil:
-    """Move a one-hot byte from ``out[was]`` to ``out[now]`` (NO_CARD: no byte set)."""
-    if was[0] != now:
-        if was[0] != NO_CARD:
-            out[was[0]] = 0
-        if now != NO_CARD:
-            out[now] = 1
-        was[0] = now
+include "_onehot.pxi"
 
 
 cdef inline int relative(int other, int seat, int n) noexcept nogil:
@@ -461,20 +436,6 @@ cdef inline int first_in_hand(uint64_t cards, int trump) noexcept nogil:
     return ORDER[trump][lowest(positions)]
 
 
-cdef inline int nth_legal(const uint64_t* legal, int k) noexcept nogil:
-    """The k-th legal id (0-based, ascending)."""
-    cdef uint64_t w = legal[0]
-    cdef int base = 0, count = popcount(w)
-    if k >= count:
-        k -= count
-        w = legal[1]
-        base = 64
-    while k:
-        w &= w - 1
-        k -= 1
-    return base + lowest(w)
-
-
 cdef inline int player(const Config* cfg, const State* s, int policy) noexcept nogil:
     """``ScriptedBot`` (policy 2), ``HeuristicBot`` (1) and ``LowestBot`` (3): the first suitable card in hand order.
 
@@ -508,7 +469,7 @@ cdef inline int rules_policy(const Config* cfg, const State* s, int policy, cons
                              uint64_t* prng) noexcept nogil:
     if policy:
         return player(cfg, s, policy)
-    return nth_legal(legal, uniform(prng, popcount(legal[0]) + popcount(legal[1])))
+    return nth_bit2(legal, uniform(prng, popcount(legal[0]) + popcount(legal[1])))
 
 
 # Python level.

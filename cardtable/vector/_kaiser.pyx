@@ -117,21 +117,7 @@ def _fill_tables() -> None:
 _fill_tables()
 
 
-cdef inline int popcount(uint64_t x) noexcept nogil:
-    # Bit arithmetic: without a -mpopcnt build (wheels run on any x86-64) the builtin is a library call.
-    x = x - ((x >> 1) & 0x5555555555555555ULL)
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL
-    return <int>((x * 0x0101010101010101ULL) >> 56)
-
-
-cdef extern from *:
-    int __builtin_ctzll(unsigned long long) nogil
-    int __builtin_clzll(unsigned long long) nogil
-
-
-cdef inline int lowest(uint64_t x) noexcept nogil:
-    return __builtin_ctzll(x)
+include "_bits.pxi"
 
 
 # Dealing (game._start_hand, set_deal, KaiserGame.new).
@@ -358,18 +344,7 @@ ctypedef struct Memo:
     uint16_t winner
 
 
-cdef inline void rules_forget(Memo* memo) noexcept nogil:
-    memo.valid = 0
-
-
-cdef inline void one_hot(uint8_t* out, uint16_t* was, int now) noexcept nogil:
-    """Move a one-hot byte from ``out[was]`` to ``out[now]`` (NO_SPOT: no byte set)."""
-    if was[0] != now:
-        if was[0] != NO_SPOT:
-            out[was[0]] = 0
-        if now != NO_SPOT:
-            out[now] = 1
-        was[0] = now
+include "_onehot.pxi"
 
 
 cdef inline int clip(int total) noexcept nogil:
@@ -396,19 +371,19 @@ cdef inline void rules_encode(const Config* cfg, const State* s, int seat, uint8
     for r in range(4):  # seats counted from ``seat``: their cards in the trick and in the last trick
         other = (seat + r) & 3
         card = s.trick[other]
-        one_hot(out, &memo.trick[r], NO_SPOT if card == NO_CARD else 32 + 32 * r + card)
+        one_hot16(out, &memo.trick[r], NO_SPOT if card == NO_CARD else 32 + 32 * r + card)
         card = s.last_trick[other]
-        one_hot(out, &memo.last[r], NO_SPOT if card == NO_CARD else 160 + 32 * r + card)
+        one_hot16(out, &memo.last[r], NO_SPOT if card == NO_CARD else 160 + 32 * r + card)
         out[329 + r] = s.bid_points[other]
         out[340 + r] = s.held[other]
-    one_hot(out, &memo.phase, 288 + s.phase)
-    one_hot(out, &memo.dealer, 292 + ((s.dealer - seat) & 3))
-    one_hot(out, &memo.turn, NO_SPOT if s.phase == OVER else 296 + ((s.turn - seat) & 3))
-    one_hot(out, &memo.leader, 300 + ((s.leader - seat) & 3) if s.phase == PLAY else NO_SPOT)
-    one_hot(out, &memo.bidder, 304 + ((s.high_bidder - seat) & 3) if s.phase != BIDDING and s.high_bidder >= 0
+    one_hot16(out, &memo.phase, 288 + s.phase)
+    one_hot16(out, &memo.dealer, 292 + ((s.dealer - seat) & 3))
+    one_hot16(out, &memo.turn, NO_SPOT if s.phase == OVER else 296 + ((s.turn - seat) & 3))
+    one_hot16(out, &memo.leader, 300 + ((s.leader - seat) & 3) if s.phase == PLAY else NO_SPOT)
+    one_hot16(out, &memo.bidder, 304 + ((s.high_bidder - seat) & 3) if s.phase != BIDDING and s.high_bidder >= 0
             else NO_SPOT)
-    one_hot(out, &memo.trump, 308 + s.trump if s.trump >= 0 else NO_SPOT)
-    one_hot(out, &memo.winner, 325 + ((s.last_winner - seat) & 3) if s.last_trick[0] != NO_CARD else NO_SPOT)
+    one_hot16(out, &memo.trump, 308 + s.trump if s.trump >= 0 else NO_SPOT)
+    one_hot16(out, &memo.winner, 325 + ((s.last_winner - seat) & 3) if s.last_trick[0] != NO_CARD else NO_SPOT)
     called = ((s.called >> seat) | (s.called << (4 - seat))) & 0xF   # bit r: seat ``seat + r``
     nt = ((s.no_trumps >> seat) | (s.no_trumps << (4 - seat))) & 0xF
     passed = 0

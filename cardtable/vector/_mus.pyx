@@ -262,20 +262,7 @@ def _fill_tables():
 _fill_tables()
 
 
-cdef inline int popcount(uint64_t x) noexcept nogil:
-    # Bit arithmetic: without a -mpopcnt build (wheels run on any x86-64) the builtin is a library call.
-    x = x - ((x >> 1) & 0x5555555555555555ULL)
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL
-    return <int>((x * 0x0101010101010101ULL) >> 56)
-
-
-cdef extern from *:
-    int __builtin_ctzll(unsigned long long) nogil
-
-
-cdef inline int lowest(uint64_t x) noexcept nogil:
-    return __builtin_ctzll(x)
+include "_bits.pxi"
 
 
 # 2. The state (state.py).
@@ -963,10 +950,6 @@ cdef enum:
     DIRTY_SIGNALS = 4
     DIRTY_PENDING = 8
     DIRTY_RESULTS = 16
-
-
-cdef inline void rules_forget(Memo* memo) noexcept nogil:
-    memo.valid = 0
 
 
 cdef inline uint64_t spread4(uint64_t bits14, int offset) noexcept nogil:

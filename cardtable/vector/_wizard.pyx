@@ -142,20 +142,7 @@ cdef void _fill_tables():
 _fill_tables()
 
 
-cdef inline int popcount(uint64_t x) noexcept nogil:
-    # Bit arithmetic: without a -mpopcnt build (wheels run on any x86-64) the builtin is a library call.
-    x = x - ((x >> 1) & 0x5555555555555555ULL)
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL
-    return <int>((x * 0x0101010101010101ULL) >> 56)
-
-
-cdef extern from *:
-    int __builtin_ctzll(unsigned long long) nogil
-
-
-cdef inline int lowest(uint64_t x) noexcept nogil:
-    return __builtin_ctzll(x)
+include "_bits.pxi"
 
 
 cdef inline int next_seat(int seat, int players) noexcept nogil:
@@ -385,18 +372,7 @@ ctypedef struct Memo:
     uint8_t valid
 
 
-cdef inline void rules_forget(Memo* memo) noexcept nogil:
-    memo.valid = 0
-
-
-cdef inline void one_hot(uint8_t* out, uint16_t* was, int now) noexcept nogil:
-    """Move a one-hot byte from ``out[was]`` to ``out[now]`` (NONE16: no byte set)."""
-    if was[0] != now:
-        if was[0] != NONE16:
-            out[was[0]] = 0
-        if now != NONE16:
-            out[now] = 1
-        was[0] = now
+include "_onehot.pxi"
 
 
 cdef inline uint64_t load8(const void* p) noexcept nogil:
@@ -454,14 +430,14 @@ cdef inline void rules_encode(const Config* cfg, const State* s, int seat, uint8
         out[at] = 1
         memo.trick_on[k] = at
     memo.trick_count = trick_len
-    one_hot(out, &memo.trump_card, NONE16 if trump_card == NO_CARD else base + trump_card)
-    one_hot(out, &memo.trump_suit, NONE16 if trump < 0 else base + DECK + trump)
+    one_hot16(out, &memo.trump_card, NONE16 if trump_card == NO_CARD else base + trump_card)
+    one_hot16(out, &memo.trump_suit, NONE16 if trump < 0 else base + DECK + trump)
     out[base + 64] = phase == CHOOSING
-    one_hot(out, &memo.lead, base + 65 + lead if 0 <= lead < 4 else NONE16)
-    one_hot(out, &memo.phase, base + 69 + phase)
-    one_hot(out, &memo.dealer, seats + rel[dealer])
-    one_hot(out, &memo.to_act, NONE16 if to_act < 0 else seats + n + rel[to_act])
-    one_hot(out, &memo.leader, seats + 2 * n + rel[leader] if phase == PLAYING else NONE16)
+    one_hot16(out, &memo.lead, base + 65 + lead if 0 <= lead < 4 else NONE16)
+    one_hot16(out, &memo.phase, base + 69 + phase)
+    one_hot16(out, &memo.dealer, seats + rel[dealer])
+    one_hot16(out, &memo.to_act, NONE16 if to_act < 0 else seats + n + rel[to_act])
+    one_hot16(out, &memo.leader, seats + 2 * n + rel[leader] if phase == PLAYING else NONE16)
     # Per seat, from ``seat``: who has bid (a bid of -1 has its top bit set), then the bids + 1 (-1 + 1 without a
     # carry into the next byte; only the seat's own while bids are hidden), tricks won; then cards held, round,
     # rounds, forbidden bid + 1 and totals, composed in ``tail`` and stored as its first and its last eight bytes.
@@ -480,20 +456,6 @@ cdef inline void rules_encode(const Config* cfg, const State* s, int seat, uint8
 
 
 # The built-in policies.
-
-
-cdef inline int nth_legal(const uint64_t* legal, int k) noexcept nogil:
-    """The k-th legal id (0-based, ascending)."""
-    cdef uint64_t w = legal[0]
-    cdef int base = 0, count = popcount(w)
-    if k >= count:
-        k -= count
-        w = legal[1]
-        base = 64
-    while k:
-        w &= w - 1
-        k -= 1
-    return base + lowest(w)
 
 
 # The heuristic (the game's ``heuristic`` bot, players/heuristic.py; floating point in the same order).
@@ -701,7 +663,7 @@ cdef inline int rules_policy(const Config* cfg, const State* s, int policy, cons
         if s.phase == BIDDING:
             return heuristic_bid(cfg, s, legal)
         return heuristic_trump(cfg, s)
-    return nth_legal(legal, uniform(prng, popcount(legal[0]) + popcount(legal[1])))
+    return nth_bit2(legal, uniform(prng, popcount(legal[0]) + popcount(legal[1])))
 
 
 # Python level.

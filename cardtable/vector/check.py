@@ -13,29 +13,11 @@ mixed) and are replayed in the Python engine through its validated ``apply``. Us
 from __future__ import annotations
 
 import itertools
-from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from cardtable.core.registry import load_game
-from cardtable.rl import rewards as rw
-from cardtable.vector.cores import load_core
-
-
-class Mismatch(AssertionError):
-    """The core and the Python engine differ; the message names the env, the step, what differs and both values."""
-
-
-@dataclass
-class Tally:
-    """What one check covered."""
-
-    decisions: int = 0
-    games: int = 0
-    #: Rounds ended, by how (``RoundScore.end``: out, blocked, limit).
-    ends: Counter[str] = field(default_factory=Counter)
+from cardtable.vector.lockstep import Mismatch as Mismatch
+from cardtable.vector.lockstep import Tally, lockstep
 
 
 def option_sets() -> list[Any]:
@@ -93,77 +75,18 @@ def check(options: Any, *, seed: int, num_envs: int, steps: int, rewards: str = 
 
 def _check(options: Any, seed: int, num_envs: int, steps: int, rewards: str, policy_seed: int,
            heuristic_every: int, all_seats_every: int, game: Any, flags: dict[str, Any]) -> Tally:
-    from cardtable.games.crazy_eights.encoding import ENCODING
-    from cardtable.games.crazy_eights.players.heuristic import HeuristicBot
+    schedule = (1,) + (0,) * (heuristic_every - 1) if heuristic_every > 0 else (0,)
+    return lockstep("crazy_eights", options, view=_view, seed=seed, num_envs=num_envs, steps=steps, rewards=rewards,
+                    policy_seed=policy_seed, schedule=schedule, all_seats_every=all_seats_every, game=game,
+                    end=_ending, **flags)
 
-    game = game or load_game("crazy_eights")
-    core = load_core("crazy_eights").Core(num_envs, seed, options, policy_seed, rewards=rewards, **flags)
-    n = core.players
-    obs = np.zeros((num_envs, core.obs_size), np.uint8)
-    mask = np.zeros((num_envs, core.num_actions), np.int8)
-    player = np.zeros(num_envs, np.int32)
-    reward = np.zeros((num_envs, n), np.float32)
-    done = np.zeros(num_envs, np.uint8)
-    actions = np.zeros(num_envs, np.int64)
-    seat_buffer = np.zeros(core.obs_size, np.uint8)
-    bot = HeuristicBot()
-    core.reset(obs, mask, player)
-    states = [game.new(options, core.seed_of(i))[0] for i in range(num_envs)]
-    tally = Tally()
 
-    def fail(step: int, env: int, what: str, ours: Any, theirs: Any) -> None:
-        raise Mismatch(f"step {step}, env {env} (seed {core.seed_of(env)}): {what} "
-                       f"differs: core {ours!r}, Python engine {theirs!r}")
+def _view(state: Any) -> dict[str, Any]:
+    """``python_view`` and the cards held and in the discards (the core's ``held`` and ``pile``)."""
+    return {**python_view(state), "held": tuple(h.bit_count() for h in state.hands),
+            "pile": state.discards.bit_count()}
 
-    for step in range(steps):
-        heuristic = heuristic_every > 0 and step % heuristic_every == 0
-        for i, state in enumerate(states):
-            ours, theirs = core.state(i), python_view(state)
-            for key, value in theirs.items():
-                if ours[key] != value:
-                    fail(step, i, key, ours[key], value)
-            counts = (tuple(h.bit_count() for h in state.hands), state.discards.bit_count())
-            if (ours["held"], ours["pile"]) != counts:
-                fail(step, i, "the cards held and in the discards", (ours["held"], ours["pile"]), counts)
-            seat = state.turn
-            if player[i] != seat:
-                fail(step, i, "the seat to act", int(player[i]), seat)
-            legal = ENCODING.legal_ids(state, seat)
-            if np.flatnonzero(mask[i]).tolist() != legal:
-                fail(step, i, "the legal ids", np.flatnonzero(mask[i]).tolist(), legal)
-            if obs[i].tobytes() != ENCODING.features(state, seat):
-                fail(step, i, f"the encoding of seat {seat}", obs[i].tobytes(), ENCODING.features(state, seat))
-            if all_seats_every > 0 and step % all_seats_every == 0:
-                for other in range(n):
-                    core.encode(i, other, seat_buffer)
-                    if seat_buffer.tobytes() != ENCODING.features(state, other):
-                        fail(step, i, f"the encoding of seat {other}", seat_buffer.tobytes(),
-                             ENCODING.features(state, other))
-        core.policy(1 if heuristic else 0, actions)
-        if heuristic:
-            for i, state in enumerate(states):
-                choice = bot.act(game.observe(state, state.turn), game.legal_actions(state, state.turn))
-                if ENCODING.action_id(choice) != actions[i]:
-                    fail(step, i, "the heuristic's choice", int(actions[i]), ENCODING.action_id(choice))
-        if core.step(actions, obs, mask, reward, done, player, 0, True) != -1:
-            raise Mismatch(f"step {step}: the core refused an action its own policy chose")
-        for i, state in enumerate(states):
-            after, _ = game.apply(state, state.turn, ENCODING.action_from_id(int(actions[i]), state))
-            expected = [0.0] * n
-            if rewards == "round":
-                expected = rw.round_rewards("crazy_eights", state, after)
-            outcome = game.outcome(after)
-            if outcome is not None and rewards == "game":
-                expected = rw.final_rewards(tuple(outcome.winners), n)
-            if reward[i].tolist() != expected:
-                fail(step, i, "the rewards", reward[i].tolist(), expected)
-            if len(after.sheet) > len(state.sheet):
-                tally.ends[after.sheet[-1].end] += 1
-            if bool(done[i]) != (outcome is not None):
-                fail(step, i, "the done flag", bool(done[i]), outcome is not None)
-            if outcome is not None:
-                tally.games += 1
-                after = game.new(options, core.seed_of(i))[0]
-            states[i] = after
-            tally.decisions += 1
-    return tally
+
+def _ending(before: Any, after: Any) -> str | None:
+    """How a step ended a round (``RoundScore.end``: out, blocked, limit); ``None`` if it did not."""
+    return after.sheet[-1].end if len(after.sheet) > len(before.sheet) else None

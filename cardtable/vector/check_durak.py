@@ -15,8 +15,7 @@ from typing import Any
 
 from cardtable.cards import mask_of
 from cardtable.core.registry import load_game
-from cardtable.vector.check import Tally
-from cardtable.vector.lockstep import lockstep
+from cardtable.vector.lockstep import Tally, lockstep
 
 #: Random steps with each built-in player's in between: heuristic, scripted, lowest.
 SCHEDULE = (0, 1, 0, 2, 0, 3)

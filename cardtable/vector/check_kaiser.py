@@ -15,8 +15,7 @@ import itertools
 from typing import Any
 
 from cardtable.core.registry import load_game
-from cardtable.vector.check import Tally
-from cardtable.vector.lockstep import lockstep
+from cardtable.vector.lockstep import Tally, lockstep
 
 #: Random steps with each built-in player's in between: heuristic, lowest.
 SCHEDULE = (0, 1, 0, 2)

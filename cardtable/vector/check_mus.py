@@ -22,8 +22,8 @@ import numpy as np
 
 from cardtable.core.registry import load_game
 from cardtable.rl import rewards as rw
-from cardtable.vector.check import Mismatch
 from cardtable.vector.cores import load_core
+from cardtable.vector.lockstep import Mismatch
 
 _LANCES = ("grande", "chica", "pares", "juego", "punto")
 

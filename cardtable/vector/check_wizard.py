@@ -18,12 +18,8 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-import numpy as np
-
 from cardtable.core.registry import load_game
-from cardtable.rl import rewards as rw
-from cardtable.vector.check import Mismatch, Tally
-from cardtable.vector.cores import load_core
+from cardtable.vector.lockstep import Tally, lockstep
 
 #: The values of each WizardOptions field (first_dealer: -1, drawn from the seed, or any seat).
 PLAYERS = (3, 4, 5, 6)
@@ -70,87 +66,24 @@ def check(options: Any, *, seed: int, num_envs: int, steps: int, rewards: str = 
     games went through: rounds scored, exact bids, rounds without trump, trump named by the dealer,
     decisions where the sum rule forbade a bid, bids made while hidden.
     """
-    from cardtable.bots import make_bot
-    from cardtable.games.wizard.encoding import ENCODING
+    def count(tally: Tally, before: Any, after: Any, action: int) -> None:
+        _count(tally, before, after, action, game or load_game("wizard"), options)
 
-    game = game or load_game("wizard")
-    core = load_core("wizard").Core(num_envs, seed, options, policy_seed, rewards=rewards, **flags)
-    n = core.players
-    obs = np.zeros((num_envs, core.obs_size), np.uint8)
-    mask = np.zeros((num_envs, core.num_actions), np.int8)
-    player = np.zeros(num_envs, np.int32)
-    reward = np.zeros((num_envs, n), np.float32)
-    done = np.zeros(num_envs, np.uint8)
-    actions = np.zeros(num_envs, np.int64)
-    seat_buffer = np.zeros(core.obs_size, np.uint8)
-    bot = make_bot(game, "heuristic")
-    core.reset(obs, mask, player)
-    states = [game.new(options, core.seed_of(i))[0] for i in range(num_envs)]
-    tally = Tally()
-
-    def fail(step: int, env: int, what: str, ours: Any, theirs: Any) -> None:
-        raise Mismatch(f"step {step}, env {env} (seed {core.seed_of(env)}): {what} "
-                       f"differs: core {ours!r}, Python engine {theirs!r}")
-
-    for step in range(steps):
-        heuristic = heuristic_every > 0 and step % heuristic_every == 0
-        for i, state in enumerate(states):
-            ours, theirs = core.state(i), python_view(state)
-            for key, value in theirs.items():
-                if ours[key] != value:
-                    fail(step, i, key, ours[key], value)
-            seat = state.to_act
-            if player[i] != seat:
-                fail(step, i, "the seat to act", int(player[i]), seat)
-            legal = ENCODING.legal_ids(state, seat)
-            if np.flatnonzero(mask[i]).tolist() != legal:
-                fail(step, i, "the legal ids", np.flatnonzero(mask[i]).tolist(), legal)
-            if obs[i].tobytes() != ENCODING.features(state, seat):
-                fail(step, i, f"the encoding of seat {seat}", obs[i].tobytes(), ENCODING.features(state, seat))
-            if all_seats_every > 0 and step % all_seats_every == 0:
-                for other in range(n):
-                    core.encode(i, other, seat_buffer)
-                    if seat_buffer.tobytes() != ENCODING.features(state, other):
-                        fail(step, i, f"the encoding of seat {other}", seat_buffer.tobytes(),
-                             ENCODING.features(state, other))
-            if game.forbidden_bid(state) is not None:
-                tally.ends["bid forbidden"] += 1
-            if state.phase == "bidding" and options.hidden_bids:
-                tally.ends["bid hidden"] += 1
-        core.policy(1 if heuristic else 0, actions)
-        if heuristic:
-            for i, state in enumerate(states):
-                choice = bot.act(game.observe(state, state.to_act), game.legal_actions(state, state.to_act))
-                if ENCODING.action_id(choice) != actions[i]:
-                    fail(step, i, "the heuristic's choice", int(actions[i]), ENCODING.action_id(choice))
-        if core.step(actions, obs, mask, reward, done, player, 0, True) != -1:
-            raise Mismatch(f"step {step}: the core refused an action its own policy chose")
-        for i, state in enumerate(states):
-            after, _ = game.apply(state, state.to_act, ENCODING.action_from_id(int(actions[i]), state))
-            expected = [0.0] * n
-            if rewards == "round":
-                expected = rw.round_rewards("wizard", state, after)
-            outcome = game.outcome(after)
-            if outcome is not None and rewards == "game":
-                expected = rw.final_rewards(tuple(outcome.winners), n)
-            if reward[i].tolist() != expected:
-                fail(step, i, "the rewards", reward[i].tolist(), expected)
-            _count(tally, state, after, int(actions[i]))
-            if bool(done[i]) != (outcome is not None):
-                fail(step, i, "the done flag", bool(done[i]), outcome is not None)
-            if outcome is not None:
-                tally.games += 1
-                after = game.new(options, core.seed_of(i))[0]
-            states[i] = after
-            tally.decisions += 1
-    return tally
+    schedule = (1,) + (0,) * (heuristic_every - 1) if heuristic_every > 0 else (0,)
+    return lockstep("wizard", options, view=python_view, seed=seed, num_envs=num_envs, steps=steps, rewards=rewards,
+                    policy_seed=policy_seed, schedule=schedule, all_seats_every=all_seats_every, game=game,
+                    count=count, **flags)
 
 
-def _count(tally: Tally, before: Any, after: Any, action: int) -> None:
+def _count(tally: Tally, before: Any, after: Any, action: int, game: Any, options: Any) -> None:
     """What the step went through (see ``check``)."""
     from cardtable.games.wizard.encoding import TRUMP_BASE
     from cardtable.games.wizard.state import unpack_row
 
+    if game.forbidden_bid(before) is not None:
+        tally.ends["bid forbidden"] += 1
+    if before.phase == "bidding" and options.hidden_bids:
+        tally.ends["bid hidden"] += 1
     if action >= TRUMP_BASE:
         tally.ends["trump named"] += 1
     if len(after.rows) > len(before.rows):

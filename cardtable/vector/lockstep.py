@@ -6,12 +6,15 @@ encoding of the seat to act (every ``all_seats_every`` steps, of every seat) aga
 and, on steps played by a built-in player, its choice against the Python bot of that name; after
 each step the rewards and the done flags. The actions come from the core's built-in policies (a
 schedule of policy indices, one per batch step) and are replayed in the Python engine through its
-validated ``apply``. ``check_durak`` and ``check_kaiser`` call it with their game's view.
+validated ``apply``. ``check`` (Crazy Eights), ``check_wizard``, ``check_durak`` and ``check_kaiser`` call it
+with their game's view.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -19,23 +22,40 @@ import numpy as np
 from cardtable.core.registry import load_game
 from cardtable.rl import rewards as rw
 from cardtable.rl.spaces import encoding_for
-from cardtable.vector.check import Mismatch, Tally
 from cardtable.vector.cores import load_core
+
+
+class Mismatch(AssertionError):
+    """The core and the Python engine differ; the message names the env, the step, what differs and both values."""
+
+
+@dataclass
+class Tally:
+    """What one check covered."""
+
+    decisions: int = 0
+    games: int = 0
+    #: What the games went through, by name (each check says which: rounds ended by how, ...).
+    ends: Counter[str] = field(default_factory=Counter)
+
 
 View = Callable[[Any], dict[str, Any]]
 """A Python engine state in the core's ``state(i)`` terms (the keys it compares)."""
 End = Callable[[Any, Any], "str | None"]
 """How a step ended a round or game (for the tally), or ``None``: ``end(before, after)``."""
+Count = Callable[[Tally, Any, Any, int], None]
+"""Anything else a step went through, into the tally: ``count(tally, before, after, action_id)``."""
 
 
 def lockstep(name: str, options: Any, *, view: View, seed: int, num_envs: int, steps: int, rewards: str = "game",
              policy_seed: int = 0, schedule: Sequence[int] = (0,), all_seats_every: int = 4, game: Any = None,
-             end: End | None = None, **flags: Any) -> Tally:
+             end: End | None = None, count: Count | None = None, **flags: Any) -> Tally:
     """Play ``steps`` batch steps of ``num_envs`` envs on both sides; ``Mismatch`` at the first difference.
 
     ``schedule[step % len(schedule)]`` is the built-in policy of each step (0 is random; the others
     are compared with the Python bot of the same name). ``game`` is the Python engine to compare with
-    (default: the registered one; a test passes a deliberately broken one); ``flags`` go to the core.
+    (default: the registered one; a test passes a deliberately broken one); ``end`` and ``count`` fill the
+    tally after each env's step; ``flags`` go to the core.
     """
     registered = load_game(name)
     game = game or registered
@@ -102,6 +122,8 @@ def lockstep(name: str, options: Any, *, view: View, seed: int, num_envs: int, s
                 fail(step, i, "the rewards", reward[i].tolist(), expected)
             if end is not None and (how := end(state, after)) is not None:
                 tally.ends[how] += 1
+            if count is not None:
+                count(tally, state, after, int(actions[i]))
             if bool(done[i]) != (outcome is not None):
                 fail(step, i, "the done flag", bool(done[i]), outcome is not None)
             if outcome is not None:

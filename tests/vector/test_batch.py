@@ -10,11 +10,11 @@ import pytest
 
 import cardtable
 import cardtable.vector as vector
-from cardtable.core import GameRecord, replay
 from cardtable.core.errors import InvalidOptions
 from cardtable.games.crazy_eights.encoding import ENCODING
 from cardtable.games.crazy_eights.players.heuristic import HeuristicBot
 from cardtable.vector import cores
+from tests.vector.helpers import assert_heuristic_policy_is_the_bot, replayed_batch_games
 
 GAME = cardtable.load_game("crazy_eights")
 
@@ -61,38 +61,14 @@ def test_auto_reset_deals_each_envs_next_seed_and_rewards_the_finished_game() ->
 def test_a_batch_game_replays_in_the_python_engine_as_a_record() -> None:
     env = vector.make("crazy_eights", num_envs=3, players=4, rounds=3, seed=42, rewards="round")
     env.reset()
-    played: list[list[tuple[int, Any]]] = [[] for _ in range(3)]
-    earned = np.zeros((3, 4))
-    checked = 0
-    while checked < 6:
-        seeds, actions, seats = env.seeds(), env.sample("heuristic"), env.player.copy()
-        _, _, rewards, done, _ = env.step(actions)
-        earned += rewards
-        for i in range(3):
-            played[i].append((int(seats[i]), ENCODING.action_from_id(int(actions[i]))))
-            if done[i]:
-                record = GameRecord("crazy_eights", {"players": 4, "rounds": 3}, seeds[i], tuple(played[i]))
-                state, _ = replay(GAME, record)
-                assert GAME.outcome(state) is not None
-                assert earned[i].tolist() == [-t for t in state.totals]  # round rewards add up to minus the totals
-                played[i], earned[i] = [], 0
-                checked += 1
+    for _, state, earned, _ in replayed_batch_games(GAME, ENCODING, env, {"players": 4, "rounds": 3}, 6):
+        assert earned == [-t for t in state.totals]  # round rewards add up to minus the totals
 
 
 def test_the_heuristic_policy_is_the_heuristic_bot() -> None:
     env = vector.make("crazy_eights", num_envs=16, players=3, seed=5)
     env.reset()
-    bot = HeuristicBot()
-    states = [GAME.new(env.options, s)[0] for s in env.seeds()]
-    for _ in range(60):
-        actions = env.sample("heuristic")
-        for i, state in enumerate(states):
-            choice = bot.act(GAME.observe(state, state.turn), GAME.legal_actions(state, state.turn))
-            assert actions[i] == ENCODING.action_id(choice)
-        env.step(actions)
-        states = [GAME.new(env.options, env.seeds()[i])[0] if env.done[i] else
-                  GAME.apply(state, state.turn, ENCODING.action_from_id(int(actions[i])))[0]
-                  for i, state in enumerate(states)]
+    assert_heuristic_policy_is_the_bot(GAME, ENCODING, env, HeuristicBot(), 60)
 
 
 def test_random_policy_picks_only_legal_ids_and_play_runs_whole_games_in_c() -> None:

@@ -15,7 +15,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
 import cardtable
@@ -27,6 +26,7 @@ from cardtable.games.durak import state as durak_state
 from cardtable.games.durak.encoding import ENCODING
 from cardtable.vector.check import Mismatch
 from cardtable.vector.check_durak import check, option_sets
+from tests.vector.helpers import assert_gymnasium_steps_and_replaces_finished_games, assert_pettingzoo_is_cardtable_rl
 
 GAME = cardtable.load_game("durak")
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "reference-log-seed60493-Rick-Morty-Summer.txt"
@@ -173,41 +173,13 @@ def test_the_illegal_action_loses_convention_ends_that_game_only() -> None:
 
 
 def test_the_pettingzoo_view_is_cardtable_rl_on_the_same_seed() -> None:
-    import cardtable.rl as rl
-
-    ours = vector.pettingzoo_env("durak", players=3, preset="reference")
-    theirs = rl.env("durak", players=3, preset="reference")
-    for seed in (1, 2):
-        ours.reset(seed=seed)
-        theirs.reset(seed=seed)
-        rng = np.random.default_rng(seed)
-        for agent in theirs.agent_iter():
-            assert ours.agent_selection == agent
-            mine, reward, terminated, _, _ = ours.last()
-            obs, expected, done, _, _ = theirs.last()
-            assert (mine["observation"] == obs["observation"]).all()
-            assert (mine["action_mask"] == obs["action_mask"]).all()
-            assert (reward, terminated) == (expected, done)
-            action = None if done else int(rng.choice(np.flatnonzero(obs["action_mask"])))
-            theirs.step(action)
-            ours.step(action)
+    assert_pettingzoo_is_cardtable_rl("durak", (1, 2), players=3, preset="reference")
 
 
 def test_the_gymnasium_view_steps_and_replaces_finished_games() -> None:
     env = vector.gymnasium_env("durak", num_envs=4, players=3, seed=2)
-    obs, info = env.reset(seed=2)
-    ended = 0
-    for _ in range(400):
-        actions = np.array([np.flatnonzero(m)[0] for m in obs["action_mask"]])  # the lowest legal id
-        acting = info["player"]
-        obs, reward, terminated, truncated, info = env.step(actions)
-        assert obs in env.observation_space and not truncated.any()
-        assert reward.tolist() == info["rewards"][np.arange(4), acting].tolist()  # the acting seat's reward
-        for i in np.flatnonzero(terminated):
-            ended += 1
-            assert info["_final_obs"][i] and info["final_obs"][i] in env.single_observation_space["observation"]
-            assert sorted(info["rewards"][i].tolist()) in ([-1.0, -1.0, 1.0], [-1.0, 1.0, 1.0], [-1.0] * 3, [0.0] * 3)
-    assert ended > 0
+    assert_gymnasium_steps_and_replaces_finished_games(
+        env, 2, 400, ([-1.0, -1.0, 1.0], [-1.0, 1.0, 1.0], [-1.0] * 3, [0.0] * 3), sort=True)
 
 
 def test_the_conformance_option_sets_through_make_play_the_same_games() -> None:

@@ -13,17 +13,20 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-import numpy as np
 import pytest
 
 import cardtable
 import cardtable.vector as vector
-from cardtable.core import GameRecord, replay
 from cardtable.core.options import options_to_dict
 from cardtable.games.kaiser import rules
 from cardtable.games.kaiser.encoding import ENCODING
 from cardtable.vector.check import Mismatch
 from cardtable.vector.check_kaiser import check, option_sets, verdicts_module
+from tests.vector.helpers import (
+    assert_gymnasium_steps_and_replaces_finished_games,
+    assert_pettingzoo_is_cardtable_rl,
+    replayed_batch_games,
+)
 
 GAME = cardtable.load_game("kaiser")
 
@@ -96,22 +99,9 @@ def test_shapes_seeds_and_a_batch_game_replayed_as_a_record() -> None:
     obs, mask, _ = env.reset()
     assert (obs.shape, mask.shape, env.rewards.shape) == ((3, 348), (3, 49), (3, 4))
     assert env.obs_shape == ENCODING.shape(env.options) and env.policies == ("random", "heuristic", "lowest")
-    played: list[list[tuple[int, Any]]] = [[] for _ in range(3)]
-    earned = np.zeros((3, 4))
-    checked = 0
-    while checked < 4:
-        seeds, actions, seats = env.seeds(), env.sample("heuristic"), env.player.copy()
-        _, _, rewards, done, _ = env.step(actions)
-        earned += rewards
-        for i in range(3):
-            played[i].append((int(seats[i]), ENCODING.action_from_id(int(actions[i]))))
-            if done[i]:
-                state, _ = replay(GAME, GameRecord("kaiser", options_to_dict(env.options), seeds[i], tuple(played[i])))
-                assert GAME.outcome(state) is not None
-                assert earned[i].tolist() == [state.totals[s & 1] for s in range(4)]  # round rewards add up
-                assert env.seeds()[i] == seeds[i] + 3  # game k of env i: seed + i + k * num_envs
-                played[i], earned[i] = [], 0
-                checked += 1
+    for i, state, earned, seed in replayed_batch_games(GAME, ENCODING, env, options_to_dict(env.options), 4):
+        assert earned == [state.totals[s & 1] for s in range(4)]  # round rewards add up
+        assert env.seeds()[i] == seed + 3  # game k of env i: seed + i + k * num_envs
 
 
 def test_an_illegal_action_names_the_env_and_the_action_and_changes_nothing() -> None:
@@ -134,41 +124,13 @@ def test_bad_options_are_refused_by_name() -> None:
 
 
 def test_the_pettingzoo_view_is_cardtable_rl_on_the_same_seed() -> None:
-    import cardtable.rl as rl
-
-    ours = vector.pettingzoo_env("kaiser", rewards="round", target=32)
-    theirs = rl.env("kaiser", rewards="round", target=32)
-    for seed in (1, 2):
-        ours.reset(seed=seed)
-        theirs.reset(seed=seed)
-        rng = np.random.default_rng(seed)
-        for agent in theirs.agent_iter():
-            assert ours.agent_selection == agent
-            mine, reward, terminated, _, _ = ours.last()
-            obs, expected, done, _, _ = theirs.last()
-            assert (mine["observation"] == obs["observation"]).all()
-            assert (mine["action_mask"] == obs["action_mask"]).all()
-            assert (reward, terminated) == (expected, done)
-            action = None if done else int(rng.choice(np.flatnonzero(obs["action_mask"])))
-            theirs.step(action)
-            ours.step(action)
+    assert_pettingzoo_is_cardtable_rl("kaiser", (1, 2), rewards="round", target=32)
 
 
 def test_the_gymnasium_view_steps_and_replaces_finished_games() -> None:
     env = vector.gymnasium_env("kaiser", num_envs=4, seed=2, target=32)
-    obs, info = env.reset(seed=2)
-    ended = 0
-    for _ in range(1500):
-        actions = np.array([np.flatnonzero(m)[0] for m in obs["action_mask"]])  # the lowest legal id
-        acting = info["player"]
-        obs, reward, terminated, truncated, info = env.step(actions)
-        assert obs in env.observation_space and not truncated.any()
-        assert reward.tolist() == info["rewards"][np.arange(4), acting].tolist()  # the acting seat's reward
-        for i in np.flatnonzero(terminated):
-            ended += 1
-            assert info["_final_obs"][i] and info["final_obs"][i] in env.single_observation_space["observation"]
-            assert info["rewards"][i].tolist() in ([1.0, -1.0, 1.0, -1.0], [-1.0, 1.0, -1.0, 1.0], [0.0] * 4)
-    assert ended > 0
+    assert_gymnasium_steps_and_replaces_finished_games(
+        env, 2, 1500, ([1.0, -1.0, 1.0, -1.0], [-1.0, 1.0, -1.0, 1.0], [0.0] * 4))
 
 
 def test_the_conformance_option_sets_through_make_play_the_same_games() -> None:

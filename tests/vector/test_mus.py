@@ -17,7 +17,6 @@ import numpy as np
 import pytest
 
 import cardtable
-import cardtable.rl as rl
 import cardtable.vector as vector
 from cardtable.core import GameRecord, replay
 from cardtable.core.options import option_specs
@@ -28,6 +27,7 @@ from cardtable.games.mus.players.simple import SimpleBot
 from cardtable.vector import cores
 from cardtable.vector.check import Mismatch
 from cardtable.vector.check_mus import check, option_sets
+from tests.vector.helpers import assert_pettingzoo_is_cardtable_rl
 
 GAME = cardtable.load_game("mus")
 
@@ -233,22 +233,7 @@ def test_a_game_state_takes_under_200_bytes() -> None:
 
 
 def test_the_views_on_mus() -> None:
-    ours = vector.pettingzoo_env("mus", rewards="round", **{"scoring.target": 10})
-    theirs = rl.env("mus", rewards="round", **{"scoring.target": 10})
-    for seed in (1, 2):
-        ours.reset(seed=seed)
-        theirs.reset(seed=seed)
-        rng = np.random.default_rng(seed)
-        for agent in theirs.agent_iter():
-            assert ours.agent_selection == agent
-            mine, reward, terminated, _, _ = ours.last()
-            obs, expected, done, _, _ = theirs.last()
-            assert (mine["observation"] == obs["observation"]).all()
-            assert (mine["action_mask"] == obs["action_mask"]).all()
-            assert (reward, terminated) == (expected, done)
-            action = None if done else int(rng.choice(np.flatnonzero(obs["action_mask"])))
-            theirs.step(action)
-            ours.step(action)
+    assert_pettingzoo_is_cardtable_rl("mus", (1, 2), rewards="round", **{"scoring.target": 10})
     env = vector.gymnasium_env("mus", num_envs=4, seed=3, **{"scoring.target": 10})
     obs, _ = env.reset()
     assert obs in env.observation_space

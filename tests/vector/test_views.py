@@ -10,8 +10,8 @@ from gymnasium.utils.env_checker import check_space_limit
 from gymnasium.vector import AutoresetMode, VectorEnv
 from pettingzoo.test import api_test, seed_test
 
-import cardtable.rl as rl
 import cardtable.vector as vector
+from tests.vector.helpers import assert_pettingzoo_is_cardtable_rl
 
 
 def test_gymnasium_vector_env_spaces_steps_and_final_observations() -> None:
@@ -59,25 +59,9 @@ def test_pettingzoo_api_and_seed_tests_pass(rewards: str) -> None:
 
 
 def test_the_pettingzoo_view_is_cardtable_rl_on_the_same_seed() -> None:
-    ours = vector.pettingzoo_env("crazy_eights", rewards="round", players=4, rounds=3)
-    theirs = rl.env("crazy_eights", rewards="round", players=4, rounds=3)
-    for seed in (1, 2, 3):
-        ours.reset(seed=seed)
-        theirs.reset(seed=seed)
-        rng = np.random.default_rng(seed)
-        for agent in theirs.agent_iter():
-            assert ours.agent_selection == agent
-            mine, reward, terminated, _, _ = ours.last()
-            obs, expected, done, _, _ = theirs.last()
-            assert (mine["observation"] == obs["observation"]).all()
-            assert (mine["action_mask"] == obs["action_mask"]).all()
-            assert (reward, terminated) == (expected, done)
-            for other in theirs.possible_agents:  # every seat's view, not only the one to act
-                assert (ours.observe(other)["observation"] == theirs.observe(other)["observation"]).all()
-            action = None if done else int(rng.choice(np.flatnonzero(obs["action_mask"])))
-            theirs.step(action)
-            ours.step(action)
-        assert ours.agents == theirs.agents == []
+    # every seat's view, not only the one to act
+    assert_pettingzoo_is_cardtable_rl("crazy_eights", (1, 2, 3), every_seat=True, to_the_end=True, rewards="round",
+                                      players=4, rounds=3)
 
 
 def test_pettingzoo_view_refuses_an_illegal_id_and_changes_nothing() -> None:

@@ -21,10 +21,8 @@ import pytest
 from pettingzoo.test import api_test
 
 import cardtable
-import cardtable.rl as rl
 import cardtable.vector as vector
 from cardtable.bots import make_bot
-from cardtable.core import GameRecord, replay
 from cardtable.core.errors import InvalidOptions
 from cardtable.games.wizard import game as flow
 from cardtable.games.wizard import rules
@@ -33,6 +31,11 @@ from cardtable.games.wizard.options import RoundsChoice, WizardOptions, WizardTr
 from cardtable.vector import cores
 from cardtable.vector.check import Mismatch
 from cardtable.vector.check_wizard import check, option_sets
+from tests.vector.helpers import (
+    assert_heuristic_policy_is_the_bot,
+    assert_pettingzoo_is_cardtable_rl,
+    replayed_batch_games,
+)
 
 GAME = cardtable.load_game("wizard")
 
@@ -149,38 +152,15 @@ def test_shapes_and_the_first_observations() -> None:
 def test_the_heuristic_policy_is_the_heuristic_bot() -> None:
     env = vector.make("wizard", num_envs=16, players=4, seed=5, bids_may_not_equal_tricks=True)
     env.reset()
-    bot = make_bot(GAME, "heuristic")
-    states = [GAME.new(env.options, s)[0] for s in env.seeds()]
-    for _ in range(150):
-        actions = env.sample("heuristic")
-        for i, state in enumerate(states):
-            choice = bot.act(GAME.observe(state, state.to_act), GAME.legal_actions(state, state.to_act))
-            assert actions[i] == ENCODING.action_id(choice)
-        env.step(actions)
-        states = [GAME.new(env.options, env.seeds()[i])[0] if env.done[i] else
-                  GAME.apply(state, state.to_act, ENCODING.action_from_id(int(actions[i])))[0]
-                  for i, state in enumerate(states)]
+    assert_heuristic_policy_is_the_bot(GAME, ENCODING, env, make_bot(GAME, "heuristic"), 150)
 
 
 def test_a_batch_game_replays_in_the_python_engine_as_a_record() -> None:
     options = {"players": 3, "rounds": 5, "wizard_trump": "dealer_chooses", "first_dealer": 2}
     env = vector.make("wizard", num_envs=3, seed=42, rewards="round", **options)
     env.reset()
-    played: list[list[tuple[int, Any]]] = [[] for _ in range(3)]
-    earned = np.zeros((3, 3))
-    checked = 0
-    while checked < 6:
-        seeds, actions, seats = env.seeds(), env.sample("heuristic"), env.player.copy()
-        _, _, rewards, done, _ = env.step(actions)
-        earned += rewards
-        for i in range(3):
-            played[i].append((int(seats[i]), ENCODING.action_from_id(int(actions[i]))))
-            if done[i]:
-                state, _ = replay(GAME, GameRecord("wizard", options, seeds[i], tuple(played[i])))
-                assert GAME.outcome(state) is not None
-                assert earned[i].tolist() == list(state.totals)  # round rewards add up to the totals
-                played[i], earned[i] = [], 0
-                checked += 1
+    for _, state, earned, _ in replayed_batch_games(GAME, ENCODING, env, options, 6):
+        assert earned == list(state.totals)  # round rewards add up to the totals
 
 
 def test_auto_reset_deals_each_envs_next_seed_and_rewards_the_winners() -> None:
@@ -253,25 +233,9 @@ def test_a_game_state_takes_under_200_bytes() -> None:
 
 def test_the_pettingzoo_view_is_cardtable_rl_on_the_same_seed() -> None:
     options = {"players": 4, "rounds": 5, "hidden_bids": True, "bids_may_not_equal_tricks": True}
-    ours = vector.pettingzoo_env("wizard", rewards="round", **options)
-    theirs = rl.env("wizard", rewards="round", **options)
-    for seed in (1, 2):
-        ours.reset(seed=seed)
-        theirs.reset(seed=seed)
-        rng = np.random.default_rng(seed)
-        for agent in theirs.agent_iter():
-            assert ours.agent_selection == agent
-            mine, reward, terminated, _, _ = ours.last()
-            obs, expected, done, _, _ = theirs.last()
-            assert (mine["observation"] == obs["observation"]).all()
-            assert (mine["action_mask"] == obs["action_mask"]).all()
-            assert (reward, terminated) == (expected, done)
-            for other in theirs.possible_agents:  # every seat's view: hidden bids stay hidden
-                assert (ours.observe(other)["observation"] == theirs.observe(other)["observation"]).all()
-            action = None if done else int(rng.choice(np.flatnonzero(obs["action_mask"])))
-            theirs.step(action)
-            ours.step(action)
-        assert ours.agents == theirs.agents == []
+    # every seat's view: hidden bids stay hidden
+    assert_pettingzoo_is_cardtable_rl("wizard", (1, 2), every_seat=True, to_the_end=True, rewards="round",
+                                      **options)
 
 
 def test_pettingzoo_api_test_passes() -> None:
