@@ -14,7 +14,28 @@ from cardtable.rl import rewards as rw
 from cardtable.rl.spaces import action_space, encoding_for, game_and_options, observation_space
 
 
-class CardtableEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
+class EpisodeBookkeeping:
+    """The per-agent dictionaries of a PettingZoo AEC environment, set anew together at each ``reset``."""
+
+    possible_agents: list[str]
+    agents: list[str]
+    rewards: dict[str, float]
+    _cumulative_rewards: dict[str, float]
+    terminations: dict[str, bool]
+    truncations: dict[str, bool]
+    infos: dict[str, dict[str, Any]]
+
+    def begin_episode(self) -> None:
+        """Every agent in play, no reward yet, nothing ended, empty infos."""
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+
+
+class CardtableEnv(EpisodeBookkeeping, AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
     """One cardtable game as a PettingZoo AEC environment; agents are ``seat_0`` … ``seat_{n-1}``.
 
     Observations are ``{"observation": uint8 array, "action_mask": int8 array}`` from the game's
@@ -61,12 +82,7 @@ class CardtableEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         """Deal a new game from ``seed`` (a random one if ``None``)."""
         self.seed_used = random.randrange(2**31) if seed is None else int(seed)
         self.game_state, events = self.game.new(self.options, self.seed_used)
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.begin_episode()
         self._last_events = events
         self._select()
 

@@ -9,10 +9,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from cardtable.rl.aec import EpisodeBookkeeping
 from cardtable.vector.batch import BatchEnv
 
 
-class CoreAECEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
+class CoreAECEnv(EpisodeBookkeeping, AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
     """``cardtable.rl.env(game, ...)``'s interface (agents ``seat_0`` …, Dict observations, action ids), on the core.
 
     Rewards follow ``rewards`` ("game": ±1 at the end; "round": minus the penalty points as scored).
@@ -50,12 +51,7 @@ class CoreAECEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
                               **self._options)
         self.batch.reset()
         self.seed_used = seed_used
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.begin_episode()
         self._select()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:

@@ -26,7 +26,7 @@ from cardtable.games.wizard.actions import Play as WizardPlay
 from tests.browser.conftest import LiveServer
 from tests.browser.test_log_language import ENGLISH, NAMES, PLAYOUTS, RAW, SPANISH, _policy
 from tests.browser.test_table import new_page, no_page_errors, open_as_host
-from tests.browser.ui import take_turn, wait_ready
+from tests.browser.ui import in_every_language, take_turn, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -43,46 +43,18 @@ SPANISH_BUTTON = re.compile(r"\b(subo|más|seña|descartar|jugar|apostar|pasar|r
 ENGLISH_BUTTON = re.compile(r"\b(bid|play|pass|draw|attack|beat|stop|take|name|raise|more|signal|discard|trump|"
                             r"cards?)\b", re.IGNORECASE)
 
-RENDER_ACTIONS = """async ([actions, decisions]) => {
-  const i18n = await import("/static/js/i18n.js");
-  const words = await import("/static/js/words.js");
-  const { actionText } = await import("/static/js/actions.js");
-  const { Catalogue } = await import("/static/js/cards.js");
-  const games = await (await fetch("/api/games")).json();
-  const out = {};
-  for (const lang of ["en", "es", "ru"]) {
-    await i18n.load(lang);
-    out[lang] = {};
-    for (const g of games.filter((g) => actions[g.name])) {
-      const catalogue = new Catalogue(words.translateCards(g.cards));
+RENDER_ACTIONS = in_every_language("actions, decisions", """
       const how = { card: (c) => catalogue.words(c) };
       out[lang][g.name] = {
         labels: actions[g.name].map((a) => actionText(a, g.name, how)),
         decisions: decisions[g.name].map((d) => d.map((a) => actionText(a, g.name, how))),
-      };
-    }
-  }
-  return out;
-}"""
+      };""", imports='const { actionText } = await import("/static/js/actions.js");')
 
-RENDER_REFUSALS = """async ([details, names]) => {
-  const i18n = await import("/static/js/i18n.js");
-  const words = await import("/static/js/words.js");
-  const { Catalogue } = await import("/static/js/cards.js");
-  const games = await (await fetch("/api/games")).json();
-  const out = {};
-  for (const lang of ["en", "es", "ru"]) {
-    await i18n.load(lang);
-    out[lang] = { plain: i18n.t("error.illegal_plain") };
-    for (const g of games.filter((g) => details[g.name])) {
-      const catalogue = new Catalogue(words.translateCards(g.cards));
+RENDER_REFUSALS = in_every_language("details, names", """
       const how = { game: g.name, card: (text) => catalogue.wordsOfText(text) };
       out[lang][g.name] = details[g.name].map((detail) =>
         words.errorText({ code: "illegal", params: { detail }, message: detail }, (s) => names[s] ?? null, how));
-    }
-  }
-  return out;
-}"""
+      """, start='{ plain: i18n.t("error.illegal_plain") }')
 
 
 def _actions(game_name: str) -> tuple[list[dict[str, Any]], list[list[dict[str, Any]]]]:

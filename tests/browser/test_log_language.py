@@ -19,8 +19,8 @@ from playwright.sync_api import Browser, Page, expect
 from cardtable import load_game
 from cardtable.core import to_json
 from tests.browser.conftest import SCREENSHOTS, LiveServer
-from tests.browser.test_table import new_page, no_page_errors, open_as_host, play_until
-from tests.browser.ui import create_table, is_finished, play_to_end, screenshot, start_game
+from tests.browser.test_table import new_page, no_page_errors, play_until, start_as_host
+from tests.browser.ui import create_table, in_every_language, is_finished, play_to_end, screenshot, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -43,27 +43,12 @@ ENGLISH = re.compile(r"\b(seat|seats|plays|played|deals|dealt|takes|trick|bids|d
 #: What an unfilled or missing catalogue entry looks like.
 RAW = re.compile(r"[{}]|undefined|NaN|null|\[object|\b(event|mus|suit|card|kaiser|wizard|durak|ce)\.\w")
 
-RENDER = """async ([events, names]) => {
-  const i18n = await import("/static/js/i18n.js");
-  const words = await import("/static/js/words.js");
-  const { Catalogue } = await import("/static/js/cards.js");
-  const games = await (await fetch("/api/games")).json();
-  const out = {};
-  for (const lang of ["en", "es", "ru"]) {
-    await i18n.load(lang);
-    out[lang] = {};
-    for (const g of games.filter((g) => events[g.name])) {
-      const cards = words.translateCards(g.cards);
-      const catalogue = new Catalogue(cards);
+RENDER = in_every_language("events, names", """
       const how = { name: (s) => names[s], card: (c) => catalogue.words(c) };
       out[lang][g.name] = {
         cards: cards.map((c) => c.words),
         lines: events[g.name].map((e) => words.eventText({ event: e }, g.name, how)),
-      };
-    }
-  }
-  return out;
-}"""
+      };""")
 
 
 def _policy(rng: random.Random, legal: Sequence[Any], calm: bool) -> Any:
@@ -199,10 +184,7 @@ def test_a_wizard_game_in_russian_has_no_english_words(browser: Browser, live_se
     """Wizard with Russian chosen, played to its end: no Latin letter in the log but the host's name."""
     ctx, page = new_page(browser, locale="ru-RU")
     try:
-        open_as_host(page, live_server, "wizard", {"rounds": 5}, 3)
-        expect(page.locator("html")).to_have_attribute("lang", "ru")
-        page.get_by_role("button", name="Начать игру").click()
-        expect(page.locator("#board")).to_be_visible()
+        start_as_host(page, live_server, "wizard", {"rounds": 5}, 3, lang="ru", start="Начать игру")
         play_to_end(page)
         lines = page.locator("#log li").all_inner_texts()
         assert len(lines) > 20

@@ -431,14 +431,21 @@ def open_as_host(page: Page, server: LiveServer, game: str, options: dict[str, A
     return str(created["table_id"])
 
 
+def start_as_host(page: Page, server: LiveServer, game: str, options: dict[str, Any], players: int, *,
+                  lang: str, start: str) -> str:
+    """``open_as_host``, the page marked as ``lang``, the game started with the button named ``start``."""
+    table_id = open_as_host(page, server, game, options, players)
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    page.get_by_role("button", name=start).click()
+    expect(page.locator("#board")).to_be_visible()
+    return table_id
+
+
 def test_the_mus_table_in_spanish(browser: Browser, live_server: LiveServer) -> None:
     """A browser set to Spanish gets the Mus table in Spanish (marked lang="es"), rules included."""
     ctx, page = new_page(browser, locale="es-ES")
     try:
-        open_as_host(page, live_server, "mus", {"scoring.target": 10}, 4)
-        expect(page.locator("html")).to_have_attribute("lang", "es")
-        page.get_by_role("button", name="Empezar la partida").click()
-        expect(page.locator("#board")).to_be_visible()
+        start_as_host(page, live_server, "mus", {"scoring.target": 10}, 4, lang="es", start="Empezar la partida")
         expect(page.locator("#facts dt", has_text="Fase")).to_be_visible()
         expect(page.locator("#table-status")).to_contain_text("Eres Rick, asiento 1")
         expect(page.get_by_role("heading", name="Lo que ha pasado")).to_be_visible()
@@ -463,9 +470,7 @@ def test_the_durak_table_in_russian(browser: Browser, live_server: LiveServer) -
     """A browser set to Russian gets Durak in Russian: words, cards, prompts, log and rules."""
     ctx, page = new_page(browser, locale="ru-RU")
     try:
-        open_as_host(page, live_server, "durak", {}, 2)
-        expect(page.locator("html")).to_have_attribute("lang", "ru")
-        page.get_by_role("button", name="Начать игру").click()
+        start_as_host(page, live_server, "durak", {}, 2, lang="ru", start="Начать игру")
         expect(page.locator("#facts dt", has_text="Козырь")).to_be_visible()
         labels = page.locator("#hand .card").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
         assert labels and all(re.fullmatch(r"(шестёрка|семёрка|восьмёрка|девятка|десятка|валет|дама|король|туз) "

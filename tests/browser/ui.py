@@ -143,3 +143,33 @@ def screenshot(page: Page, path: Path, *, full_page: bool = False) -> None:
         page.evaluate("window.scrollTo(0, 0)")  # the picture shows the page as it opens, top bar included
     page.screenshot(path=str(path), full_page=full_page)
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
+
+
+def in_every_language(args: str, body: str, *, start: str = "{}", imports: str = "") -> str:
+    """An in-page function of ``[args]`` that writes, with the page's own words, ``out[lang]`` for English,
+    Spanish and Russian.
+
+    For each language it loads the page's catalogue (``i18n``), sets ``out[lang]`` to ``start`` and runs
+    ``body`` for each game ``g`` named in the first argument, with ``cards`` (the game's cards in that
+    language) and ``catalogue`` defined; ``body`` sets ``out[lang][g.name]``. ``imports``: more lines of
+    ``await import(...)``.
+    """
+    first = args.split(",")[0].strip()
+    return f"""async ([{args}]) => {{
+  const i18n = await import("/static/js/i18n.js");
+  const words = await import("/static/js/words.js");
+  const {{ Catalogue }} = await import("/static/js/cards.js");
+  {imports}
+  const games = await (await fetch("/api/games")).json();
+  const out = {{}};
+  for (const lang of ["en", "es", "ru"]) {{
+    await i18n.load(lang);
+    out[lang] = {start};
+    for (const g of games.filter((g) => {first}[g.name])) {{
+      const cards = words.translateCards(g.cards);
+      const catalogue = new Catalogue(cards);
+      {body}
+    }}
+  }}
+  return out;
+}}"""
