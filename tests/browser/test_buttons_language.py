@@ -25,7 +25,7 @@ from cardtable.games.mus import actions as mus_actions
 from cardtable.games.wizard.actions import Play as WizardPlay
 from tests.browser.conftest import LiveServer
 from tests.browser.test_log_language import ENGLISH, NAMES, PLAYOUTS, RAW, SPANISH, _policy
-from tests.browser.test_table import new_page, no_page_errors, open_as_host
+from tests.browser.test_table import evaluate_on_lobby, new_page, no_page_errors, open_as_host
 from tests.browser.ui import in_every_language, take_turn, wait_ready
 
 pytestmark = pytest.mark.browser
@@ -97,14 +97,7 @@ def named(browser: Browser, live_server: LiveServer) -> Named:
     played = {name: _actions(name) for name in PLAYOUTS}
     actions = {name: found for name, (found, _) in played.items()}
     decisions = {name: shown for name, (_, shown) in played.items()}
-    ctx, page = new_page(browser)
-    try:
-        page.goto(live_server.url + "/")
-        out = page.evaluate(RENDER_ACTIONS, [actions, decisions])
-        no_page_errors(page)
-    finally:
-        ctx.close()
-    return actions, out
+    return actions, evaluate_on_lobby(browser, live_server, RENDER_ACTIONS, [actions, decisions])
 
 
 def test_every_action_is_named_by_the_page_in_every_language(named: Named) -> None:
@@ -205,13 +198,7 @@ def test_every_refused_mus_move_is_explained_in_the_pages_language(browser: Brow
     mus = _mus_refusals()
     assert len(mus) > 40  # the kinds of refusal the engine explains, señas included
     wizard = _wizard_refusal()
-    ctx, page = new_page(browser)
-    try:
-        page.goto(live_server.url + "/")
-        out = page.evaluate(RENDER_REFUSALS, [{"mus": mus, "wizard": [wizard]}, NAMES])
-        no_page_errors(page)
-    finally:
-        ctx.close()
+    out = evaluate_on_lobby(browser, live_server, RENDER_REFUSALS, [{"mus": mus, "wizard": [wizard]}, NAMES])
     heads = {"en": "That move is not allowed now: ", "es": "Esa jugada no vale ahora: ",
              "ru": "Так ходить сейчас нельзя: "}
     for lang, result in out.items():

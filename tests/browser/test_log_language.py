@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page, expect
 from cardtable import load_game
 from cardtable.core import to_json
 from tests.browser.conftest import SCREENSHOTS, LiveServer
-from tests.browser.test_table import new_page, no_page_errors, play_until, start_as_host
+from tests.browser.test_table import evaluate_on_lobby, new_page, no_page_errors, play_until, start_as_host
 from tests.browser.ui import create_table, in_every_language, is_finished, play_to_end, screenshot, start_game
 
 pytestmark = pytest.mark.browser
@@ -90,14 +90,7 @@ def _events(game_name: str) -> list[dict[str, Any]]:
 def rendered(browser: Browser, live_server: LiveServer) -> tuple[dict[str, list[dict[str, Any]]], dict[str, Any]]:
     """The events of every game and what the page writes for them, in every language."""
     events = {name: _events(name) for name in PLAYOUTS}
-    ctx, page = new_page(browser)
-    try:
-        page.goto(live_server.url + "/")
-        out = page.evaluate(RENDER, [events, NAMES])
-        no_page_errors(page)
-    finally:
-        ctx.close()
-    return events, out
+    return events, evaluate_on_lobby(browser, live_server, RENDER, [events, NAMES])
 
 
 def test_every_event_has_its_own_line_in_every_language(rendered: tuple[Mapping[str, Any], Mapping[str, Any]]) -> None:

@@ -65,6 +65,18 @@ def new_page(browser: Browser, **options: Any) -> tuple[BrowserContext, Page]:
     return ctx, page
 
 
+def evaluate_on_lobby(browser: Browser, server: LiveServer, script: str, arg: Any) -> Any:
+    """``script(arg)`` run in a fresh page on the lobby, with no JavaScript error; its result."""
+    ctx, page = new_page(browser)
+    try:
+        page.goto(server.url + "/")
+        out = page.evaluate(script, arg)
+        no_page_errors(page)
+    finally:
+        ctx.close()
+    return out
+
+
 def play_until(page: Page, done: Any, *, max_clicks: int = 400) -> None:
     """Click the simple policy until ``done()`` holds."""
     for _ in range(max_clicks):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from cardtable.core import Observation
@@ -20,6 +20,21 @@ def careful_mus(obs: MusObservation, value: Any, legal: list[Any]) -> Any:
     return choice if choice in legal else legal[0]
 
 
+
+def careful_turn(observation: Observation, legal_actions: Sequence[Any],
+                 speak: Callable[[MusObservation, HandValue, list[Any]], Any]) -> Any:
+    """A turn of ``careful`` and the players built on it: the mus and the discard as ``careful``; in a
+    lance, ``speak``'s word when it is legal; the first legal action otherwise."""
+    assert isinstance(observation, MusObservation)
+    obs, legal = observation, list(legal_actions)
+    value = evaluate(obs.hand, obs.modalidad)
+    if obs.phase in ("mus_decision", "discard"):
+        return careful_mus(obs, value, legal)
+    if obs.betting is None or obs.seat is None:
+        return legal[0]
+    choice = speak(obs, value, legal)
+    return choice if choice in legal else legal[0]
+
 class CarefulBot:
     """Knows its hand's strength per lance (the share of hands it beats) and the score.
 
@@ -36,15 +51,7 @@ class CarefulBot:
 
     def act(self, observation: Observation, legal_actions: Sequence[Any]) -> Any:
         """One of ``legal_actions``."""
-        assert isinstance(observation, MusObservation)
-        obs, legal = observation, list(legal_actions)
-        value = evaluate(obs.hand, obs.modalidad)
-        if obs.phase in ("mus_decision", "discard"):
-            return careful_mus(obs, value, legal)
-        if obs.betting is None:
-            return legal[0]
-        choice = self._speak(obs, value, legal)
-        return choice if choice in legal else legal[0]
+        return careful_turn(observation, legal_actions, self._speak)
 
     def _strength(self, obs: MusObservation, value: HandValue, lance: Lance) -> float:
         """The share of hands this one beats in ``lance``, a little more with a partner who holds too."""

@@ -18,7 +18,7 @@ from typing import Any
 from cardtable.core import Observation
 from cardtable.games.mus import actions as A
 from cardtable.games.mus.observation import MusObservation
-from cardtable.games.mus.players.careful import careful_mus
+from cardtable.games.mus.players.careful import careful_turn
 from cardtable.games.mus.players.inference import (
     Said,
     expected_bonus,
@@ -32,7 +32,7 @@ from cardtable.games.mus.players.inference import (
     seat_weights,
 )
 from cardtable.games.mus.players.simple import accept
-from cardtable.games.mus.rules import Lance, evaluate
+from cardtable.games.mus.rules import Lance
 
 #: Tantos the winner of a lance takes when everybody passes, on top of its pares/juego/punto value.
 EN_PASO = {"grande": 1, "chica": 1, "pares": 0, "juego": 0, "punto": 0}
@@ -68,15 +68,7 @@ class ReaderBot:
 
     def act(self, observation: Observation, legal_actions: Sequence[Any]) -> Any:
         """One of ``legal_actions``."""
-        assert isinstance(observation, MusObservation)
-        obs, legal = observation, list(legal_actions)
-        value = evaluate(obs.hand, obs.modalidad)
-        if obs.phase in ("mus_decision", "discard"):
-            return careful_mus(obs, value, legal)
-        if obs.betting is None or obs.seat is None:
-            return legal[0]
-        choice = self.speak(obs, legal)
-        return choice if choice in legal else legal[0]
+        return careful_turn(observation, legal_actions, lambda obs, value, legal: self.speak(obs, legal))
 
     # What the seat knows.
 
