@@ -311,12 +311,22 @@ class Store:
 
     def tables_of_account(self, account: int) -> list[str]:
         """The open tables where the bot account ``account`` holds a seat, oldest first."""
+        return self.tables_of_accounts([account]).get(account, [])
+
+    def tables_of_accounts(self, accounts: Iterable[int]) -> dict[int, list[str]]:
+        """For each of the bot ``accounts`` holding a seat somewhere: its open tables, oldest first (one query)."""
+        wanted = list(accounts)
+        if not wanted:
+            return {}
         with self.engine.connect() as c:
-            query = (select(TableRow.id, TableRow.created_at).join(SeatRow, SeatRow.table_id == TableRow.id)
-                     .where(SeatRow.account_id == account, SeatRow.kind == "remote",
+            query = (select(SeatRow.account_id, TableRow.id, TableRow.created_at).join(SeatRow, SeatRow.table_id == TableRow.id)
+                     .where(SeatRow.account_id.in_(wanted), SeatRow.kind == "remote",
                             TableRow.status.in_(OPEN_STATUSES))
-                     .distinct().order_by(TableRow.created_at))
-            return [table_id for table_id, _ in c.execute(query)]
+                     .distinct().order_by(TableRow.created_at, TableRow.id))
+            out: dict[int, list[str]] = {}
+            for account, table_id, _ in c.execute(query):
+                out.setdefault(int(account or 0), []).append(table_id)
+            return out
 
     def open_with_accounts(self, ids: Iterable[str]) -> dict[str, list[int]]:
         """For the tables of ``ids``: the bot accounts holding their remote seats."""

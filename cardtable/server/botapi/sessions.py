@@ -143,9 +143,11 @@ class BotHub:
         self.detach_all(session)
         log.info("bot %s disconnected", session.account.name)
 
-    async def attach_tables(self, session: BotSession) -> None:
-        """Attach every open table where the account holds a seat and the session does not yet."""
-        ids = await asyncio.to_thread(self.manager.store.tables_of_account, session.account.id)
+    async def attach_tables(self, session: BotSession, ids: list[str] | None = None) -> None:
+        """Attach every open table where the account holds a seat and the session does not yet (``ids``: those
+        tables, when the caller asked the store already)."""
+        if ids is None:
+            ids = await asyncio.to_thread(self.manager.store.tables_of_account, session.account.id)
         for table_id in ids:
             if any(key[0] == table_id for key in session.seats):
                 continue
@@ -390,10 +392,11 @@ class BotHub:
                 session = self.sessions.get(invitation.account_id)
                 if session is not None:
                     session.send({"type": "invited", "invitation": await self._invitation(invitation)})
-            for account in live:
+            seated = await asyncio.to_thread(self.manager.store.tables_of_accounts, live)
+            for account, tables in seated.items():
                 session = self.sessions.get(account)
                 if session is not None:
-                    await self.attach_tables(session)
+                    await self.attach_tables(session, tables)
 
     async def run(self, every: float = 1.0) -> None:
         """Housekeeping every ``every`` seconds until cancelled (a failing round is logged, not fatal)."""
