@@ -1,6 +1,6 @@
 """The Bot API's round trip per decision, with many bots at many tables at once, and a server's memory per bot.
 
-    python benchmarks/bot_api.py                       # 100 bots at 100 tables, 20 s of play, two paces
+    python benchmarks/bot_api.py                       # 100 bots at 100 tables, 20 s of play, three paces
     python benchmarks/bot_api.py --bots 10 --seconds 5 --think-ms 0
 
 A real ``cardtable serve`` process (SQLite, ``--bot-delay 0``) and, in this process, one WebSocket client per
@@ -11,11 +11,12 @@ storing the move (one commit, grouped with the other tables' moves by the writer
 observation and sending it. Both processes share this machine's two cores; the client's own work is in the
 figure.
 
-Two paces (``--think-ms``, default ``0,100``). At 0 every bot answers the moment its ``act`` arrives: the
+Three paces (``--think-ms``, default ``0,100,1000``). At 0 every bot answers the moment its ``act`` arrives: the
 server is saturated, every decision waits behind the others, and the figure is the server's throughput
 seen as latency (about bots / decisions per second). At 100 each bot thinks 50-150 ms (uniform, seeded)
-before answering, as a program that searches or a live table with people does; the think time is not in
-the figure. Memory: the server's resident set after every bot connected and took its seats, minus before, per bot.
+before answering, as a program that searches does; at 1000, 0.5-1.5 s, as a bot at a table with people.
+The think time is not in the figure. Memory: the server's resident set after every bot connected and took
+its seats, minus before, per bot.
 """
 
 from __future__ import annotations
@@ -139,8 +140,8 @@ def main() -> None:
     parser.add_argument("--bots", type=int, default=100, help="bot accounts, one table each (default 100)")
     parser.add_argument("--seconds", type=float, default=20.0, help="seconds of play measured (default 20)")
     parser.add_argument("--sqlite-sync", default="NORMAL", help="the server's --sqlite-sync (default NORMAL)")
-    parser.add_argument("--think-ms", default="0,100",
-                        help="the bots' mean thinking times to run, comma-separated milliseconds (default 0,100)")
+    parser.add_argument("--think-ms", default="0,100,1000",
+                        help="the bots' mean thinking times to run, comma-separated milliseconds (default 0,100,1000)")
     parser.add_argument("--profile", type=Path, help="run the server under pyinstrument; its text profile here "
                         "(the last pace's run)")
     parser.add_argument("--json", action="store_true", help="one JSON object per pace")
