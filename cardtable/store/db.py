@@ -319,7 +319,8 @@ class Store:
         if not wanted:
             return {}
         with self.engine.connect() as c:
-            query = (select(SeatRow.account_id, TableRow.id, TableRow.created_at).join(SeatRow, SeatRow.table_id == TableRow.id)
+            query = (select(SeatRow.account_id, TableRow.id, TableRow.created_at)
+                     .join(SeatRow, SeatRow.table_id == TableRow.id)
                      .where(SeatRow.account_id.in_(wanted), SeatRow.kind == "remote",
                             TableRow.status.in_(OPEN_STATUSES))
                      .distinct().order_by(TableRow.created_at, TableRow.id))
