@@ -20,7 +20,6 @@ def careful_mus(obs: MusObservation, value: Any, legal: list[Any]) -> Any:
     return choice if choice in legal else legal[0]
 
 
-
 def careful_turn(observation: Observation, legal_actions: Sequence[Any],
                  speak: Callable[[MusObservation, HandValue, list[Any]], Any]) -> Any:
     """A turn of ``careful`` and the players built on it: the mus and the discard as ``careful``; in a
@@ -34,6 +33,7 @@ def careful_turn(observation: Observation, legal_actions: Sequence[Any],
         return legal[0]
     choice = speak(obs, value, legal)
     return choice if choice in legal else legal[0]
+
 
 class CarefulBot:
     """Knows its hand's strength per lance (the share of hands it beats) and the score.
