@@ -20,7 +20,8 @@ $(STAMP): pyproject.toml | $(BIN)/python
 # The compiled batch core (cardtable.vector) and the search bots' compiled playouts, rebuilt in place when
 # their sources change (setup.py; skipped with a note where no C compiler is found).
 CORE := $(VENV)/.core-built
-CORE_SOURCES := $(wildcard cardtable/vector/*.pyx cardtable/vector/*.pxd cardtable/vector/*.pxi cardtable/core/*.pxd \
+CORE_SOURCES := $(wildcard cardtable/vector/*.pyx cardtable/vector/*.pxd cardtable/vector/*.pxi cardtable/vector/*.h \
+                  cardtable/core/*.pxd \
                   cardtable/core/*.pxi \
                   cardtable/games/*/*.pyx cardtable/games/*/*.pxi cardtable/games/*/players/*.pyx \
                   cardtable/games/*/players/*.pxi)

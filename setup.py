@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import sys
 
+import platform
+
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
@@ -18,8 +20,17 @@ NOTE = ("cardtable: the compiled batch core (cardtable.vector) was not built ({w
         "then reinstall.")
 
 
+#: Whether this machine's compiler can target the wide builds (x86-64 only).
+WIDE_ARCH = platform.machine().lower() in ("x86_64", "amd64") and not os.environ.get("CARDTABLE_PORTABLE_ONLY")
+
+
 class OptionalBuildExt(build_ext):
-    """``build_ext`` that warns instead of failing when the extension cannot be compiled."""
+    """``build_ext`` that warns instead of failing when the extension cannot be compiled; one compiler per core."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if self.parallel is None:
+            self.parallel = os.cpu_count() or 1
 
     def run(self) -> None:
         try:
@@ -47,24 +58,21 @@ def extensions() -> list[Extension]:
         print(NOTE.format(why="Cython is not installed"), file=sys.stderr)
         return []
     flags = ["-O3", "-g0"] if sys.platform != "win32" else []
-    modules = [Extension("cardtable.vector._crazy_eights", ["cardtable/vector/_crazy_eights.pyx"],
-                         extra_compile_args=flags),
-               # Wizard's and Kaiser's heuristics compute in floating point exactly as the Python bots: no fused
-               # multiply-adds.
-               Extension("cardtable.vector._wizard", ["cardtable/vector/_wizard.pyx"],
-                         extra_compile_args=flags + (["-ffp-contract=off"] if flags else [])),
-               Extension("cardtable.vector._durak", ["cardtable/vector/_durak.pyx"], extra_compile_args=flags),
-               Extension("cardtable.vector._kaiser", ["cardtable/vector/_kaiser.pyx"],
-                         extra_compile_args=flags + (["-ffp-contract=off"] if flags else [])),
-               # Mus's simple policy compares thresholds in floating point as the Python bot does: the same.
-               Extension("cardtable.vector._mus", ["cardtable/vector/_mus.pyx"],
-                         extra_compile_args=flags + (["-ffp-contract=off"] if flags else []))]
-    # The search bots' compiled playouts: their floating point must be Python's (no fused multiply-add).
+    # Every core's floating point (the heuristics' ratings, Mus's thresholds) is Python's: no fused multiply-adds.
+    exact = flags + (["-ffp-contract=off"] if flags else [])
+    cores = ["crazy_eights", "wizard", "durak", "kaiser", "mus"]
+    modules = [Extension(f"cardtable.vector._{game}", [f"cardtable/vector/_{game}.pyx"], extra_compile_args=exact)
+               for game in cores]
+    # The wide builds (the same sources; cardtable/vector/_bytes.h): x86-64-v4 with AVX-512 VBMI, loaded by
+    # cardtable.vector.cores where the CPU runs them. Elsewhere (or if the compiler refuses) only the portable ones.
+    if WIDE_ARCH and flags:
+        modules += [Extension(f"cardtable.vector._{game}_wide", [f"cardtable/vector/_{game}_wide.pyx"],
+                              extra_compile_args=exact + ["-march=x86-64-v4", "-mavx512vbmi"])
+                    for game in cores]
+    # The search bots' compiled playouts (their floating point Python's too).
     playouts = ["cardtable/games/crazy_eights/players/_fast.pyx", "cardtable/games/wizard/players/_fast.pyx",
                 "cardtable/games/kaiser/_fast.pyx"]
-    modules += [Extension(path[:-4].replace("/", "."), [path],
-                          extra_compile_args=flags + (["-ffp-contract=off"] if flags else []))
-                for path in playouts]
+    modules += [Extension(path[:-4].replace("/", "."), [path], extra_compile_args=exact) for path in playouts]
     return list(cythonize(modules, language_level=3, quiet=True))
 
 

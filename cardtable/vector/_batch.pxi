@@ -30,37 +30,21 @@ cdef enum:
     ILLEGAL_RAISE = 0
     ILLEGAL_LOSES = 1
 
-# EXPAND[b]: the byte b as eight bytes of 0/1, bit 0 first (little-endian stores of masks).
-cdef uint64_t EXPAND[256]
+cdef extern from "_bytes.h":
+    # Byte writers of the portable and the wide (AVX-512) build: see _bytes.h.
+    int CT_WIDE
+    void write_bits "ct_bits"(uint8_t* out, uint64_t bits, int count) noexcept nogil
+    void write_bits_gather "ct_bits_gather"(uint8_t* out, uint64_t bits, int nbits, const uint8_t* src,
+                                            int src_len, const uint8_t* ctl, const uint8_t* add, int count) noexcept nogil
+    int ct_cpu_wide() noexcept nogil
+
+#: 1 in the wide build of this core (x86-64-v4 with AVX-512 VBMI), 0 in the portable one.
+WIDE = CT_WIDE
 
 
-cdef void _fill_expand():
-    cdef int b, k
-    cdef uint64_t v
-    for b in range(256):
-        v = 0
-        for k in range(8):
-            if b >> k & 1:
-                v |= (<uint64_t>1) << (8 * k)
-        EXPAND[b] = v
-
-
-_fill_expand()
-
-
-cdef inline void write_bits(uint8_t* out, uint64_t bits, int count) noexcept nogil:
-    """``count`` (at most 64) bytes of 0/1 from ``bits`` (bit 0 first), eight at a time.
-
-    Written so that a constant ``count`` leaves constant sizes after inlining: no library calls.
-    """
-    cdef int j, full = count // 8, tail = count % 8
-    cdef uint64_t v
-    for j in range(full):
-        v = EXPAND[(bits >> (8 * j)) & 0xFF]
-        memcpy(out + 8 * j, &v, 8)
-    if tail:
-        v = EXPAND[(bits >> (8 * full)) & 0xFF]
-        memcpy(out + 8 * full, &v, tail)
+def cpu_runs_wide():
+    """Whether this CPU runs the wide build (cardtable.vector.cores loads it where it does)."""
+    return bool(ct_cpu_wide())
 
 
 cdef inline void write_mask(uint8_t* out, const uint64_t* legal, int count) noexcept nogil:

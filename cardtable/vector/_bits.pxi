@@ -32,3 +32,9 @@ cdef inline int nth_bit2(const uint64_t* words, int k) noexcept nogil:
         w &= w - 1
         k -= 1
     return base + lowest(w)
+
+
+cdef inline uint64_t bit_at(int p, int base) noexcept nogil:
+    """The bit of position ``p`` in the 64-bit word of positions ``base`` … ``base + 63`` (0 outside it)."""
+    cdef unsigned d = <unsigned>(p - base)
+    return (<uint64_t>(d < 64)) << (d & 63)

@@ -27,6 +27,7 @@ cdef enum:
     PASS_ID = 69
     NO_CARD = 255
     ROUND_ACTION_LIMIT = 2000   # game.ROUND_ACTION_LIMIT
+    GATHER_SOURCE = 25          # the state's bytes from stock_len to the last halved total
 
 cdef enum:
     END_NONE = 0
@@ -41,7 +42,13 @@ POLICIES = ("random", "heuristic")
 
 
 ctypedef struct Config:
-    uint8_t rotation[MAX_PLAYERS][MAX_PLAYERS]  # rotation[seat][k]: the k-th seat counted from seat
+    # gather[seat]: the observation's counts (cards held, stock, pile, drawn, passes, round, rounds, halved
+    # totals) as bytes of the state from stock_len on (GATHER_SOURCE of them; 64: a zero), seats counted from
+    # seat, lane j for byte 128 + j of the row; gather_add: what is added (1 to the pile, the rounds, which the
+    # state does not hold)
+    uint8_t gather[MAX_PLAYERS][64]
+    uint8_t gather_add[64]
+    uint8_t rel[MAX_PLAYERS][MAX_PLAYERS]  # rel[seat][other]: other counted from seat (0: seat itself)
     int players
     int cards_each
     int draw_until
@@ -321,54 +328,29 @@ cdef inline void rules_forfeit(State* s) noexcept nogil:
 
 
 ctypedef struct Memo:
-    # What rules_encode last wrote into one env's observation row: its one-hot bytes' positions
-    # (NO_CARD: none), so the next call clears and sets those bytes instead of rewriting the row.
+    # Unused: every call of rules_encode writes the whole row.
     uint8_t valid
-    uint8_t top
-    uint8_t suit
-    uint8_t drawn
-    uint8_t turn
-    uint8_t dealer
-
-
-include "_onehot.pxi"
 
 
 cdef inline void rules_encode(const Config* cfg, const State* s, int seat, uint8_t* out, Memo* memo) noexcept nogil:
     """The ``166 + 4n`` bytes of ``features(state, seat)``: flags, then counts, then halved totals.
 
-    With ``memo`` (the row's memory, see Memo) only the one-hot bytes that moved are touched; without,
-    the whole row is written.
+    The flags (the hand, top card, suit, card just drawn, seat to act and dealer) are 160 + 2n bits
+    written as bytes 64 at a time; the counts are state bytes gathered in one permutation
+    (``Config.gather``: the seats counted from ``seat``).
     """
-    cdef int n = cfg.players, k, at, t
-    cdef const uint8_t* order = cfg.rotation[seat]
-    cdef Memo scratch
-    if memo == NULL or not memo.valid:
-        memset(out, 0, cfg.obs_size)
-        if memo == NULL:
-            memo = &scratch
-        memo.valid = 1
-        memo.top = memo.suit = memo.drawn = memo.turn = memo.dealer = NO_CARD
-    write_bits(out, s.hands[seat], 52)
-    one_hot(out, &memo.top, 52 + s.top)
-    one_hot(out, &memo.suit, 104 + s.suit)
-    t = s.turn - seat
-    one_hot(out, &memo.turn, NO_CARD if s.over else 160 + (t + n if t < 0 else t))
-    one_hot(out, &memo.drawn, 108 + s.last_drawn if not s.over and seat == s.turn and s.last_drawn != NO_CARD
-            else NO_CARD)
-    t = s.dealer - seat
-    one_hot(out, &memo.dealer, 160 + n + (t + n if t < 0 else t))
-    at = 160 + 2 * n
-    for k in range(n):  # seats counted from ``seat``: cards held, and (below) the halved totals
-        out[at + k] = s.held[order[k]]
-        out[at + n + 6 + k] = s.half[order[k]]
-    at += n
-    out[at] = s.stock_len
-    out[at + 1] = s.pile + 1
-    out[at + 2] = s.drawn
-    out[at + 3] = s.passes
-    out[at + 4] = s.round
-    out[at + 5] = cfg.rounds
+    cdef int n = cfg.players
+    cdef int top = 52 + s.top
+    cdef int turn = 255 if s.over else 160 + cfg.rel[seat][s.turn]
+    cdef int dealer = 160 + n + cfg.rel[seat][s.dealer]
+    # 108 + the card just drawn if seat is to act after drawing it, else 255 (nowhere): without branches,
+    # which would be mispredicted (whether the seat drew is a coin toss under random play)
+    cdef int shown = (s.over == 0) & (seat == s.turn) & (s.last_drawn != NO_CARD)
+    cdef int drawn = 255 ^ ((255 ^ (108 + s.last_drawn)) & -shown)
+    write_bits(out, s.hands[seat] | bit_at(top, 0), 64)
+    write_bits(out + 64, bit_at(top, 64) | (<uint64_t>1) << (40 + s.suit) | bit_at(drawn, 64), 64)
+    write_bits_gather(out + 128, bit_at(drawn, 128) | bit_at(turn, 128) | bit_at(dealer, 128), 32 + 2 * n,
+                      &s.stock_len, GATHER_SOURCE, cfg.gather[seat], cfg.gather_add, 6 + 2 * n)
 
 
 # The built-in policies.
@@ -429,6 +411,32 @@ SUPPORTED = {"players": (2, 3, 4, 5, 6), "hand_size": ("auto", 5, 7, 9), "draw_u
              "rounds": (1, 3, 5)}
 
 
+cdef int _fill_gather(Config* cfg) except -1:
+    """Config.gather: where each count of rules_encode is among the state's bytes from stock_len on."""
+    cdef State probe
+    cdef const uint8_t* base = &probe.stock_len
+    cdef const uint8_t* fields[5]
+    cdef int n = cfg.players, seat, k, at
+    if &probe.half[MAX_PLAYERS - 1] - base + 1 != GATHER_SOURCE:
+        raise AssertionError("the State's count bytes moved: GATHER_SOURCE is stale")
+    memset(cfg.gather, 64, sizeof(cfg.gather))
+    memset(cfg.gather_add, 0, sizeof(cfg.gather_add))
+    fields[0], fields[1], fields[2], fields[3], fields[4] = (&probe.stock_len, &probe.pile, &probe.drawn,
+                                                              &probe.passes, &probe.round)
+    at = 32 + 2 * n  # the counts' first lane: byte 160 + 2n of the row
+    for seat in range(MAX_PLAYERS):
+        for k in range(MAX_PLAYERS):
+            cfg.rel[seat][k] = (k - seat + n) % n if seat < n and k < n else 0
+        for k in range(n):
+            cfg.gather[seat][at + k] = <uint8_t>(&probe.held[(seat + k) % n] - base)
+            cfg.gather[seat][at + n + 6 + k] = <uint8_t>(&probe.half[(seat + k) % n] - base)
+        for k in range(5):
+            cfg.gather[seat][at + n + k] = <uint8_t>(fields[k] - base)
+    cfg.gather_add[at + n + 1] = 1            # the pile and the top card
+    cfg.gather_add[at + n + 5] = cfg.rounds   # from a zero (64)
+    return 0
+
+
 cdef Config rules_config(object options, dict flags) except *:
     """The Config of ``options`` with the core's flags: ``rewards`` ("game" or "round"); for tests only,
     ``round_limit`` (the safety limit, as a monkeypatched ``game.ROUND_ACTION_LIMIT``) and ``defect`` (a
@@ -441,12 +449,10 @@ cdef Config rules_config(object options, dict flags) except *:
         raise ValueError(f"the crazy_eights core has no flag {', '.join(sorted(flags))}")
     cfg.players = options.players
     cfg.cards_each = options.cards_each
-    for seat in range(MAX_PLAYERS):
-        for k in range(MAX_PLAYERS):
-            cfg.rotation[seat][k] = (seat + k) % options.players if seat < options.players else 0
     cfg.draw_until = bool(options.draw_until_playable)
     cfg.rounds = options.rounds
     cfg.obs_size = 166 + 4 * cfg.players
+    _fill_gather(&cfg)
     if rewards not in ("game", "round"):
         raise ValueError(f"rewards must be 'game' or 'round', not {rewards!r}")
     cfg.reward_round = rewards == "round"

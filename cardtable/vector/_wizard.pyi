@@ -1,7 +1,9 @@
 # Types of the compiled Wizard core (cardtable/vector/_wizard.pyx).
 from typing import Any
 
+from cardtable.vector._core import WIDE as WIDE
 from cardtable.vector._core import Core as Core
+from cardtable.vector._core import cpu_runs_wide as cpu_runs_wide
 
 PHASE_NAMES: tuple[str, ...]
 POLICIES: tuple[str, ...]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import os
 from types import ModuleType
 from typing import Any
 
@@ -35,12 +36,56 @@ def available() -> list[str]:
     return out
 
 
-def load_core(name: str) -> ModuleType:
-    """The compiled rules module of ``name``; ``ValueError`` for a game without one, ``CoreNotBuilt`` if unbuilt."""
+#: The builds of every core: ``portable`` runs on any x86-64 (or whatever the compiler targets); ``wide`` is the
+#: same source compiled for x86-64-v4 with AVX-512 VBMI (its encoders write 64 bytes per instruction), for CPUs
+#: that run it. Both play and write exactly the same (tests/vector/test_builds.py).
+BUILDS = ("portable", "wide")
+
+#: The environment variable that picks a build: ``auto`` (the default: wide where the CPU runs it and it is built),
+#: ``portable`` or ``wide``.
+BUILD_VARIABLE = "CARDTABLE_VECTOR_BUILD"
+
+
+def load_core(name: str, build: str | None = None) -> ModuleType:
+    """The compiled rules module of ``name``; ``ValueError`` for a game without one, ``CoreNotBuilt`` if unbuilt.
+
+    ``build`` is ``"auto"``, ``"portable"`` or ``"wide"`` (see BUILDS); ``None`` reads CARDTABLE_VECTOR_BUILD
+    (default ``"auto"``). Asking for the wide build where the CPU cannot run it or it is not built raises
+    ``CoreNotBuilt`` saying which.
+    """
     module = CORES.get(name)
     if module is None:
         raise ValueError(f"no compiled core for {name!r}: cardtable.vector has {', '.join(sorted(CORES))} "
                          f"(the Python engine plays every game: cardtable.load_game({name!r}))")
+    if build is None:
+        build = os.environ.get(BUILD_VARIABLE, "auto") or "auto"
+    if build not in ("auto", *BUILDS):
+        raise ValueError(f"no build {build!r} of the compiled cores: the builds are auto, {', '.join(BUILDS)} "
+                         f"(from {BUILD_VARIABLE} or load_core's build)")
+    portable = _import(name, module)
+    if build == "portable":
+        return portable
+    if not portable.cpu_runs_wide():
+        if build == "wide":
+            raise CoreNotBuilt(f"this CPU cannot run the wide build of the {name} core (it needs x86-64-v4 with "
+                               "AVX-512 VBMI); the portable build runs here: build='portable' or 'auto'")
+        return portable
+    try:
+        return importlib.import_module(module + "_wide")
+    except ImportError as exc:
+        if build == "wide":
+            raise CoreNotBuilt(f"the wide build of the {name} core ({module}_wide) is not built here ({exc}); "
+                               "setup.py builds it on x86-64 with a compiler that targets x86-64-v4 "
+                               "(GCC 11 or later)") from None
+        return portable
+
+
+def build_of(core: ModuleType) -> str:
+    """Which build a module from ``load_core`` is: ``portable`` or ``wide``."""
+    return "wide" if core.WIDE else "portable"
+
+
+def _import(name: str, module: str) -> ModuleType:
     try:
         return importlib.import_module(module)
     except ImportError as exc:

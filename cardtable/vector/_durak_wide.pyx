@@ -1,0 +1,3 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# The wide build of the Durak core (x86-64-v4 with AVX-512 VBMI; setup.py): the same source.
+include "_durak.pyx"
