@@ -8,9 +8,8 @@ compiler is missing, or the build fails, the install still succeeds with a warni
 from __future__ import annotations
 
 import os
-import sys
-
 import platform
+import sys
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext

@@ -1,9 +1,9 @@
 """The batched compiled core (``cardtable.vector``) against OpenSpiel and against the technology it was chosen over.
 
-    python benchmarks/vector.py [--rounds 9] [--slice 0.3] [--envs 1000]
+    python benchmarks/vector.py [--rounds 9] [--slice 0.3] [--envs 1000] [--build auto|portable|wide]
                                 [--only technologies,peers,encoding,memory,differential,
                                         wizard_peers,wizard_encoding,wizard_memory,wizard_differential,
-                                        mus_peers,mus_encoding,mus_memory,mus_differential]
+                                        mus_peers,mus_encoding,mus_memory,mus_differential,durak,kaiser,builds]
                                 [--differential 1000000] [--json]
 
 Method (as ``benchmarks/throughput.py``, docs/performance.md): **CPU time** (``time.process_time``);
@@ -41,6 +41,12 @@ Sections:
   through ``apply`` (``benchmarks/throughput.py``'s ``ours_random``), the same distribution as the core's
   uniform choice over the legal ids; the core's ``simple`` policy is measured too. The differential is
   ``cardtable.vector.check_mus`` over its option sets, every fourth giving mus whenever it may.
+* ``builds``: every game's ``play`` loop (random play, its encoding section's setting) with and without the
+  observation and mask, in the portable and the wide build, the four sides interleaved: the encoded / plain
+  cost of each build and the wide build's speed over the portable one.
+
+Every section but ``builds`` measures the build ``--build`` names (default ``auto``: the wide one where the CPU
+runs it; the output's ``build`` says which).
 """
 
 from __future__ import annotations
@@ -63,7 +69,7 @@ from typing import Any
 import numpy as np
 
 import cardtable
-from cardtable.vector._crazy_eights import Core
+from cardtable.vector.cores import BUILD_VARIABLE, BUILDS, build_of, load_core
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "research"))
@@ -105,22 +111,21 @@ def c8_options(**kw: Any) -> Any:
     return cardtable.load_game("crazy_eights").options(**kw)
 
 
-def game_core(name: str, envs: int, seed: int, options: dict[str, Any] | None = None) -> tuple[Any, tuple[Any, ...]]:
-    """A core of ``name`` on ``options`` (default: its benchmark options, ``GAME_CORES``) and its buffers: obs, mask,
-    player, rewards, done, actions."""
-    from cardtable.vector.cores import load_core
-
+def game_core(name: str, envs: int, seed: int, options: dict[str, Any] | None = None,
+              build: str | None = None) -> tuple[Any, tuple[Any, ...]]:
+    """A core of ``name`` on ``options`` (default: its benchmark options, ``GAME_CORES``) in ``build`` (default:
+    ``--build``) and its buffers: obs, mask, player, rewards, done, actions."""
     values = GAME_CORES[name] if options is None else options
-    core = load_core(name).Core(envs, seed, cardtable.load_game(name).options(values), seed)
+    core = load_core(name, build).Core(envs, seed, cardtable.load_game(name).options(values), seed)
     return core, (np.zeros((envs, core.obs_size), np.uint8), np.zeros((envs, core.num_actions), np.int8),
                   np.zeros(envs, np.int32), np.zeros((envs, core.players), np.float32), np.zeros(envs, np.uint8),
                   np.zeros(envs, np.int64))
 
 
 def game_play_side(name: str, envs: int, options: dict[str, Any] | None = None, *, encode: bool, policy: int = 0,
-                   seed: int = 1) -> Side:
+                   seed: int = 1, build: str | None = None) -> Side:
     """The core's all-C ``play`` loop (a chunk of steps at a time until the slice is used)."""
-    core, (obs, mask, player, *_) = game_core(name, envs, seed, options)
+    core, (obs, mask, player, *_) = game_core(name, envs, seed, options, build)
     core.reset(obs, mask, player)
     chunk = max(1, 20_000 // envs)
 
@@ -196,8 +201,6 @@ def differential_runs(check: Callable[..., Any], sets: list[Any], decisions_want
 def memory_section(key: str, name: str, options: dict[str, Any], out: dict[str, Any], buffers: str) -> None:
     """Bytes per game state of ``name`` in a batch of 10,000 on ``options``; ``buffers`` labels the buffers' bytes."""
     from throughput import malloc_in_use
-
-    from cardtable.vector.cores import load_core
 
     n = 10_000
     values = cardtable.load_game(name).options(options)
@@ -355,7 +358,7 @@ def section_peers(args: argparse.Namespace, out: dict[str, Any]) -> None:
                        args.rounds, args.slice)
     per_game, err = uniform_decisions_per_game(pyspiel, game, args.estimate_games)
     rates["random_sim"] = [g * per_game for g in rates.pop("random_sim_games")]
-    lengths = Core(2000, 7, c8_options(players=4, rounds=1), 7)
+    lengths = load_core("crazy_eights").Core(2000, 7, c8_options(players=4, rounds=1), 7)
     obs, mask = np.zeros((2000, 182), np.uint8), np.zeros((2000, 70), np.int8)
     lengths.reset(obs, mask, np.zeros(2000, np.int32))
     decisions, ended = lengths.play(200, 0, False, obs, mask)
@@ -402,7 +405,7 @@ def section_wizard_peers(args: argparse.Namespace, out: dict[str, Any]) -> None:
     """The Wizard core's random play against OpenSpiel's oh_hell driven from Python (throughput.py's setting)."""
     from throughput import WIZARD_ROUNDS, Tally, load_pyspiel, openspiel_oh_hell
 
-    from cardtable.vector._wizard import Core as WizardCore
+    WizardCore = load_core("wizard").Core
 
     pyspiel = load_pyspiel()
     if pyspiel is None:
@@ -471,7 +474,7 @@ def mus_side(envs: int, *, encode: bool, policy: int = 0, seed: int = 1, step_ap
 
 def mus_lengths(policy: int, envs: int = 500, steps: int = 2000) -> float:
     """Decisions per whole game of the Mus core under a built-in policy (default options)."""
-    from cardtable.vector._mus import Core as MusCore
+    MusCore = load_core("mus").Core
 
     core = MusCore(envs, 7, cardtable.load_game("mus").options(), 7)
     obs, mask = np.zeros((envs, core.obs_size), np.uint8), np.zeros((envs, core.num_actions), np.int8)
@@ -615,6 +618,33 @@ def section_game(name: str) -> Callable[[argparse.Namespace, dict[str, Any]], No
 
 SECTIONS.update({name: section_game(name) for name in GAME_CORES})
 
+#: Each game's setting in the ``builds`` section: the one of its own encoding section.
+BUILD_SETTINGS: dict[str, dict[str, Any]] = {"crazy_eights": {"players": 4, "rounds": 1},
+                                             "wizard": {"players": 4, "rounds": 10}, "durak": {"players": 3},
+                                             "kaiser": {"players": 4}, "mus": {}}
+
+
+def section_builds(args: argparse.Namespace, out: dict[str, Any]) -> None:
+    """Each game's ``play`` loop, random play, with and without the observation and mask, in both builds
+    (cardtable.vector.cores.BUILDS), the four sides interleaved: each build's encoded / plain cost and the wide
+    build's speed over the portable one."""
+    if not load_core("crazy_eights", "portable").cpu_runs_wide():
+        out["builds"] = "this CPU does not run the wide build: only the portable one is measured (section encoding)"
+        return
+    result: dict[str, Any] = {}
+    for name, options in BUILD_SETTINGS.items():
+        sides = {f"{build}_{kind}": game_play_side(name, args.envs, options, encode=kind == "encoded", build=build)
+                 for build in BUILDS for kind in ("plain", "encoded")}
+        rates = interleave(sides, args.rounds, args.slice)
+        result[name] = {"setting": options, "decisions_per_s": {k: statistics.median(v) for k, v in rates.items()},
+                        **{f"cost_encoded_over_plain_{b}": ratios(rates, f"{b}_plain", f"{b}_encoded") for b in BUILDS},
+                        "wide_over_portable_plain": ratios(rates, "wide_plain", "portable_plain"),
+                        "wide_over_portable_encoded": ratios(rates, "wide_encoded", "portable_encoded")}
+    out["builds"] = result
+
+
+SECTIONS["builds"] = section_builds
+
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -626,8 +656,12 @@ def main() -> int:
     parser.add_argument("--differential", type=int, default=1_000_000)
     parser.add_argument("--only", default=",".join(SECTIONS))
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--build", choices=("auto", *BUILDS), default="auto",
+                        help="the cores' build for every section but builds (sets " + BUILD_VARIABLE + ")")
     args = parser.parse_args()
-    out: dict[str, Any] = {"load_average_at_start": os.getloadavg(), "cpus": os.cpu_count()}
+    os.environ[BUILD_VARIABLE] = args.build
+    out: dict[str, Any] = {"load_average_at_start": os.getloadavg(), "cpus": os.cpu_count(),
+                           "build": build_of(load_core("crazy_eights"))}
     for name in args.only.split(","):
         SECTIONS[name](args, out)
         if not args.json:
