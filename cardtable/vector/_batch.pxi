@@ -157,7 +157,11 @@ cdef class Core:
         player[0] = seat
         rules_legal(&self.cfg, s, legal)
         write_mask(mask, legal, rules_num_actions(&self.cfg))
-        rules_encode(&self.cfg, s, seat, obs, &self.memo[i])
+        if seat < 0:  # a finished game kept (autoreset off): nobody's view, a row of zeros
+            memset(obs, 0, self.cfg.obs_size)
+            rules_forget(&self.memo[i])
+        else:
+            rules_encode(&self.cfg, s, seat, obs, &self.memo[i])
 
     def observe(self, uint8_t[:, ::1] obs, int8_t[:, ::1] mask, int32_t[::1] player):
         """Write every env's seat to act, its observation and mask for the states as they are."""

@@ -38,7 +38,8 @@ class BatchEnv:
     ends is replaced by the env's next game in the same step (``done`` says so; ``obs`` is the new
     game's). Game ``k`` of env ``i`` is dealt from seed ``seed + i + k * num_envs`` (mod 2**64), so it
     replays in the Python engine as a record. With ``autoreset=False`` a finished game stays (its
-    ``player`` is -1, its mask all zero, its action ignored, ``done`` set) until ``reset_env(i)``.
+    ``player`` is -1, its observation and mask all zero, its action ignored, ``done`` set) until
+    ``reset_env(i)``.
     """
 
     def __init__(self, game: str, num_envs: int, *, seed: int = 0, rewards: str = "game",

@@ -231,3 +231,19 @@ def test_an_unbuilt_core_says_so_and_how_to_build_it(monkeypatch: pytest.MonkeyP
 def test_a_game_state_takes_under_200_bytes() -> None:
     env = vector.make("crazy_eights", num_envs=10_000, players=6)
     assert env.state_bytes < 200
+
+
+@pytest.mark.parametrize("name", sorted(cores.CORES))
+def test_a_finished_game_kept_shows_no_view_and_no_legal_action(name: str) -> None:
+    env = vector.make(name, num_envs=4, seed=3, autoreset=False)
+    env.reset()
+    for _ in range(5000):
+        obs, mask, _, done, player = env.step(env.sample())
+        if done.any():
+            break
+    assert done.any()
+    for _ in range(2):  # as it ends, and after a step that ignores its action
+        ended = np.flatnonzero(done)
+        assert (player[ended] == -1).all() and not obs[ended].any() and not mask[ended].any()
+        obs, mask, _, done, player = env.step(env.sample())
+        assert done[ended].all()
