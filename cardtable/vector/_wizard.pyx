@@ -31,9 +31,9 @@ cdef enum:
     NO_CARD = 255
     NO_LEAD = -1        # rules.NO_LEAD_YET
     WIZARD_LED = 4      # rules.WIZARD_LED
-    NONE16 = 0xFFFF     # a memo's "no byte set"
     CATEGORIES = 41     # bid_model.CATEGORIES; PRESSURE is the next column
     PRESSURE = 41
+    GATHER_SOURCE = 56  # the State's bytes from bids to forbidden (rules_encode gathers its counts from them)
 
 # Phases, numbered as encoding.PHASES (the phase's one-hot byte).
 cdef enum:
@@ -49,6 +49,12 @@ POLICIES = ("random", "heuristic")
 
 
 ctypedef struct Config:
+    # gather[shown][seat]: the observation's "has bid" flags and counts (bids + 1, tricks won, cards held, round,
+    # rounds, forbidden bid + 1, totals) as lanes of the State's bytes from bids on (64: a zero), per seat, with
+    # the bids shown (0), hidden (1), or hidden with seat the dealer (2: the forbidden bid shown), lane j for
+    # byte base + 64 + j of the row; gather_add[shown]: what is added (1 to the bids shown, the rounds to a zero).
+    uint8_t gather[3][MAX_PLAYERS][64]
+    uint8_t gather_add[3][64]
     uint8_t rotation[MAX_PLAYERS][MAX_PLAYERS]  # rotation[seat][k]: the k-th seat counted from seat
     uint8_t rel[MAX_PLAYERS][MAX_PLAYERS]       # rel[seat][x]: seat x counted from seat ((x - seat) % n)
     int players
@@ -62,9 +68,7 @@ ctypedef struct Config:
     int defect
     int compensated     # the running Python's sum() of floats is compensated (3.12 on): the heuristic sums so
     uint64_t seat_bytes  # 2**(8 players) - 1: the bytes of a per-seat word that are seats
-    int base            # offsets in the encoding: the trump card's flags, the seats' flags, the counts
-    int seats_at
-    int counts_at
+    int base            # the trump card's flags in the encoding (then the trump suit, ..., seats, counts)
 
 
 ctypedef struct State:
@@ -72,11 +76,13 @@ ctypedef struct State:
     uint64_t played        # the cards of this round's finished tricks (the Python tuple as a mask)
     uint64_t rng           # the pinned stream's state (core.rng)
     int16_t totals[MAX_PLAYERS]
-    # Per seat, eight bytes each (seats beyond the players: 0), so that the encoding reads each as one word.
+    # From bids to forbidden: the bytes rules_encode gathers (GATHER_SOURCE). Per seat, eight bytes each (seats
+    # beyond the players: 0), so that forbidden_bid sums the bids as one word.
     int8_t bids[8]         # -1: not bid yet
     uint8_t tricks[8]
     uint8_t held[8]        # cards in each hand (the hands' bit counts, kept for the encoding)
     uint8_t shown[8]       # the totals as the encoding shows them (total // 10 + 100, clipped to 0–255)
+    uint8_t made[8]        # 1: the seat has bid this round (kept for the encoding)
     uint8_t trick[MAX_PLAYERS]  # the trick in progress, in playing order from the leader
     uint8_t trick_len
     uint8_t leader
@@ -87,6 +93,7 @@ ctypedef struct State:
     int8_t to_act          # -1 once the game is over
     uint8_t phase
     uint8_t round
+    uint8_t forbidden      # forbidden_bid + 1 (0: none), kept by rules_step for the legal set and the encoding
 
 
 # Tables, built once at import (rules.py, bid_table.py).
@@ -174,6 +181,7 @@ cdef inline void start_round(const Config* cfg, State* s) noexcept nogil:
         s.hands[k] = 0
         s.held[k] = s.round
         s.bids[k] = -1
+        s.made[k] = 0
         s.tricks[k] = 0
     for k in range(deal):  # the k-th card to the (k % n)-th seat left of the dealer
         s.hands[(s.dealer + 1 + k % n) % n] |= (<uint64_t>1) << deck[k]
@@ -190,6 +198,7 @@ cdef inline void start_round(const Config* cfg, State* s) noexcept nogil:
     s.lead = NO_LEAD
     s.trick_len = 0
     s.played = 0
+    s.forbidden = 0  # (the dealer never bids first)
 
 
 cdef inline void rules_reset(const Config* cfg, State* s, uint64_t seed) noexcept nogil:
@@ -217,18 +226,25 @@ cdef inline int rules_to_act(const State* s) noexcept nogil:
     return s.to_act
 
 
+cdef inline uint64_t load8(const void* p) noexcept nogil:
+    cdef uint64_t w
+    memcpy(&w, p, 8)
+    return w
+
+
 cdef inline int forbidden_bid(const Config* cfg, const State* s) noexcept nogil:
-    """``game.forbidden_bid``: under the sum rule, the dealer's (last) bid that would make the bids add up; -1: none."""
-    cdef int k, total = 0
-    if s.phase != BIDDING or not cfg.sum_rule or s.to_act != s.dealer:
-        return -1
-    for k in range(cfg.players):
-        if s.bids[k] >= 0:
-            total += s.bids[k]
-    total = s.round - total
-    if cfg.defect == 3:  # planted defect 3 (tests only): the forbidden bid is one too high
-        total += 1
-    return total if 0 <= total <= s.round else -1
+    """``game.forbidden_bid``: under the sum rule, the dealer's (last) bid that would make the bids add up; -1: none.
+
+    rules_step keeps it in ``State.forbidden`` after every bid; the bids made (a bid of -1 has its top bit
+    set) are summed as one word.
+    """
+    cdef uint64_t bids = load8(s.bids)
+    cdef int total, exists
+    bids &= ~(((bids >> 7) & 0x0101010101010101ULL) * 0xFF)
+    total = s.round - <int>((bids * 0x0101010101010101ULL) >> 56)  # (at most 60: no byte overflows)
+    total += cfg.defect == 3  # planted defect 3 (tests only): the forbidden bid is one too high
+    exists = (s.phase == BIDDING) & (cfg.sum_rule != 0) & (s.to_act == s.dealer) & (total >= 0) & (total <= s.round)
+    return -1 ^ ((-1 ^ total) & -exists)
 
 
 cdef inline void rules_legal(const Config* cfg, const State* s, uint64_t* legal) noexcept nogil:
@@ -244,7 +260,7 @@ cdef inline void rules_legal(const Config* cfg, const State* s, uint64_t* legal)
         legal[0] = hand
     elif s.phase == BIDDING:
         bids = ((<uint64_t>2) << s.round) - 1  # 0 … round
-        forbidden = forbidden_bid(cfg, s)
+        forbidden = s.forbidden - 1
         if forbidden >= 0:
             bids &= ~((<uint64_t>1) << forbidden)
         legal[0] = bids << BID_BASE
@@ -337,11 +353,13 @@ cdef inline void rules_step(const Config* cfg, State* s, int action, float* rewa
         play(cfg, s, action, rewards)
     elif action < TRUMP_BASE:
         s.bids[seat] = action - BID_BASE
+        s.made[seat] = 1
         if seat == s.dealer:  # the last bid: play starts left of the dealer
             s.phase = PLAYING
             s.to_act = s.leader
         else:
             s.to_act = next_seat(seat, cfg.players)
+        s.forbidden = forbidden_bid(cfg, s) + 1  # (0 again once the dealer has bid)
     else:
         s.trump = action - TRUMP_BASE
         s.phase = BIDDING
@@ -351,34 +369,21 @@ cdef inline void rules_step(const Config* cfg, State* s, int action, float* rewa
 cdef inline void rules_forfeit(State* s) noexcept nogil:
     s.phase = FINISHED
     s.to_act = -1
+    s.forbidden = 0
 
 
 # What a seat sees (encoding.WizardEncoding.features).
 
 
 ctypedef struct Memo:
-    # What rules_encode last wrote into one env's observation row: the finished tricks' cards and the
-    # positions of its one-hot bytes (NONE16: none), so the next call clears and sets those bytes.
+    # What rules_encode last wrote into one env's observation row where it changes slowly or in few bytes: the
+    # finished tricks' cards (once a trick), the trump card and suit flags (once a round) and the positions of
+    # the trick in progress's bytes, so the next call writes those only when they changed, and moves the few
+    # trick bytes rather than rewriting the 60n bytes of the trick by seat.
     uint64_t played
-    uint16_t trick_on[MAX_PLAYERS]
-    uint16_t trump_card
-    uint16_t trump_suit
-    uint16_t lead
-    uint16_t phase
-    uint16_t dealer
-    uint16_t to_act
-    uint16_t leader
-    uint8_t trick_count
+    uint64_t trump
+    uint16_t trick_on[MAX_PLAYERS]  # (0 for a seat without a card: byte 0 of the hand, written after the trick)
     uint8_t valid
-
-
-include "_onehot.pxi"
-
-
-cdef inline uint64_t load8(const void* p) noexcept nogil:
-    cdef uint64_t w
-    memcpy(&w, p, 8)
-    return w
 
 
 cdef inline void store8(void* p, uint64_t w) noexcept nogil:
@@ -391,24 +396,51 @@ cdef inline uint64_t rotated(uint64_t w, uint64_t keep, int seat, int players) n
     return (w >> (8 * seat)) | (w << (8 * (players - seat)))
 
 
+cdef inline void write_counts(const Config* cfg, const State* s, int seat, uint8_t* out, uint64_t flags,
+                              int shown) noexcept nogil:
+    """The portable build's write of what the wide one gathers (``Config.gather``): the flags' bits, has bid
+    and the counts, from byte base + 64 to the row's end. The per-seat bytes are rotated as words and stored
+    eight at a time, each store's excess overwritten by the next (little-endian, as ``write_bits``); the last
+    bytes are composed in ``tail`` and stored as its first and its last eight bytes."""
+    cdef int n = cfg.players
+    cdef uint64_t keep = cfg.seat_bytes, bids
+    cdef uint8_t* counts = out + 9 + 4 * n
+    cdef uint8_t tail[24]
+    write_bits(out, flags, 9 + 3 * n)
+    store8(out + 9 + 3 * n, rotated(load8(s.made), keep, seat, n))
+    bids = rotated(load8(s.bids), keep, seat, n)  # bid + 1: -1 + 1 without a carry into the next byte
+    bids = ((bids & 0x7F7F7F7F7F7F7F7FULL) + 0x0101010101010101ULL) & ~(bids & 0x8080808080808080ULL)
+    store8(counts, bids & 0xFF if shown else bids)  # while hidden, only seat's own
+    store8(counts + n, rotated(load8(s.tricks), keep, seat, n))
+    store8(tail, rotated(load8(s.held), keep, seat, n))
+    tail[n] = s.round
+    tail[n + 1] = cfg.rounds
+    tail[n + 2] = s.forbidden & -(shown != 1)
+    store8(tail + n + 3, rotated(load8(s.shown), keep, seat, n))
+    store8(counts + 2 * n, load8(tail))
+    store8(counts + 4 * n - 5, load8(tail + 2 * n - 5))  # ends at the row's end (2n + 3 bytes from counts + 2n)
+
+
 cdef inline void rules_encode(const Config* cfg, const State* s, int seat, uint8_t* out, Memo* memo) noexcept nogil:
     """The ``196 + 68n`` bytes of ``features(state, seat)``: flags (hand, tricks, trump, lead, phase, seats), counts.
 
-    With ``memo`` (the row's memory, see Memo) only the bytes that may have changed are touched;
-    without, the whole row is written. The per-seat bytes (who has bid, the bids, tricks won, cards
-    held, totals) are rotated as words and stored eight at a time, each store's excess overwritten
-    by the next (little-endian, as ``write_bits``).
+    From byte base + 64 to the row's end, the flags from "trump to be named" to "leader" (9 + 3n bits,
+    written as bytes) and then "has bid" and the counts, state bytes gathered in one permutation
+    (``Config.gather``; the portable build: write_counts). Then the finished tricks and the trump card and
+    suit, each only when it changed (``memo``: once a trick, once a round), the trick in progress one byte
+    per seat (where ``memo`` set the last ones: cleared) and the hand, 60 bytes. Every position is computed
+    without branches (the phase, the lead, the seats change from one decision to the next). Without
+    ``memo``, or with one forgotten, the whole row is written.
     """
-    cdef int n = cfg.players, k, at, base = cfg.base, seats = cfg.seats_at
-    cdef int phase = s.phase, leader = s.leader, trick_len = s.trick_len, to_act = s.to_act, dealer = s.dealer
-    cdef int lead = s.lead, trump = s.trump, trump_card = s.trump_card
-    cdef int forbidden = forbidden_bid(cfg, s)
-    cdef bint hidden = cfg.hidden and phase <= BIDDING  # bids hidden while bidding (and before: naming trump)
-    cdef uint64_t played = s.played, keep = cfg.seat_bytes, bids
+    cdef int n = cfg.players, r, k, at, shown, base = cfg.base
+    cdef int phase = s.phase, to_act = s.to_act, lead = s.lead, trump = s.trump, trump_card = s.trump_card
+    cdef int trick_len = s.trick_len
+    cdef int hidden = (cfg.hidden != 0) & (phase <= BIDDING)  # bids hidden while bidding (and before: naming trump)
     cdef const uint8_t* rel = cfg.rel[seat]
-    cdef const uint8_t* from_leader = cfg.rotation[leader]
-    cdef uint8_t* counts = out + cfg.counts_at  # bids shown + 1, tricks won, cards held, round, rounds, forbidden + 1, totals
-    cdef uint8_t tail[24]
+    cdef const uint8_t* from_leader = cfg.rotation[cfg.rel[s.leader][seat]]  # seat + r's place in the trick
+    cdef uint64_t flags
+    cdef uint64_t trump_flags = ((<uint64_t>(trump_card != NO_CARD)) << (trump_card & 63)
+                                 | (<uint64_t>(trump >= 0)) << (DECK + (trump & 3)))
     cdef Memo scratch
     if memo == NULL or not memo.valid:
         memset(out, 0, cfg.obs_size)
@@ -416,43 +448,34 @@ cdef inline void rules_encode(const Config* cfg, const State* s, int seat, uint8
             memo = &scratch
         memo.valid = 1
         memo.played = 0
-        memo.trick_count = 0
-        memo.trump_card = memo.trump_suit = memo.lead = memo.phase = NONE16
-        memo.dealer = memo.to_act = memo.leader = NONE16
-    write_bits(out, s.hands[seat], DECK)
-    if played != memo.played:
-        write_bits(out + DECK, played, DECK)
-        memo.played = played
-    for k in range(memo.trick_count):  # the trick in progress, by seat counted from ``seat``
-        out[memo.trick_on[k]] = 0
-    for k in range(trick_len):
-        at = 2 * DECK + DECK * rel[from_leader[k]] + s.trick[k]
+        memo.trump = 0
+        memset(memo.trick_on, 0, sizeof(memo.trick_on))
+    # From byte base + 64: trump to be named (1), suit led (4), phase (4), dealer, to act, leader (n each); then
+    # has bid (n, State.made) and the counts, gathered.
+    flags = ((<uint64_t>(phase == CHOOSING)) | (<uint64_t>(<unsigned>lead < 4)) << (1 + (lead & 3))
+             | (<uint64_t>1) << (5 + phase) | (<uint64_t>1) << (9 + rel[s.dealer])
+             | (<uint64_t>(to_act >= 0)) << (9 + n + rel[to_act & ~(to_act >> 31)])  # (to_act -1: over, no seat)
+             | (<uint64_t>(phase == PLAYING)) << (9 + 2 * n + rel[s.leader]))
+    shown = hidden + (hidden & (seat == s.dealer))  # while hidden, the forbidden bid is the dealer's to see
+    if CT_WIDE:
+        write_bits_gather(out + base + 64, flags, 9 + 3 * n, <const uint8_t*>s.bids, GATHER_SOURCE,
+                          cfg.gather[shown][seat], cfg.gather_add[shown], 5 * n + 3)
+    else:  # the portable gather is a byte loop: the per-seat bytes as rotated words instead
+        write_counts(cfg, s, seat, out + base + 64, flags, shown)
+    if s.played != memo.played:
+        write_bits(out + DECK, s.played, DECK)
+        memo.played = s.played
+    if trump_flags != memo.trump:
+        write_bits(out + base, trump_flags, 64)
+        memo.trump = trump_flags
+    for r in range(n):
+        out[memo.trick_on[r]] = 0
+    for r in range(n):  # the card of seat + r in the trick in progress (stale cards beyond trick_len: none)
+        k = from_leader[r]
+        at = (2 * DECK + DECK * r + s.trick[k]) & -(k < trick_len)
         out[at] = 1
-        memo.trick_on[k] = at
-    memo.trick_count = trick_len
-    one_hot16(out, &memo.trump_card, NONE16 if trump_card == NO_CARD else base + trump_card)
-    one_hot16(out, &memo.trump_suit, NONE16 if trump < 0 else base + DECK + trump)
-    out[base + 64] = phase == CHOOSING
-    one_hot16(out, &memo.lead, base + 65 + lead if 0 <= lead < 4 else NONE16)
-    one_hot16(out, &memo.phase, base + 69 + phase)
-    one_hot16(out, &memo.dealer, seats + rel[dealer])
-    one_hot16(out, &memo.to_act, NONE16 if to_act < 0 else seats + n + rel[to_act])
-    one_hot16(out, &memo.leader, seats + 2 * n + rel[leader] if phase == PLAYING else NONE16)
-    # Per seat, from ``seat``: who has bid (a bid of -1 has its top bit set), then the bids + 1 (-1 + 1 without a
-    # carry into the next byte; only the seat's own while bids are hidden), tricks won; then cards held, round,
-    # rounds, forbidden bid + 1 and totals, composed in ``tail`` and stored as its first and its last eight bytes.
-    bids = rotated(load8(s.bids), keep, seat, n)
-    store8(out + seats + 3 * n, (~bids >> 7) & 0x0101010101010101ULL)
-    bids = ((bids & 0x7F7F7F7F7F7F7F7FULL) + 0x0101010101010101ULL) & ~(bids & 0x8080808080808080ULL)
-    store8(counts, bids & 0xFF if hidden else bids)
-    store8(counts + n, rotated(load8(s.tricks), keep, seat, n))
-    store8(tail, rotated(load8(s.held), keep, seat, n))
-    tail[n] = s.round
-    tail[n + 1] = cfg.rounds
-    tail[n + 2] = 0 if hidden and seat != dealer else forbidden + 1
-    store8(tail + n + 3, rotated(load8(s.shown), keep, seat, n))
-    store8(counts + 2 * n, load8(tail))
-    store8(counts + 4 * n - 5, load8(tail + 2 * n - 5))  # ends at the row's end (2n + 3 bytes from counts + 2n)
+        memo.trick_on[r] = at
+    write_bits(out, s.hands[seat], DECK)  # (after the trick: its byte 0 is where seats without a card wrote)
 
 
 # The built-in policies.
@@ -674,6 +697,36 @@ SUPPORTED = {"players": (3, 4, 5, 6), "rounds": ("all", 5, 10), "wizard_trump": 
              "first_dealer": (-1, 0, 1, 2, 3, 4, 5)}
 
 
+cdef int _fill_gather(Config* cfg) except -1:
+    """Config.gather: where "has bid" and each count of rules_encode are among the state's bytes from bids on."""
+    cdef State probe
+    cdef const uint8_t* base = <const uint8_t*>probe.bids
+    cdef int n = cfg.players, shown, seat, k, other, at = 9 + 4 * n  # the counts' first lane
+    cdef uint8_t* lanes
+    if &probe.forbidden - base + 1 != GATHER_SOURCE:
+        raise AssertionError("the State's count bytes moved: GATHER_SOURCE is stale")
+    memset(cfg.gather, 64, sizeof(cfg.gather))
+    memset(cfg.gather_add, 0, sizeof(cfg.gather_add))
+    for shown in range(3):
+        for seat in range(n):
+            lanes = cfg.gather[shown][seat]
+            for k in range(n):
+                other = (seat + k) % n
+                lanes[at - n + k] = <uint8_t>(&probe.made[other] - base)
+                if k == 0 or shown == 0:  # bid + 1 (-1 + 1 = 0: not made); while hidden, only seat's own
+                    lanes[at + k] = <uint8_t>(<const uint8_t*>&probe.bids[other] - base)
+                lanes[at + n + k] = <uint8_t>(&probe.tricks[other] - base)
+                lanes[at + 2 * n + k] = <uint8_t>(&probe.held[other] - base)
+                lanes[at + 3 * n + 3 + k] = <uint8_t>(&probe.shown[other] - base)
+            lanes[at + 3 * n] = <uint8_t>(&probe.round - base)
+            if shown != 1:
+                lanes[at + 3 * n + 2] = <uint8_t>(&probe.forbidden - base)
+        for k in range(n):
+            cfg.gather_add[shown][at + k] = 1 if k == 0 or shown == 0 else 0
+        cfg.gather_add[shown][at + 3 * n + 1] = cfg.rounds  # from a zero (64)
+    return 0
+
+
 cdef Config rules_config(object options, dict flags) except *:
     """The Config of ``options`` with the core's flags: ``rewards`` ("game" or "round"); for tests only,
     ``defect`` (a planted rule defect: 1 an exact bid scores no 20, 2 a card after a led jester sets no suit
@@ -703,8 +756,7 @@ cdef Config rules_config(object options, dict flags) except *:
     cfg.obs_size = 196 + 68 * n
     cfg.seat_bytes = ((<uint64_t>1) << (8 * n)) - 1
     cfg.base = 2 * DECK + DECK * n
-    cfg.seats_at = cfg.base + 73
-    cfg.counts_at = cfg.seats_at + 4 * n
+    _fill_gather(&cfg)
     if rewards not in ("game", "round"):
         raise ValueError(f"rewards must be 'game' or 'round', not {rewards!r}")
     cfg.reward_round = rewards == "round"
