@@ -31,9 +31,9 @@ cdef enum:
     FIVE = 8                  # rules.FIVE_OF_HEARTS
     THREE = 0                 # rules.THREE_OF_SPADES
     NO_CARD = 255
-    NO_SPOT = 0xFFFF
     HAND_CAP = 200            # game.HAND_CAP (rules.HAND_CAP on later trees)
     FIRST_DEALER = 3          # game.FIRST_DEALER
+    GATHER_SOURCE = 38        # the state's bytes from hand_no to the last shown total
 
 cdef enum:
     BIDDING = 0
@@ -50,6 +50,17 @@ POLICIES = ("random", "heuristic", "lowest")
 
 
 ctypedef struct Config:
+    # gather[seat]: the observation's counts (bid points, the highest bid, tricks, points and shown totals
+    # per side, cards held, the hand number) as bytes of the state from hand_no on (GATHER_SOURCE of them;
+    # 64: a zero), seats and sides counted from seat, lane j for byte 320 + j of the row; gather_add: what is
+    # added (1 to the highest bid, 16 to the points; the options, which the state does not hold)
+    uint8_t gather[4][64]
+    uint8_t gather_add[64]
+    # rel_bit[seat][x]: the bit of seat x counted from seat (0 for x >= 4: NO_CARD, -1 as a byte, nobody);
+    # phase_flags[phase]: the flags of bytes 288–328 that phase shows (the leader in play, the bidder after
+    # the bidding)
+    uint8_t rel_bit[4][256]
+    uint64_t phase_flags[4]
     int players
     int obs_size
     int reward_round
@@ -80,11 +91,13 @@ ctypedef struct State:
     uint8_t last_leader
     uint8_t bid_points[4]      # by seat: its bid's points (0: a pass or no call yet)
     uint8_t called             # bit s: seat s has called
+    uint8_t passed             # bit s: seat s has passed (kept for the encoding)
     uint8_t no_trumps          # bit s: seat s bid no trump
     int8_t tricks[2]           # per side this hand
     int8_t points[2]
     uint8_t winners            # once over: the winning side, or ALL_WIN
     uint8_t held[4]            # cards in each hand (the hands' bit counts, kept for the encoding)
+    uint8_t shown[2]           # the totals as the encoding shows them (+ 128, clipped to 0–255)
 
 
 # Tables, built once at import.
@@ -148,7 +161,7 @@ cdef inline void start_hand(State* s, int dealer) noexcept nogil:
     s.trick_len = 0
     s.last_leader = NO_CARD
     s.last_winner = -1
-    s.called = s.no_trumps = 0
+    s.called = s.passed = s.no_trumps = 0
     s.tricks[0] = s.tricks[1] = 0
     s.points[0] = s.points[1] = 0
 
@@ -157,6 +170,7 @@ cdef inline void rules_reset(const Config* cfg, State* s, uint64_t seed) noexcep
     """``KaiserGame.new(options, seed)``: seat 3 deals the first hand."""
     s.rng = mix(seed)
     s.totals[0] = s.totals[1] = 0
+    s.shown[0] = s.shown[1] = 128
     s.hand_no = 0
     s.winners = 0
     start_hand(s, FIRST_DEALER)
@@ -221,6 +235,12 @@ cdef inline void finish(const Config* cfg, State* s, int winners, float* rewards
             rewards[seat] += 1.0 if seat & 1 == winners else -1.0
 
 
+cdef inline int clip(int total) noexcept nogil:
+    """A total as ``features`` shows it: + 128, clipped to 0–255."""
+    total += 128
+    return 0 if total < 0 else 255 if total > 255 else total
+
+
 cdef inline void score_hand(const Config* cfg, State* s, float* rewards) noexcept nogil:
     """``_score_hand``: the bidders' change (``hand_score``), the defenders keep what they took; then
     ``game_verdict`` (first a side at the target, both: the bidders; then a side at minus the target loses;
@@ -234,6 +254,8 @@ cdef inline void score_hand(const Config* cfg, State* s, float* rewards) noexcep
         change = taken if taken >= bid else -bid
     s.totals[side] += change
     s.totals[1 - side] += s.points[1 - side]
+    s.shown[0] = clip(s.totals[0])
+    s.shown[1] = clip(s.totals[1])
     if cfg.reward_round:  # rewards.round_rewards: each seat's side's change
         for seat in range(4):
             rewards[seat] += change if seat & 1 == side else s.points[1 - side]
@@ -297,6 +319,8 @@ cdef inline void call(State* s, int action) noexcept nogil:
         s.no_trumps |= (k & 1) << seat
         s.high = 10 + k
         s.high_bidder = seat
+    else:
+        s.passed |= 1 << seat
     if seat != s.dealer:
         s.turn = (seat + 1) % 4
         return
@@ -330,75 +354,80 @@ cdef inline void rules_forfeit(State* s) noexcept nogil:
 
 
 ctypedef struct Memo:
-    # What rules_encode last wrote into one env's observation row: the positions of its one-hot bytes
-    # (NO_SPOT: none), so the next call moves those bytes instead of rewriting the row.
-    uint16_t valid
-    uint16_t trick[4]      # by seat counted from the observer
-    uint16_t last[4]
-    uint16_t phase
-    uint16_t dealer
-    uint16_t turn
-    uint16_t leader
-    uint16_t bidder
-    uint16_t trump
-    uint16_t winner
+    # Unused: every call of rules_encode writes the whole row.
+    uint8_t valid
 
 
-include "_onehot.pxi"
+cdef inline uint64_t card_bit(int card) noexcept nogil:
+    """The bit of ``card`` in the low half of a word; 0 for NO_CARD (its bit 63 is masked off)."""
+    return <uint32_t>((<uint64_t>1) << (card & 63))
 
 
-cdef inline int clip(int total) noexcept nogil:
-    total += 128
-    return 0 if total < 0 else 255 if total > 255 else total
+cdef inline uint64_t card_bit_high(int card) noexcept nogil:
+    """The bit of ``card`` in the high half of a word; 0 for NO_CARD (its bit 63 is shifted out)."""
+    return ((<uint64_t>1) << (card & 63)) << 32
+
+
+cdef inline int card_spot(int card, int base) noexcept nogil:
+    """The byte of ``card`` in the 32 from ``base``; for NO_CARD byte 288, which the flags overwrite after."""
+    return 288 ^ ((288 ^ (base + card)) & -(card < DECK))
 
 
 cdef inline void rules_encode(const Config* cfg, const State* s, int seat, uint8_t* out, Memo* memo) noexcept nogil:
-    """The 348 bytes of ``features(state, seat)``: 329 flags, then 19 counts.
+    """The 348 bytes of ``features(state, seat)`` (``games/kaiser/encoding.py``): 329 flags, then 19 counts.
 
-    With ``memo`` (the row's memory, see Memo) only the one-hot bytes that moved are touched; without,
-    the whole row is written.
+    The whole row every call, without branches (which would be mispredicted: the one-hot bytes move between
+    decisions). Bytes 288–328 (phase, seats, trump, calls) are bits of one word, the seats by table. The
+    wide build writes the rest as bits too, 64 bytes at a time (the hand and the eight trick fields, by seat
+    counted from ``seat``, are 32-bit fields), and gathers the counts from the state in one permutation
+    (``Config.gather``). The portable build, where bits cost a table load per 8 bytes, clears the trick
+    fields and sets one byte in each, and copies the counts.
     """
-    cdef int r, other, side = seat & 1, card
-    cdef Memo scratch
-    cdef uint32_t called, passed, nt
-    if memo == NULL or not memo.valid:
-        memset(out, 0, OBS_SIZE)
-        if memo == NULL:
-            memo = &scratch
-        memset(memo, 0xFF, sizeof(Memo))
-        memo.valid = 1
+    cdef const uint8_t* trick = s.trick
+    cdef const uint8_t* last = s.last_trick
+    cdef const uint8_t* rel = cfg.rel_bit[seat]
+    cdef int r, side = seat & 1
+    cdef uint32_t calls = s.called | s.passed << 4 | s.no_trumps << 8
+    cdef uint32_t low = 0x111 * (15 >> seat)   # in each nibble, the bits the rotation moves down
+    cdef uint64_t flags
+    # has called, passed, bid no trump (bytes 313–324): each nibble rotated, bit r for seat ``seat + r``
+    calls = ((calls >> seat) & low) | ((calls << (4 - seat)) & (0xFFF ^ low))
+    # bytes 288–328 from bit 0: phase, dealer, seat to act, leader, bidder, trump, the calls, last winner; the
+    # seats by table (none is NO_CARD or -1 there: no seat to act once over, no winner before a trick)
+    flags = ((<uint64_t>1) << s.phase
+             | (<uint64_t>rel[s.dealer]) << 4
+             | (<uint64_t>rel[s.turn]) << 8
+             | (<uint64_t>rel[s.leader]) << 12
+             | (<uint64_t>rel[<uint8_t>s.high_bidder]) << 16
+             | (((<uint64_t>1) << (s.trump & 63)) & 0x1F) << 20   # -1: bit 63, masked off
+             | (<uint64_t>calls) << 25
+             | (<uint64_t>rel[<uint8_t>s.last_winner]) << 37) & cfg.phase_flags[s.phase]
+    if CT_WIDE:
+        write_bits(out, s.hands[seat] | card_bit_high(trick[seat]), 64)
+        write_bits(out + 64, card_bit(trick[(seat + 1) & 3]) | card_bit_high(trick[(seat + 2) & 3]), 64)
+        write_bits(out + 128, card_bit(trick[(seat + 3) & 3]) | card_bit_high(last[seat]), 64)
+        write_bits(out + 192, card_bit(last[(seat + 1) & 3]) | card_bit_high(last[(seat + 2) & 3]), 64)
+        write_bits(out + 256, card_bit(last[(seat + 3) & 3]) | flags << 32, 64)
+        write_bits_gather(out + 320, flags >> 32, 9, <const uint8_t*>&s.hand_no, GATHER_SOURCE, cfg.gather[seat],
+                          cfg.gather_add, 19)
+        return
     write_bits(out, s.hands[seat], 32)
-    for r in range(4):  # seats counted from ``seat``: their cards in the trick and in the last trick
-        other = (seat + r) & 3
-        card = s.trick[other]
-        one_hot16(out, &memo.trick[r], NO_SPOT if card == NO_CARD else 32 + 32 * r + card)
-        card = s.last_trick[other]
-        one_hot16(out, &memo.last[r], NO_SPOT if card == NO_CARD else 160 + 32 * r + card)
-        out[329 + r] = s.bid_points[other]
-        out[340 + r] = s.held[other]
-    one_hot16(out, &memo.phase, 288 + s.phase)
-    one_hot16(out, &memo.dealer, 292 + ((s.dealer - seat) & 3))
-    one_hot16(out, &memo.turn, NO_SPOT if s.phase == OVER else 296 + ((s.turn - seat) & 3))
-    one_hot16(out, &memo.leader, 300 + ((s.leader - seat) & 3) if s.phase == PLAY else NO_SPOT)
-    one_hot16(out, &memo.bidder, 304 + ((s.high_bidder - seat) & 3) if s.phase != BIDDING and s.high_bidder >= 0
-            else NO_SPOT)
-    one_hot16(out, &memo.trump, 308 + s.trump if s.trump >= 0 else NO_SPOT)
-    one_hot16(out, &memo.winner, 325 + ((s.last_winner - seat) & 3) if s.last_trick[0] != NO_CARD else NO_SPOT)
-    called = ((s.called >> seat) | (s.called << (4 - seat))) & 0xF   # bit r: seat ``seat + r``
-    nt = ((s.no_trumps >> seat) | (s.no_trumps << (4 - seat))) & 0xF
-    passed = 0
-    for r in range(4):
-        passed |= (s.bid_points[(seat + r) & 3] == 0) << r
-    passed &= called
-    write_bits(out + 313, called | passed << 4 | nt << 8, 12)
+    for r in range(4):  # bytes 32–287, 32 per seat: cleared 32 at a time (GCC makes larger memsets rep stos)
+        memset(out + 32 + 32 * r, 0, 32)
+        out[card_spot(trick[(seat + r) & 3], 32 + 32 * r)] = 1
+        memset(out + 160 + 32 * r, 0, 32)
+        out[card_spot(last[(seat + r) & 3], 160 + 32 * r)] = 1
+        out[329 + r] = s.bid_points[(seat + r) & 3]
+        out[340 + r] = s.held[(seat + r) & 3]
+    write_bits(out + 288, flags, 41)
     out[333] = s.high + 1
     out[334] = s.tricks[side]
     out[335] = s.tricks[1 - side]
     out[336] = s.points[side] + 16
     out[337] = s.points[1 - side] + 16
-    out[338] = clip(s.totals[side])
-    out[339] = clip(s.totals[1 - side])
-    out[344] = s.hand_no if s.hand_no < 255 else 255
+    out[338] = s.shown[side]
+    out[339] = s.shown[1 - side]
+    out[344] = <uint8_t>s.hand_no
     out[345] = cfg.floor
     out[346] = cfg.target
     out[347] = cfg.no_trump
@@ -618,6 +647,47 @@ cdef inline int rules_policy(const Config* cfg, const State* s, int policy, cons
 SUPPORTED = {"players": (4,), "floor": (5, 6, 7, 8), "no_trump": (True, False), "target": (32, 52, 62)}
 
 
+cdef int _fill_encoding(Config* cfg) except -1:
+    """Config.rel_bit and phase_flags; Config.gather: where each count of rules_encode is among the state's
+    bytes from hand_no on (its low byte: the hand number stops at hand_cap <= 200, so it is the clipped one
+    ``features`` shows)."""
+    cdef State probe
+    cdef const uint8_t* base = <const uint8_t*>&probe.hand_no
+    cdef const uint8_t* counts[7]
+    cdef int seat, k, side, at = 9   # the counts' first lane: byte 329 of the row
+    if &probe.shown[1] - base + 1 != GATHER_SOURCE:
+        raise AssertionError("the State's count bytes moved: GATHER_SOURCE is stale")
+    memset(cfg.rel_bit, 0, sizeof(cfg.rel_bit))
+    for seat in range(4):
+        for k in range(4):
+            cfg.rel_bit[seat][k] = 1 << ((k - seat) & 3)
+    for k in range(4):  # every flag, less the leader (bits 12–15) but in play, the bidder (16–19) in the bidding
+        cfg.phase_flags[k] = ~((<uint64_t>0xF) << 12 if k != PLAY else 0) & ~((<uint64_t>0xF) << 16 if k == BIDDING
+                                                                            else 0)
+    memset(cfg.gather, 64, sizeof(cfg.gather))
+    memset(cfg.gather_add, 0, sizeof(cfg.gather_add))
+    for seat in range(4):
+        side = seat & 1
+        # bytes 333–339: the highest bid, then tricks, points and shown totals, this side first
+        counts[0], counts[1], counts[2] = (<const uint8_t*>&probe.high, <const uint8_t*>&probe.tricks[side],
+                                           <const uint8_t*>&probe.tricks[1 - side])
+        counts[3], counts[4] = <const uint8_t*>&probe.points[side], <const uint8_t*>&probe.points[1 - side]
+        counts[5], counts[6] = &probe.shown[side], &probe.shown[1 - side]
+        for k in range(4):
+            cfg.gather[seat][at + k] = <uint8_t>(&probe.bid_points[(seat + k) & 3] - base)
+            cfg.gather[seat][at + 11 + k] = <uint8_t>(&probe.held[(seat + k) & 3] - base)
+        for k in range(7):
+            cfg.gather[seat][at + 4 + k] = <uint8_t>(counts[k] - base)
+        cfg.gather[seat][at + 15] = 0     # byte 344: hand_no's low byte
+    cfg.gather_add[at + 4] = 1            # the highest bid's rank + 1 (-1: none)
+    cfg.gather_add[at + 7] = 16           # the points per side + 16
+    cfg.gather_add[at + 8] = 16
+    cfg.gather_add[at + 16] = cfg.floor   # bytes 345–347: the options, from a zero (64)
+    cfg.gather_add[at + 17] = cfg.target
+    cfg.gather_add[at + 18] = cfg.no_trump
+    return 0
+
+
 cdef Config rules_config(object options, dict flags) except *:
     """The Config of ``options`` with the core's flags: ``rewards`` ("game" or "round"); for tests only,
     ``hand_cap`` (the game's hand cap, as a monkeypatched ``HAND_CAP``) and ``defect`` (a planted rule defect:
@@ -645,6 +715,7 @@ cdef Config rules_config(object options, dict flags) except *:
         raise ValueError(f"hand_cap must be within 1–{HAND_CAP}, not {hand_cap}")
     cfg.hand_cap = hand_cap
     cfg.defect = defect
+    _fill_encoding(&cfg)
     return cfg
 
 
