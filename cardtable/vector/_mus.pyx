@@ -160,6 +160,7 @@ cdef uint8_t ROT4[16][4]            # ROT4[m][seat]: the seat mask m counted fro
 cdef uint8_t LANCE_PHASE[5]         # fsm.LANCE_PHASES
 cdef uint16_t NIBBLE_LOW[4]         # in each of four nibbles, the bits below 4 - seat (the nibble rotated by seat)
 cdef int GRANDE_VALUE[2][10]        # the grande value of each rank index per modalidad
+cdef uint32_t SPREAD7[128]          # bit k of the index at bit 4 k (the señas seen, by sender)
 
 #: The values of the ranks (1, 2, 3, 4, 5, 6, 7, sota, caballo, rey) per modalidad: in 8R8A the 3 is a rey
 #: and the 2 an as (FEM II.3); figures count 10 for juego and punto, ases 1 [CONVENCIÓN].
@@ -257,6 +258,8 @@ def _fill_tables():
     for mod in range(2):
         for a in range(10):
             GRANDE_VALUE[mod][a] = _GRANDE[mod][a]
+    for k in range(128):
+        SPREAD7[k] = sum(1 << (4 * a) for a in range(7) if k >> a & 1)
 
 
 _fill_tables()
@@ -953,12 +956,8 @@ cdef enum:
 
 
 cdef inline uint64_t spread4(uint64_t bits14, int offset) noexcept nogil:
-    """Bit k of ``bits14`` to bit 4 k + offset."""
-    cdef uint64_t out = 0
-    while bits14:
-        out |= (<uint64_t>1) << (4 * lowest(bits14) + offset)
-        bits14 &= bits14 - 1
-    return out
+    """Bit k of ``bits14`` to bit 4 k + offset: two table looks (SPREAD7), no loop over the bits."""
+    return ((<uint64_t>SPREAD7[bits14 & 127]) | (<uint64_t>SPREAD7[bits14 >> 7] << 28)) << offset
 
 
 cdef inline void write_counts(const Config* cfg, const State* s, int me, uint8_t* out) noexcept nogil:
@@ -966,14 +965,11 @@ cdef inline void write_counts(const Config* cfg, const State* s, int me, uint8_t
     numbers, accepted totals per lance (the target and games to win are written once, the named amounts with
     the envites)."""
     cdef int side = me & 1, lance
-    cdef uint32_t k
+    cdef uint32_t k, betting = -(<uint32_t>(s.bet_lance != NONE))  # the envites are 0 outside a lance's betting
     cdef uint8_t* c = out + 544
-    if s.bet_lance == NONE:
-        c[0] = c[1] = 0
-    else:
-        k = s.bet_before if s.bet_status == BS_PENDING else s.bet_total
-        c[0] = k if k < 255 else 255
-        c[1] = s.bet_total if s.bet_total < 255 else 255
+    k = s.bet_before if s.bet_status == BS_PENDING else s.bet_total
+    c[0] = (k if k < 255 else 255) & betting
+    c[1] = (s.bet_total if s.bet_total < 255 else 255) & betting
     c[2] = s.tanteo[side] if s.tanteo[side] < 255 else 255
     c[3] = s.tanteo[1 - side] if s.tanteo[1 - side] < 255 else 255
     c[4] = s.games[side] if s.games[side] < 255 else 255
@@ -990,40 +986,39 @@ cdef inline void write_counts(const Config* cfg, const State* s, int me, uint8_t
 
 
 cdef inline uint64_t table_bits(const State* s, int me) noexcept nogil:
-    """Bits 240–302 (from bit 0): phase, dealer, seat to act, the betting of the lance, the declarations."""
+    """Bits 240–302 (from bit 0): phase, dealer, seat to act, the betting of the lance, the declarations.
+
+    Without branches: each flag is a condition's 0/1 shifted to its place (shifts masked to 0–63, the
+    condition 0 where the place would be outside), as whether a lance is bet and who bet vary between
+    decisions."""
+    cdef uint64_t betting = s.bet_lance != NONE
     cdef uint64_t flags = ((<uint64_t>1) << s.phase) | ((<uint64_t>1) << (15 + ((s.dealer - me) & 3)))
-    cdef int k
-    if s.phase != PH_GAME_OVER and s.turn != NONE:
-        flags |= (<uint64_t>1) << (19 + ((s.turn - me) & 3))
-    if s.bet_lance != NONE:
-        flags |= ((<uint64_t>1) << (23 + s.bet_lance)) | ((<uint64_t>1) << (28 + s.bet_status))
-        if s.bet_ordago:
-            flags |= (<uint64_t>1) << 34
-        if s.bet_bettor != NONE:
-            flags |= (<uint64_t>1) << (35 + ((s.bet_bettor - me) & 3))
-        for k in range(s.bet_responders):
-            flags |= (<uint64_t>1) << (39 + ((s.bet_resp[k] - me) & 3))
-        flags |= (<uint64_t>ROT4[s.bet_speakers][me]) << 43
+    flags |= (<uint64_t>((s.phase != PH_GAME_OVER) & (s.turn != NONE))) << (19 + ((s.turn - me) & 3))
+    flags |= (betting << ((23 + s.bet_lance) & 63)) | (betting << ((28 + s.bet_status) & 63))
+    flags |= (betting & (s.bet_ordago != 0)) << 34
+    flags |= (betting & (s.bet_bettor != NONE)) << (35 + ((s.bet_bettor - me) & 3))
+    flags |= (betting & (s.bet_responders > 0)) << (39 + ((s.bet_resp[0] - me) & 3))
+    flags |= (betting & (s.bet_responders > 1)) << (39 + ((s.bet_resp[1] - me) & 3))
+    flags |= (<uint64_t>ROT4[s.bet_speakers][me] & -betting) << 43
     # Pares yes, pares no, juego yes, juego no: each nibble rotated to count the seats from ``me``.
     flags |= (<uint64_t>(((s.declared >> me) & NIBBLE_LOW[me]) | ((s.declared << (4 - me)) & ~NIBBLE_LOW[me] & 0xFFFF))) << 47
     return flags
 
 
 cdef inline uint64_t result_bits(const State* s, int me) noexcept nogil:
-    """Bits 443–484 (from bit 0): how each lance closed, the pair it went to, the pairs that are in."""
+    """Bits 443–484 (from bit 0): how each lance closed, the pair it went to, the pairs that are in.
+
+    A lance's code (``record``: status + 1, pair + 1 above) is 0 where it has no result: its flags are then
+    0 shifted, without a branch."""
     cdef uint64_t flags = 0
     cdef int lance, status, pair
     for lance in range(5):
-        status = result_status(s, lance)
-        if status >= 0:
-            flags |= (<uint64_t>1) << (6 * lance + status)
-            pair = result_pair(s, lance)
-            if pair >= 0:
-                flags |= (<uint64_t>1) << (30 + 2 * lance + ((pair - me) & 1))
-    if s.team_in >> (me & 1) & 1:
-        flags |= (<uint64_t>1) << 40
-    if s.team_in >> (1 - (me & 1)) & 1:
-        flags |= (<uint64_t>1) << 41
+        status = s.lance_result[lance] & 15
+        pair = s.lance_result[lance] >> 4
+        flags |= (<uint64_t>(status != 0)) << ((6 * lance + status - 1) & 63)
+        flags |= (<uint64_t>(pair != 0)) << (30 + 2 * lance + ((pair - 1 - me) & 1))
+    flags |= (<uint64_t>((s.team_in >> (me & 1)) & 1)) << 40
+    flags |= (<uint64_t>((s.team_in >> (1 - (me & 1))) & 1)) << 41
     return flags
 
 
@@ -1031,9 +1026,8 @@ cdef inline uint32_t by_seat(const uint8_t* four, int me) noexcept nogil:
     """Four bytes, one per seat, as a word whose byte k is seat ``me + k``'s (little-endian, as write_bits)."""
     cdef uint32_t x
     memcpy(&x, four, 4)
-    if me:
-        x = (x >> (8 * me)) | (x << (32 - 8 * me))
-    return x
+    # A rotation (the shift is 0 for me = 0): no branch on the seat, which changes at every decision
+    return (x >> (8 * me)) | (x << ((32 - 8 * me) & 31))
 
 
 cdef inline uint64_t kind_bits(const State* s, int lance, int me) noexcept nogil:
