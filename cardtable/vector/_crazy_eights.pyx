@@ -341,17 +341,18 @@ cdef inline void rules_encode(const Config* cfg, const State* s, int seat, uint8
     """
     cdef int n = cfg.players
     cdef int top = 52 + s.top
-    cdef int turn = 255 if s.over else 160 + cfg.rel[seat][s.turn]
-    cdef int dealer = 160 + n + cfg.rel[seat][s.dealer]
-    # 108 + the card just drawn if seat is to act after drawing it, else 255 (nowhere): without branches,
-    # which would be mispredicted (whether the seat drew is a coin toss under random play)
-    cdef int shown = (s.over == 0) & (seat == s.turn) & (s.last_drawn != NO_CARD)
-    cdef int drawn = 255 ^ ((255 ^ (108 + s.last_drawn)) & -shown)
+    # Bytes 128 on, as bits of one word: the card just drawn (below), the seat to act (none once over) and
+    # the dealer, counted from seat
+    cdef uint64_t seats = ((<uint64_t>(s.over == 0)) << (32 + cfg.rel[seat][s.turn])
+                           | (<uint64_t>1) << (32 + n + cfg.rel[seat][s.dealer]))
+    # The card just drawn, shown to the seat to act after drawing it: at 108 + the card, else past byte 191
+    # (nowhere; NO_CARD lands there too). Without branches, which would be mispredicted (whether the seat
+    # drew is a coin toss under random play).
+    cdef int drawn = 108 + s.last_drawn + ((((s.over == 0) & (seat == s.turn)) ^ 1) << 8)
     write_bits(out, s.hands[seat] | bit_at(top, 0), 64)
     write_bits(out + 64, bit_at(top, 64) | (<uint64_t>1) << (40 + s.suit) | bit_at(drawn, 64), 64)
-    write_bits_gather(out + 128, bit_at(drawn, 128) | bit_at(turn, 128) | bit_at(dealer, 128), 32 + 2 * n,
+    write_bits_gather(out + 128, bit_at(drawn, 128) | seats, 32 + 2 * n,
                       &s.stock_len, GATHER_SOURCE, cfg.gather[seat], cfg.gather_add, 6 + 2 * n)
-
 
 # The built-in policies.
 
