@@ -23,7 +23,7 @@
 # A second game is a second rules module with these names; nothing here changes.
 
 from libc.stdlib cimport calloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memset
 from libc.stdint cimport int8_t, int64_t, int32_t, uint8_t, uint64_t
 
 cdef enum:

@@ -413,7 +413,8 @@ SUPPORTED = {"players": (2, 3, 4, 5, 6), "hand_size": ("auto", 5, 7, 9), "draw_u
 
 
 cdef int _fill_gather(Config* cfg) except -1:
-    """Config.gather: where each count of rules_encode is among the state's bytes from stock_len on."""
+    """Config.rel (each seat counted from each seat) and Config.gather: where each count of rules_encode is
+    among the state's bytes from stock_len on."""
     cdef State probe
     cdef const uint8_t* base = &probe.stock_len
     cdef const uint8_t* fields[5]
