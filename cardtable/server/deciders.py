@@ -19,6 +19,7 @@ from typing import Any
 
 from cardtable.bots import make_bot
 from cardtable.core.bot import Bot
+from cardtable.core.record import GameRecord
 from cardtable.core.types import Seat
 from cardtable.server.live import LiveTable
 from cardtable.server.views import default_bot
@@ -40,7 +41,10 @@ def people_deciding(table: LiveTable) -> set[Seat]:
 
 
 def bot_for(table: LiveTable, seat: Seat) -> Bot:
-    """The seat's computer player: its stored bot, or the game's default for a covered person; seeded from the deal."""
+    """The seat's computer player: its stored bot, or the game's default for a covered person; seeded from the deal.
+
+    A bot seat's player made mid-game (after a restart, or by another process adopting the table) is new: see
+    :func:`catch_up`, which :func:`think` calls so that it goes on as the one that played so far."""
     if seat not in table.bots:
         stored = table.stored.seats[seat]
         name = stored.bot if stored.kind in ("bot", "remote") and stored.bot else default_bot(table.game)
@@ -50,10 +54,42 @@ def bot_for(table: LiveTable, seat: Seat) -> Bot:
     return table.bots[seat]
 
 
+def earlier_decisions(table: LiveTable, record: GameRecord, seat: Seat) -> list[tuple[Any, list[Any]]]:
+    """What ``seat`` saw and could do at each of its decisions in ``record`` (the table's, so far), in order."""
+    game = table.game
+    if all(s != seat for s, _ in record.actions):
+        return []
+    state, _ = game.new(table.options, record.seed)
+    decisions = []
+    for actor, action in record.actions:
+        if actor == seat:
+            decisions.append((game.observe(state, seat), list(game.legal_actions(state, seat))))
+        state, _ = game.apply(state, actor, action)
+    return decisions
+
+
+def catch_up(bot: Bot, decisions: Sequence[tuple[Any, list[Any]]]) -> None:
+    """Show a new bot its seat's earlier decisions, as if it had played them, so that it goes on as the bot that did.
+
+    A bot's choices depend on its seed and on what it was shown before (its random stream, a search bot's
+    beliefs), so a bot made anew mid-game would otherwise play differently from the one that played so far:
+    a table resumed after a restart would not end as the same table left alone. Its answers are not used.
+    """
+    for observation, legal in decisions:
+        choose(bot, observation, legal)
+
+
 async def think(table: LiveTable, seat: Seat, observation: Any, legal: Sequence[Any]) -> Any:
     """The bot's choice: in a worker thread, unless this bot's decisions take well under a millisecond
-    (a thread handoff would then cost more than the thinking; the event loop is never held longer)."""
+    (a thread handoff would then cost more than the thinking; the event loop is never held longer).
+
+    A bot seat's player made now, mid-game, first catches up (:func:`catch_up`) with the seat's decisions in
+    the record, so that its choices are those of an uninterrupted table (the same seed, the same actions)."""
+    fresh = seat not in table.bots
     bot = bot_for(table, seat)
+    record = table.record
+    if fresh and table.stored.seats[seat].kind == "bot" and record is not None and record.actions:
+        await asyncio.to_thread(lambda: catch_up(bot, earlier_decisions(table, record, seat)))
     quick = table.think_time.get(seat, 1.0) < INLINE_THINKING
     if quick:
         action, spent = _timed_choose(bot, observation, legal)

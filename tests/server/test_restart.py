@@ -90,6 +90,49 @@ def test_computer_players_resume_after_a_restart(db_url: str) -> None:
     assert {a["seat"] for a in data["actions"][len(prefix):]} >= {1, 2}
 
 
+def _play_first_legal(client: TestClient, table_id: str, token: str, turns: int | None = None) -> int:
+    """Seat 0 plays its first legal action at each of its turns: ``turns`` of them, or to the end (``None``);
+    the table's version when it stops."""
+    played, acted_on = 0, -1
+    with client.websocket_connect(f"/ws/tables/{table_id}?token={token}") as ws:
+        while True:
+            view = receive(ws)
+            if view["type"] != "view" or view["version"] == acted_on or not view["legal_actions"]:
+                if view["type"] == "view" and view["status"] == "finished":
+                    return int(view["version"])
+                continue
+            if played == turns:
+                return int(view["version"])
+            acted_on, played = view["version"], played + 1
+            ws.send_json({"type": "action", "version": view["version"], "action": view["legal_actions"][0]["action"]})
+
+
+def _bots_table(client: TestClient) -> tuple[str, str]:
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "bot"}]
+    body = {"game": "wizard", "options": {"players": 3, "rounds": 5}, "seats": seats, "seed": 12}
+    created = client.post("/api/tables", json=body).json()
+    start(client, created["table_id"], created["token"])
+    return created["table_id"], created["token"]
+
+
+def test_computer_players_resumed_mid_game_choose_as_if_left_alone(tmp_path: Path) -> None:
+    """Bots made anew after a restart first catch up with their seats' earlier decisions (their random streams,
+    a search bot's beliefs), so the resumed table ends with the record of the same table left alone."""
+    alone_url, resumed_url = f"sqlite:///{tmp_path / 'alone.db'}", f"sqlite:///{tmp_path / 'resumed.db'}"
+    with TestClient(create_app(alone_url, bot_delay=0)) as client:
+        table_id, token = _bots_table(client)
+        _play_first_legal(client, table_id, token)
+        alone = client.get(f"/api/tables/{table_id}/record").json()["actions"]
+    with TestClient(create_app(resumed_url, bot_delay=0)) as client:
+        table_id, token = _bots_table(client)
+        stopped_at = _play_first_legal(client, table_id, token, turns=3)
+    assert 6 <= stopped_at < len(alone)  # stopped mid-game, after both bots had played
+    with TestClient(create_app(resumed_url, bot_delay=0)) as client:
+        _play_first_legal(client, table_id, token)
+        resumed = client.get(f"/api/tables/{table_id}/record").json()["actions"]
+    assert resumed == alone
+
+
 def test_a_finished_table_stays_readable_after_a_restart(db_url: str) -> None:
     """Finished tables are not resumed but their summary and record are still served."""
     with TestClient(create_app(db_url, bot_delay=0)) as client:
