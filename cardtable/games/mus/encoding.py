@@ -33,6 +33,7 @@ from cardtable.core.types import Seat
 from cardtable.games.mus import actions as A
 from cardtable.games.mus.fsm import ACTING_PHASES, BetStatus, Phase
 from cardtable.games.mus.game import MusGame
+from cardtable.games.mus.legal import is_a_falta, must_accept_no_lose, signal_actions
 from cardtable.games.mus.options import MusGameOptions
 from cardtable.games.mus.rules import LANCES
 from cardtable.games.mus.state import MusState
@@ -147,17 +148,17 @@ class MusEncoding(Encoding[MusState, A.MusAction, MusGameOptions]):
             out = 0b11 if state.mus_rounds < options.mus.max_rounds else 0b10
         elif phase is Phase.DISCARD:
             out = _discard_ids(len(state.hands[seat]), options.mus.min_discard)
-            if options.mus.cut_anytime_a_falta and _GAME.is_a_falta(state):
+            if options.mus.cut_anytime_a_falta and is_a_falta(state):
                 out |= 1 << 1
         else:
             out = self._betting_bits(state, seat, options)
         if options.signals.enabled:
-            for action in _GAME._signal_actions(state, seat):
+            for action in signal_actions(state, seat):
                 out |= 1 << (SIGNAL_BASE + _SIGNAL[action.signal])  # type: ignore[union-attr]
         return out
 
     def _betting_bits(self, state: MusState, seat: Seat, options: MusGameOptions) -> int:
-        """``MusGame._betting_actions`` as id bits: bets and raises are runs of consecutive ids."""
+        """``legal.betting_actions`` as id bits: bets and raises are runs of consecutive ids."""
         b = state.betting
         assert b is not None
         bt = options.betting
@@ -166,7 +167,7 @@ class MusEncoding(Encoding[MusState, A.MusAction, MusGameOptions]):
         cap = max(low, min(bt.max_bet, matter))
         if b.status is BetStatus.OPEN:  # pass, every bet from low to cap, órdago
             return 1 << PASS_ID | ((1 << (cap - low + 1)) - 1) << (AMOUNT_BASE + low) | 1 << ORDAGO_ID
-        out = (1 << ACCEPT_NO_LOSE_ID if _GAME.must_accept_no_lose(state, seat) else 1 << ACCEPT_ID) | 1 << REJECT_ID
+        out = (1 << ACCEPT_NO_LOSE_ID if must_accept_no_lose(state, seat) else 1 << ACCEPT_ID) | 1 << REJECT_ID
         if not b.ordago:
             if b.total < matter:
                 first, last = (b.total, b.total) if bt.raise_rule == "double" else (low, cap)

@@ -1,7 +1,8 @@
 """Mus options: every [CONVENCIÓN] value and every open question (P4–P8) of the seed.
 
 The defaults equal ``rules.default.toml`` (a test checks it). Groups nest as
-dotted names: ``scoring.target``, ``signals.enabled``…
+dotted names: ``scoring.target``, ``signals.enabled``… :func:`check_values` makes the
+cross-field checks of ``MusGame.check_options``.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+
+from cardtable.core import InvalidOptions
 
 DEFAULT_TOML = Path(__file__).with_name("rules.default.toml")
 
@@ -97,3 +100,25 @@ def load_toml(source: str | Path) -> dict[str, Any]:
     else:
         text = str(source)
     return tomllib.loads(text)
+
+
+def check_values(options: MusGameOptions) -> None:
+    """Cross-field checks: positive values (so every hand scores), sane bounds; ``InvalidOptions`` if not."""
+    sc, bt = options.scoring, options.betting
+    positive = {"scoring.target": sc.target, "scoring.negada": sc.negada,
+                "scoring.grande_en_paso": sc.grande_en_paso, "scoring.chica_en_paso": sc.chica_en_paso,
+                "scoring.par": sc.par, "scoring.medias": sc.medias, "scoring.duples": sc.duples,
+                "scoring.juego_31": sc.juego_31, "scoring.juego_otro": sc.juego_otro,
+                "scoring.punto": sc.punto, "betting.min_bet": bt.min_bet,
+                "match.games_to_win": options.match.games_to_win}
+    for name, value in positive.items():
+        if value < 1:
+            raise InvalidOptions(f"option {name!r} must be at least 1, not {value}")
+    if bt.max_bet < bt.min_bet:
+        raise InvalidOptions("option 'betting.max_bet' must be at least 'betting.min_bet'")
+    if not 1 <= options.mus.min_discard <= 4:
+        raise InvalidOptions("option 'mus.min_discard' must be 1 to 4")
+    if options.mus.max_rounds < 0 or sc.team_is_in_margin < 0:
+        raise InvalidOptions("'mus.max_rounds' and 'scoring.team_is_in_margin' may not be negative")
+    if not 0.0 <= options.signals.interception_p <= 1.0:
+        raise InvalidOptions("option 'signals.interception_p' must be between 0 and 1")

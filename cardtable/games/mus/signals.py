@@ -5,13 +5,20 @@ name the whole jugada (VIII.5: no partial signs): "pares" means a par exactly,
 "juego" a juego other than 31, and so on. Signs about the cards are allowed only
 once the mus is cut (VIII.3); "cortar el mus" only while the mus is being
 decided; "medias" other than reyes or ases only after the grande (VIII.6).
+
+A seña made is seen by the partner, and by each rival with probability
+``signals.interception_p`` (:func:`on_signal`).
 """
 
 from __future__ import annotations
 
-from cardtable.games.mus.actions import SignalName
+from cardtable.core import Event
+from cardtable.core.rng import chance
+from cardtable.games.mus import events as E
+from cardtable.games.mus.actions import Signal, SignalName
 from cardtable.games.mus.fsm import Phase
 from cardtable.games.mus.rules import AS, DUPLES, MEDIAS, PAR, REY, HandValue, pares_of
+from cardtable.games.mus.state import MusState, SignalNote
 
 LANCE_PHASES = frozenset({Phase.GRANDE, Phase.CHICA, Phase.PARES, Phase.JUEGO, Phase.PUNTO})
 
@@ -50,3 +57,18 @@ def signal_phase_ok(name: SignalName, phase: Phase) -> bool:
     if name == "medias":
         return phase is not Phase.GRANDE
     return True
+
+
+def on_signal(s: MusState, seat: int, action: Signal, events: list[Event]) -> None:
+    """The partner sees the seña; each rival too with probability ``interception_p`` (same RNG, same replay)."""
+    s.signals_used = s.signals_used | {(seat, action.signal)}
+    seen = list(s.signals_seen)
+    watchers = [((seat + 2) % 4, False)]
+    for rival in ((seat + 1) % 4, (seat + 3) % 4):
+        intercepted, s.rng = chance(s.rng, s.options.signals.interception_p)
+        if intercepted:
+            watchers.append((rival, True))
+    for watcher, intercepted in watchers:
+        seen[watcher] = seen[watcher] + (SignalNote(seat, action.signal, intercepted),)
+        events.append(E.SignalSeen(watcher, seat, action.signal, intercepted))
+    s.signals_seen = tuple(seen)
