@@ -8,14 +8,14 @@ Python engine and name their place in it:
 1. Hand values (``mus/rules.py``: ``evaluate``, ``best_seat``, ``percentile``; ``mus/signals.py``:
    ``signal_fits``, ``signal_phase_ok``), computed here independently into tables at import.
 2. The state (``mus/state.py``: ``MusState``, ``Betting``, ``LanceResult``).
-3. Dealing (``MusGame.new``, ``_deal``).
+3. Dealing (``MusGame.new``, ``dealing.deal``).
 4. Legal actions (``MusGame.legal_actions`` and its helpers; ids as ``mus/encoding.py``'s ``legal_bits``).
-5. Mus and discards (``_on_mus``, ``_on_discard``, ``_replace_cards``).
-6. Señas (``_on_signal``).
+5. Mus and discards (``_on_mus``, ``_on_discard``, ``dealing.replace_cards``).
+6. Señas (``signals.on_signal``).
 7. Lances and envites (``_start_lance``, ``_on_lance``, ``_on_pass``, ``_on_envite``, ``_on_reject``,
    ``_close``, ``_after_lance``, ``_declare``).
-8. Showdown and tanteo (``_showdown``, ``hand_entries``, ``_bonus``, ``_ordago_showdown``, ``_score``,
-   ``_update_team_in``, ``_check_end``).
+8. Showdown and tanteo (``_showdown``, ``_ordago_showdown``, ``_check_end``; ``tanteo.hand_entries``,
+   ``bonus``, ``score``, ``update_team_in``).
 9. A step (``apply_unchecked``) and its rewards (``cardtable.rl.rewards``).
 10. What a seat sees (``mus/encoding.py``: ``MusEncoding.features``).
 11. The built-in policies (``players/simple.py``: ``SimpleBot``; ``mus/world.py``: ``cuts_mus``, ``keep_discard``).
@@ -390,7 +390,7 @@ cdef inline int holders(const Config* cfg, const State* s, int lance) noexcept n
     return out
 
 
-# 3. Dealing (MusGame.new, _deal).
+# 3. Dealing (MusGame.new, dealing.deal).
 
 
 cdef inline void sort4(uint8_t* h) noexcept nogil:
@@ -406,7 +406,7 @@ cdef inline void sort4(uint8_t* h) noexcept nogil:
 
 
 cdef inline void update_team_in(const Config* cfg, State* s) noexcept nogil:
-    """``_update_team_in``: a pair within the margin of the target is in, once per game (FEM VII.7)."""
+    """``tanteo.update_team_in``: a pair within the margin of the target is in, once per game (FEM VII.7)."""
     cdef int p, left
     for p in range(2):
         left = cfg.target - s.tanteo[p]
@@ -415,7 +415,7 @@ cdef inline void update_team_in(const Config* cfg, State* s) noexcept nogil:
 
 
 cdef inline void deal(const Config* cfg, State* s) noexcept nogil:
-    """``_deal``: shuffle, four cards each one at a time from the mano (FEM III.2), a fresh jugada."""
+    """``dealing.deal``: shuffle, four cards each one at a time from the mano (FEM III.2), a fresh jugada."""
     cdef uint8_t cards[DECK]
     cdef int k, m = mano(s)
     for k in range(DECK):
@@ -460,7 +460,7 @@ cdef inline void rules_reset(const Config* cfg, State* s, uint64_t seed) noexcep
     deal(cfg, s)
 
 
-# 4. Legal actions (legal_actions, _discard_actions, _betting_actions, _signal_actions; encoding.legal_bits).
+# 4. Legal actions (legal_actions; legal.discard_actions, betting_actions, signal_actions; encoding.legal_bits).
 
 
 cdef inline int rules_num_actions(const Config* cfg) noexcept nogil:
@@ -493,7 +493,7 @@ cdef inline bint must_accept_no_lose(const Config* cfg, const State* s, int seat
 
 
 cdef inline void betting_bits(const Config* cfg, const State* s, uint64_t* legal) noexcept nogil:
-    """``_betting_actions``: pass, bets and órdago when open; the answers, raises and órdago when pending."""
+    """``legal.betting_actions``: pass, bets and órdago when open; the answers, raises and órdago when pending."""
     cdef int low = cfg.min_bet, left = matter(cfg, s), cap
     cap = cfg.max_bet if cfg.max_bet < left else left
     if cap < low:
@@ -514,7 +514,7 @@ cdef inline void betting_bits(const Config* cfg, const State* s, uint64_t* legal
 
 
 cdef inline int signal_bits(const Config* cfg, const State* s) noexcept nogil:
-    """``_signal_actions``: the señas not made yet this hand, allowed now and true of the hand."""
+    """``legal.signal_actions``: the señas not made yet this hand, allowed now and true of the hand."""
     cdef int seat = s.turn
     return (PHASE_SIGNALS[s.phase] & value_of(cfg, s, seat).signals
             & ~<int>((s.signals_used >> (SIGNALS * seat)) & ((1 << SIGNALS) - 1)))
@@ -538,11 +538,11 @@ cdef inline void rules_legal(const Config* cfg, const State* s, uint64_t* legal)
         legal[0] |= (<uint64_t>signal_bits(cfg, s)) << SIGNAL_BASE
 
 
-# 5. Mus and discards (_on_mus, _on_discard, _replace_cards).
+# 5. Mus and discards (_on_mus, _on_discard, dealing.replace_cards).
 
 
 cdef inline void replace_cards(const Config* cfg, State* s) noexcept nogil:
-    """``_replace_cards``: the discards go on the pile, then each seat from the mano draws from the deck's front;
+    """``dealing.replace_cards``: the discards go on the pile, then each seat from the mano draws from the deck's front;
     an empty deck is first rebuilt from the whole pile, shuffled (FEM III.15)."""
     cdef uint8_t pile[DECK]
     cdef uint8_t deck[DECK]
@@ -615,11 +615,11 @@ cdef inline void on_discard(const Config* cfg, State* s, int seat, int action) n
         s.turn = (seat + 1) & 3
 
 
-# 6. Señas (_on_signal).
+# 6. Señas (signals.on_signal).
 
 
 cdef inline void on_signal(const Config* cfg, State* s, int seat, int k) noexcept nogil:
-    """``_on_signal``: the partner sees it; each rival, from the seat's right, with ``interception_p``
+    """``signals.on_signal``: the partner sees it; each rival, from the seat's right, with ``interception_p``
     (``rng.chance``: a draw below 2**53, two words whose second gives the 53 low bits)."""
     cdef int j
     cdef uint64_t x
@@ -778,11 +778,11 @@ cdef inline void declare(const Config* cfg, State* s, int lance) noexcept nogil:
             showdown(cfg, s)
 
 
-# 8. Showdown and tanteo (_showdown, hand_entries, _bonus, _ordago_showdown, _score, _update_team_in, _check_end).
+# 8. Showdown and tanteo (_showdown, _ordago_showdown, _check_end; tanteo.hand_entries, bonus, score, update_team_in).
 
 
 cdef inline void score(const Config* cfg, State* s, int pair, int tantos, int why, int lance) noexcept nogil:
-    """``_score``: the first pair to reach the target wins the game; then "estamos dentro" (FEM VII.7)."""
+    """``tanteo.score``: the first pair to reach the target wins the game; then "estamos dentro" (FEM VII.7)."""
     if tantos <= 0:
         return
     s.tanteo[pair] += tantos
@@ -794,7 +794,7 @@ cdef inline void score(const Config* cfg, State* s, int pair, int tantos, int wh
 
 
 cdef inline int bonus(const Config* cfg, const State* s, int lance, int pair) noexcept nogil:
-    """``_bonus``: pares and juego per holder of the pair (CONVENCIÓN), the punto once."""
+    """``tanteo.bonus``: pares and juego per holder of the pair (CONVENCIÓN), the punto once."""
     cdef int seat, out = 0
     cdef const HandValue* v
     if lance == PARES:
@@ -813,7 +813,7 @@ cdef inline int bonus(const Config* cfg, const State* s, int lance, int pair) no
 
 
 cdef inline bint count_hand(const Config* cfg, State* s, bint bets_only) noexcept nogil:
-    """``hand_entries`` scored in counting order (FEM VII.2) until a pair reaches the target; True then.
+    """``tanteo.hand_entries`` scored in counting order (FEM VII.2) until a pair reaches the target; True then.
 
     With ``bets_only`` only the accepted envites (an órdago that cancels nothing, FEM VII.12)."""
     cdef int lance, status, seats, w, tantos
