@@ -12,7 +12,7 @@ from __future__ import annotations
 from cardtable.cards import SPANISH_40
 from cardtable.games.mus import actions as A
 from cardtable.games.mus.fsm import BetStatus, Phase
-from cardtable.games.mus.legal import must_accept_no_lose
+from cardtable.games.mus.legal import bet_cap, must_accept_no_lose
 from cardtable.games.mus.signals import signal_phase_ok
 from cardtable.games.mus.state import MusState
 
@@ -59,7 +59,7 @@ def _explain_betting(state: MusState, seat: int, action: A.MusAction, matter: in
     b = state.betting
     assert b is not None
     low = state.options.betting.min_bet
-    cap = max(low, min(state.options.betting.max_bet, matter))  # bet_cap
+    cap = bet_cap(state, matter)
     if isinstance(action, (A.Mus, A.CutMus, A.Discard)):
         return "the mus is over: the lances are being played"
     if b.status is BetStatus.OPEN:

@@ -166,8 +166,7 @@ class MusGame(Game[MusState, A.MusAction, MusObservation, MusGameOptions]):
 
     def bet_cap(self, state: MusState) -> int:
         """The largest envite or raise offered now."""
-        bt = state.options.betting
-        return max(bt.min_bet, min(bt.max_bet, self.tantos_that_matter(state)))
+        return legal.bet_cap(state, self.tantos_that_matter(state))
 
     def must_accept_no_lose(self, state: MusState, seat: int) -> bool:
         """FEM VI.9: the postre holding 33 answering an órdago a juego may only say "quiero y no pierdo"."""

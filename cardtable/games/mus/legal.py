@@ -70,6 +70,12 @@ class Engine(Protocol):
 # The limits.
 
 
+def bet_cap(state: MusState, matter: int) -> int:
+    """The largest envite or raise offered now, given the tantos that can still matter (``matter``)."""
+    bt = state.options.betting
+    return max(bt.min_bet, min(bt.max_bet, matter))
+
+
 def must_accept_no_lose(state: MusState, seat: int) -> bool:
     """FEM VI.9: the postre holding 33 answering an órdago a juego may only say "quiero y no pierdo"."""
     b = state.betting
@@ -170,9 +176,7 @@ def _is_legal_bet(state: MusState, seat: int, action: A.MusAction, matter: int) 
     """The betting part of ``is_legal``: the envite is open, or pending an answer."""
     b = state.betting
     assert b is not None
-    bt = state.options.betting
-    low = bt.min_bet
-    cap = max(low, min(bt.max_bet, matter))
+    low, cap = state.options.betting.min_bet, bet_cap(state, matter)
     if b.status is BetStatus.OPEN:
         return isinstance(action, (A.Pass, A.Ordago)) or (isinstance(action, A.Bet) and low <= action.amount <= cap)
     if isinstance(action, A.Reject):
@@ -184,7 +188,7 @@ def _is_legal_bet(state: MusState, seat: int, action: A.MusAction, matter: int) 
     if isinstance(action, A.Ordago):
         return True
     if isinstance(action, A.Raise) and b.total < matter:
-        if bt.raise_rule == "double":
+        if state.options.betting.raise_rule == "double":
             return action.amount == b.total
         return low <= action.amount <= cap
     return False
