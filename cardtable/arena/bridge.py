@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -92,17 +93,25 @@ class TableProgram:
         sandbox.close()
 
 
+def full_jitter(pause: float, rng: random.Random) -> float:
+    """A wait drawn evenly from [0, ``pause``] ("full jitter"): bots dropped together by a server restart
+    spread their reconnections instead of knocking all at once at every doubling."""
+    return rng.uniform(0.0, pause)
+
+
 class Bridge:
     """Plays a local program at every table where the bot account holds a seat on one server."""
 
     def __init__(self, server: str, token: str, command: Sequence[str], *, limits: Limits | None = None,
-                 accept: bool = True, max_pause: float = 30.0, say: Callable[[str], None] | None = None) -> None:
+                 accept: bool = True, max_pause: float = 30.0, say: Callable[[str], None] | None = None,
+                 rng: random.Random | None = None) -> None:
         self.url = stream_url(server)
         self._token = token
         self.command = list(command)
         self.limits = limits or Limits(game=None)
         self.accept = accept
         self.max_pause = max_pause
+        self._random = rng or random.Random()
         self.say = say or (lambda text: log.info("%s", text))
         self.programs: dict[str, TableProgram] = {}
         self.name: str | None = None
@@ -122,6 +131,7 @@ class Bridge:
         opened: float | None = None
         try:
             while not self._stop.is_set():
+                problem = ""
                 try:
                     async with connect(self.url, additional_headers={"Authorization": f"Bearer {self._token}"},
                                        max_size=4 * 2**20, open_timeout=10) as socket:
@@ -131,13 +141,13 @@ class Bridge:
                     status = exc.response.status_code
                     if status in (401, 403):
                         raise BridgeStopped(f"the server refused the token (HTTP {status})") from None
-                    self.say(f"the server answered HTTP {status}; trying again in {pause:.3g}s")
+                    problem = f"the server answered HTTP {status}"
                 except ConnectionClosed as exc:
                     if exc.rcvd is not None and exc.rcvd.code == CLOSE_REFUSED:
                         raise BridgeStopped(f"the server ended the session: {exc.rcvd.reason}") from None
-                    self.say(f"the connection dropped ({exc}); reconnecting in {pause:.3g}s")
+                    problem = f"the connection dropped ({exc})"
                 except (OSError, InvalidHandshake, TimeoutError) as exc:
-                    self.say(f"cannot reach {self.url} ({exc}); trying again in {pause:.3g}s")
+                    problem = f"cannot reach {self.url} ({exc})"
                 finally:
                     self._socket = None
                     self.connected.clear()
@@ -146,8 +156,11 @@ class Bridge:
                     opened = None
                 if self._stop.is_set():
                     break
+                wait = full_jitter(pause, self._random)
+                if problem:
+                    self.say(f"{problem}; trying again in {wait:.3g}s")
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._stop.wait(), pause)
+                    await asyncio.wait_for(self._stop.wait(), wait)
                 pause = min(self.max_pause, pause * 2)
         finally:
             await self._close_all()

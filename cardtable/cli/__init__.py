@@ -63,15 +63,12 @@ def selfplay_command(
         names = names * (players if players is not None else game.info.min_players)
     elif players is not None and players != len(names):
         raise fail(f"--players {players} but {len(names)} bots given")
-    factories = {}
     for name in names:
-        if name.startswith("exec:"):
-            factories[name] = external_factory(game, name)
-            continue
-        try:
-            make_bot(game, name)  # a known name with valid options (``search:sims=400``)
-        except ValueError as exc:
-            raise fail(f"{exc}; or exec:COMMAND") from None
+        if not name.startswith("exec:"):
+            try:
+                make_bot(game, name)  # a known name with valid options (``search:sims=400``)
+            except ValueError as exc:
+                raise fail(f"{exc}; or exec:COMMAND") from None
     if games < 1:
         raise fail("--games must be at least 1")
     for flag, value in (("--timeout", timeout), ("--game-timeout", game_timeout)):
@@ -81,9 +78,11 @@ def selfplay_command(
         raise fail("--max-failures must be at least 0")
     try:
         values = parse_option_pairs(option or [])
-        game.options(values, preset=preset, players=len(names))
+        checked = game.options(values, preset=preset, players=len(names))
     except InvalidOptions as exc:
         raise fail(str(exc)) from None
+    factories = {name: external_factory(game, name, checked) for name in dict.fromkeys(names)
+                 if name.startswith("exec:")}  # each program started once now: it must answer the handshake
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err, disable=not sys.stderr.isatty(), transient=True) as progress:
         task = progress.add_task(f"{game_name} self-play", total=games)
@@ -143,6 +142,9 @@ def replay_command(
         state, events = replay(game, record)
     except (DecodeError, InvalidOptions, ValueError) as exc:
         raise fail(f"{path}: {exc}") from None
+    players = game.players(state)
+    if seat is not None and not 0 <= seat < players:
+        raise fail(f"--seat {seat}: this game has seats 0 to {players - 1}")
     for event in events:
         if event.is_visible_to(seat) or seat is None:
             typer.echo(event.text())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TextIO
 
 import typer
 
@@ -19,9 +19,11 @@ DatabaseUrl = Annotated[str | None, typer.Option(
 
 
 def _accounts(database_url: str | None):  # type: ignore[no-untyped-def]
-    from cardtable.cli.serve import _open
+    """The store and its bot accounts; a one-line exit if there is no such database (none is made)."""
+    from cardtable.cli.serve import _open, require_database
     from cardtable.store import BotAccounts, Store
 
+    require_database(database_url)
     store = _open(lambda: Store(database_url), database_url)
     return store, BotAccounts(store.engine)
 
@@ -40,27 +42,39 @@ def bots_add(
         "--token-file", help="Write the token to this new file (mode 600) instead of printing it.")] = None,
 ) -> None:
     """Make a bot account and show its token once (only a digest of it is stored)."""
-    if token_file is not None and token_file.exists():
-        raise _fail(f"{token_file} exists; the token goes to a new file")
-    store, accounts = _accounts(database_url)
+    out = _token_file(token_file) if token_file is not None else None
     try:
-        account, token = accounts.add(name, role="admin" if admin else "bot")
-    except ValueError as exc:
-        raise _fail(str(exc)) from None
-    finally:
-        store.close()
-    if token_file is None:
+        store, accounts = _accounts(database_url)
+        try:
+            account, token = accounts.add(name, role="admin" if admin else "bot")
+        except ValueError as exc:
+            raise _fail(str(exc)) from None
+        finally:
+            store.close()
+    except BaseException:
+        if out is not None:  # nothing half-done: the new token file goes with the account that was not made
+            out.close()
+            assert token_file is not None
+            token_file.unlink(missing_ok=True)
+        raise
+    if out is None:
         typer.echo(f"bot {account.name!r} ({account.role}); its token, shown this once:")
         typer.echo(token)
         return
-    try:
-        descriptor = os.open(token_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(descriptor, "w", encoding="utf-8") as out:
-            out.write(token + "\n")
-    except OSError as exc:
-        raise _fail(f"cannot write {token_file}: {exc.strerror}; the account {account.name!r} was made, "
-                    f"revoke it with `cardtable bots revoke {account.name}` and try again") from None
+    with out:
+        out.write(token + "\n")
     typer.echo(f"bot {account.name!r} ({account.role}); its token is in {token_file}")
+
+
+def _token_file(path: Path) -> TextIO:
+    """The new token file, opened (mode 600) before the account is made; a one-line exit if it cannot be."""
+    if path.exists():
+        raise _fail(f"{path} exists; the token goes to a new file")
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError as exc:
+        raise _fail(f"cannot write {path}: {exc.strerror}; no account was made") from None
+    return os.fdopen(descriptor, "w", encoding="utf-8")
 
 
 @bots.command("list")

@@ -21,7 +21,7 @@ err = Console(stderr=True)
 
 def _fail(message: str) -> typer.Exit:
     """Print a one-line error; the exit (status 2) to raise."""
-    err.print(f"error: {message}", markup=False, highlight=False, soft_wrap=True)
+    err.print(f"error: {message}", markup=False, highlight=False, soft_wrap=True, emoji=False)
     return typer.Exit(2)
 
 
@@ -220,8 +220,11 @@ def show(results: dict[str, Any]) -> None:
 
 def tournament_record(database_url: str | None, tournament: str, game: int | None) -> dict[str, Any]:
     """The record of game ``game`` of a stored tournament (id or unique prefix), or a one-line exit."""
+    from cardtable.cli.serve import require_database
+
     if game is None:
         raise _fail("--tournament needs --game N")
+    require_database(database_url)  # reading never makes an empty database
     store = open_store(database_url)
     matches = [t.id for t in store.all() if t.id.startswith(tournament.lower())] if tournament else []
     if len(matches) != 1:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -15,7 +17,7 @@ err = Console(stderr=True)
 
 def fail(message: str) -> typer.Exit:
     """Print a one-line error and return the exit (status 2) to raise."""
-    err.print(f"error: {message}", markup=False, highlight=False, soft_wrap=True)
+    err.print(f"error: {message}", markup=False, highlight=False, soft_wrap=True, emoji=False)
     return typer.Exit(2)
 
 
@@ -38,12 +40,31 @@ def parse_option_pairs(pairs: list[str]) -> dict[str, str]:
     return out
 
 
-def external_factory(game: Any, spec: str) -> Any:
-    """A bot factory for an ``exec:COMMAND`` spec (checked now: a clean exit if the program cannot start)."""
-    from cardtable.arena.agents import make_agent, parse_spec
+def check_writable(path: Path, flag: str) -> None:
+    """A one-line exit unless a file can be written at ``path`` (nothing is created to find out)."""
+    if path.is_dir():
+        raise fail(f"{flag} {path}: is a directory")
+    parent = path.parent
+    if not parent.is_dir():
+        raise fail(f"{flag} {path}: no directory {parent}")
+    if not os.access(path if path.exists() else parent, os.W_OK):
+        raise fail(f"{flag} {path}: not writable")
+
+
+def external_factory(game: Any, spec: str, options: Any, *, flag: str = "--bots") -> Any:
+    """A bot factory for an ``exec:COMMAND`` spec, checked now as the arena does: the program is started and
+    must answer the handshake, else a clean exit before any game is played (not a game on the fallback)."""
+    import shlex
+
+    from cardtable.arena.agents import EXEC, parse_spec
+    from cardtable.arena.entries import Entry, probe
 
     try:
-        parse_spec(game, spec)
+        command = parse_spec(game, spec).command
+        checked = EXEC + shlex.join(command)
+        probe(game, options, Entry(spec, checked))
     except ValueError as exc:
-        raise fail(str(exc)) from None
-    return lambda seed: make_agent(game, spec, seed)
+        raise fail(f"{flag} {spec}: {str(exc).removeprefix(f'--bot {spec}: ')}") from None
+    from cardtable.arena.agents import make_agent
+
+    return lambda seed: make_agent(game, checked, seed)

@@ -17,7 +17,7 @@ from typing import Annotated, Any
 import typer
 
 from cardtable.bots import bot_names, make_bot
-from cardtable.cli.common import external_factory, fail, load, parse_option_pairs
+from cardtable.cli.common import check_writable, external_factory, fail, load, parse_option_pairs
 from cardtable.core.errors import DecodeError, InvalidOptions
 from cardtable.core.events import Event
 from cardtable.runner import GameRunner, RunnerStatus
@@ -108,8 +108,10 @@ def play(
     if not 0 <= seat < count:
         raise fail(f"--seat must be 0 to {count - 1}")
     bot = bots or next((b for b in bot_names(game) if b != "random"), "random")
+    if record is not None:
+        check_writable(record, "--record")  # before the game, not after it
     if bot.startswith("exec:"):
-        factory = external_factory(game, bot)
+        factory = external_factory(game, bot, options)
     else:
         try:
             make_bot(game, bot)  # a known name, with valid options if it has any
@@ -136,7 +138,10 @@ def play(
     for sub in runner.substitutions:
         typer.echo(f"Note: {sub.text()}")
     if record is not None:
-        record.write_text(json.dumps(runner.record.to_json(), ensure_ascii=False), encoding="utf-8")
+        try:
+            record.write_text(json.dumps(runner.record.to_json(), ensure_ascii=False), encoding="utf-8")
+        except OSError as exc:  # checked before the game; the directory changed since
+            raise fail(f"cannot write {record}: {exc.strerror}") from None
         typer.echo(f"Record written to {record} ({len(runner.record.actions)} actions).")
     if outcome is not None:
         mark = "You win!" if seat in outcome.winners else "You do not win this time."

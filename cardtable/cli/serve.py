@@ -58,6 +58,8 @@ def serve(
     """Serve the lobby and tables on http://HOST:PORT; the database is migrated and unfinished tables resume."""
     import uvicorn
 
+    _check_log_level(log_level)
+    _check_served_database(database_url)
     limits = _limits(limit or [], waiting_idle=waiting_idle, tables_per_minute=tables_per_minute)
     bots = _bot_settings(open_bots=open_bots, decision=bot_decision, game_time=bot_game_time,
                          max_failures=bot_max_failures)
@@ -74,6 +76,63 @@ def serve(
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, ws_max_size=1024 * 1024,
                             ws_per_message_deflate=False, proxy_headers=proxy_headers, timeout_graceful_shutdown=10)
     _graceful_server()(config).run()
+
+
+#: uvicorn's log levels (``uvicorn.config.LOG_LEVELS``), written out so the check needs no uvicorn import.
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+
+
+def _check_log_level(level: str) -> None:
+    """A one-line exit for a log level uvicorn does not know, before anything is opened."""
+    if level.lower() not in LOG_LEVELS:
+        raise _fail(f"--log-level {level!r}: use one of {', '.join(LOG_LEVELS)}")
+
+
+def is_memory_database(url: str) -> bool:
+    """Whether ``url`` is an in-memory SQLite database (each connection would see its own, empty one)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return False  # reported as a bad URL where the database is opened
+    if not parsed.drivername.startswith("sqlite"):
+        return False
+    database = parsed.database or ""
+    return database in ("", ":memory:") or database.startswith("file::memory:") or "mode=memory" in str(url)
+
+
+def _check_served_database(database_url: str | None) -> None:
+    """Refuse an in-memory SQLite database: the server's threads and connections need one shared file."""
+    from cardtable.store import resolve_database_url
+
+    if is_memory_database(resolve_database_url(database_url)):
+        raise _fail("--database-url: an in-memory SQLite database cannot be served (every connection would get "
+                    "its own empty one); give a file, e.g. sqlite:///cardtable.db")
+
+
+def require_database(database_url: str | None) -> None:
+    """A one-line exit if the SQLite file of ``database_url`` does not exist (opening it would make an empty
+    one: a bot token made there is refused by the real server). Other databases are checked when opened."""
+    from pathlib import Path
+
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    from cardtable.store import resolve_database_url
+
+    url = resolve_database_url(database_url)
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return  # reported as a bad URL where the database is opened
+    if not parsed.drivername.startswith("sqlite") or is_memory_database(url):
+        return
+    path = Path(parsed.database or "")
+    if not path.exists():
+        raise _fail(f"no database at {path.absolute()}: run this where the server's database is, give "
+                    "--database-url (or CARDTABLE_DATABASE_URL), or create one with `cardtable db upgrade`")
 
 
 def _limits(pairs: list[str], **given: float) -> Any:
@@ -116,6 +175,7 @@ def _create_app(database_url: str | None, **settings: Any) -> Any:
 
 def _open(make: Any, database_url: str | None) -> Any:
     """``make()``, with database problems turned into one-line errors."""
+    from alembic.util import CommandError
     from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
     try:
@@ -129,6 +189,8 @@ def _open(make: Any, database_url: str | None) -> Any:
                     "pip install 'cardtable[postgres]'") from None
     except SQLAlchemyError as exc:
         raise _fail(f"cannot open the database: {_first_line(getattr(exc, 'orig', None) or exc)}") from None
+    except CommandError as exc:
+        raise _fail(f"migration failed: {_first_line(exc)}") from None
 
 
 def _first_line(exc: object) -> str:
@@ -165,8 +227,10 @@ def db_upgrade(
 ) -> None:
     """Migrate the database to the newest schema (``cardtable serve`` does this at every start too)."""
     from cardtable.store import Store
-    from cardtable.store.migrate import upgrade
+    from cardtable.store.migrate import known_revision, upgrade
 
+    if not known_revision(revision):
+        raise _fail(f"--revision {revision!r}: no such revision (the newest is `head`; see docs/hosting.md)")
     store = _open(lambda: Store(database_url, migrate=False), database_url)
     try:
         reached = _open(lambda: upgrade(store.engine, revision), database_url)
@@ -185,6 +249,7 @@ def db_current(
     from cardtable.store import Store
     from cardtable.store.migrate import current, head
 
+    require_database(database_url)
     store = _open(lambda: Store(database_url, migrate=False), database_url)
     try:
         typer.echo(f"database at revision {_open(lambda: current(store.engine), database_url)}; newest {head()}")

@@ -31,6 +31,18 @@ def head() -> str:
     return revision
 
 
+def known_revision(revision: str) -> bool:
+    """Whether ``revision`` names a migration (an id, a unique prefix of one, ``head`` or ``base``)."""
+    from alembic.script.revision import RevisionError
+    from alembic.util import CommandError
+
+    try:
+        ScriptDirectory.from_config(alembic_config()).get_revisions(revision)
+    except (CommandError, RevisionError):
+        return False
+    return True
+
+
 def current(engine: Engine) -> str | None:
     """The database's revision (``None``: never migrated)."""
     with engine.connect() as connection:

@@ -72,6 +72,7 @@ def test_a_database_that_cannot_be_opened_is_one_line(url: str) -> None:
 
 def test_replay_of_a_missing_tournament_or_game_is_one_line(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'a.db'}"
+    assert runner.invoke(app, ["db", "upgrade", "--database-url", db]).exit_code == 0  # replay makes none
     result = runner.invoke(app, ["replay", "--tournament", "abc", "--game", "0", "--database-url", db])
     assert result.exit_code == 2 and "no tournament 'abc'" in result.stderr
     result = runner.invoke(app, ["replay"])

@@ -64,6 +64,7 @@ def test_a_bad_name_is_refused_and_nothing_is_made(accounts: BotAccounts, name: 
 def test_the_command_line_adds_lists_and_revokes(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'cli.db'}"
     runner = CliRunner()
+    assert runner.invoke(app, ["db", "upgrade", "--database-url", url]).exit_code == 0  # bots add makes none
     made = runner.invoke(app, ["bots", "add", "Robo 1", "--database-url", url])
     assert made.exit_code == 0, made.output
     token = made.output.strip().splitlines()[-1]

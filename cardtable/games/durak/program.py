@@ -63,7 +63,10 @@ def parse_seed(text: str | None) -> int:
         return random.randint(*SEED_RANGE)
     if not re.fullmatch(r"[+-]?[0-9]+", text.strip()):
         raise ProgramError(f"the seed must be an integer, not {text!r}")
-    return int(text)
+    number = int(text)
+    if not SEED_RANGE[0] <= number <= SEED_RANGE[1]:
+        raise ProgramError(f"the seed must be {SEED_RANGE[0]} to {SEED_RANGE[1]}, not {number}")
+    return number
 
 
 def check_arguments(rules: str, names: Sequence[str]) -> None:
