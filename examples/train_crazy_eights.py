@@ -1,7 +1,7 @@
 """Train a small policy for two-player Crazy Eights with NumPy only, and measure it against the built-in bots.
 
     python examples/train_crazy_eights.py                       # a few minutes on one CPU core
-    python examples/train_crazy_eights.py --games 1000 --eval-games 100 --final-games 200 --plot /tmp/c.png
+    python examples/train_crazy_eights.py --games 1000 --eval-games 100 --final-games 200 --out /tmp/c.png
 
 The agent plays through ``cardtable.rl.single_agent_env`` and sees only the encoding's bytes
 and the action mask. Its policy is a linear softmax over the legal action ids, each described
@@ -17,7 +17,8 @@ and spread. Playing the same deals makes the comparison of candidates far less n
 policy gradients, which on this budget mostly learned noise.
 
 Every ``--eval-every`` training games the greedy policy plays evaluation games against
-``random`` and ``heuristic`` on fixed deals; the curve goes to ``--plot``. At the end it prints
+``random`` and ``heuristic`` on fixed deals; the curve goes to ``--out`` (default
+``crazy-eights-curve.png`` in the working directory). At the end it prints
 the win rates with Wilson 95 % intervals, beside the untrained policy (θ = 0: greedy play then
 takes the lowest legal id, which happens to keep the eights, a decent rule already), the
 built-in heuristic bot and the random bot, all measured on the same deals and seats.
@@ -28,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -176,13 +178,17 @@ def main() -> None:
     parser.add_argument("--eval-games", type=int, default=300, help="games per evaluation point")
     parser.add_argument("--final-games", type=int, default=1000, help="games per opponent in the final evaluation")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--plot", default="docs/rl-crazy-eights.png", help="where to write the curve (PNG)")
+    parser.add_argument("--out", "--plot", dest="out", default="crazy-eights-curve.png",
+                        help="where to write the curve (PNG; default: in the working directory)")
     parser.add_argument("--json", help="also write the figures to this JSON file")
     parser.add_argument("--replot", metavar="JSON", help="only redraw --plot from a JSON file this script wrote")
     args = parser.parse_args()
+    for flag, path in (("--out", args.out), ("--json", args.json)):
+        if path is not None and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+            parser.error(f"{flag} {path}: no such directory")  # before training, not after it
     if args.replot:
         with open(args.replot, encoding="utf-8") as source:
-            plot(json.load(source)["curve"], args.plot)
+            plot(json.load(source)["curve"], args.out)
         return
 
     rng = np.random.default_rng(args.seed)
@@ -243,9 +249,9 @@ def main() -> None:
     for name, rows in final.items():
         for agent, (rate, low, high) in rows.items():
             print(f"{name:<11}{agent:<16}{rate:>9.3f}   {low:.3f}–{high:.3f}")
-    if args.plot:
-        plot(curve, args.plot)
-        print(f"curve written to {args.plot}")
+    if args.out:
+        plot(curve, args.out)
+        print(f"curve written to {args.out}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump({"curve": curve, "final": final, "train_seconds": train_seconds, "args": vars(args),

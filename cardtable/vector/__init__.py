@@ -14,6 +14,8 @@ raises ``CoreNotBuilt`` (an ``ImportError`` saying how to build it) where it is 
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 try:
@@ -34,16 +36,32 @@ def make(game: str, num_envs: int, *, seed: int = 0, rewards: str = "game", ille
 
 def gymnasium_env(game: str, num_envs: int, *, seed: int = 0, **kwargs: Any) -> Any:
     """A Gymnasium ``VectorEnv`` over the batch (see ``cardtable.vector.gym``)."""
-    from cardtable.vector.gym import GymVectorEnv
+    with _needs_extra("gymnasium_env"):
+        from cardtable.vector.gym import GymVectorEnv
 
     return GymVectorEnv(game, num_envs, seed=seed, **kwargs)
 
 
 def pettingzoo_env(game: str, *, rewards: str = "game", **options: Any) -> Any:
     """A PettingZoo AEC environment of one game on the core (``cardtable.rl.env``'s interface)."""
-    from cardtable.vector.aec import CoreAECEnv
+    with _needs_extra("pettingzoo_env"):
+        from cardtable.vector.aec import CoreAECEnv
 
     return CoreAECEnv(game, rewards=rewards, **options)
+
+
+@contextlib.contextmanager
+def _needs_extra(name: str) -> Iterator[None]:
+    """Turn a missing Gymnasium or PettingZoo into ``cardtable.rl``'s clear error naming the extra."""
+    from cardtable.rl import EXTRA, ExtraMissing
+
+    try:
+        yield
+    except ModuleNotFoundError as exc:
+        if exc.name not in EXTRA:
+            raise
+        raise ExtraMissing(f"cardtable.vector.{name} needs {exc.name}: pip install 'cardtable[rl]'",
+                           name=exc.name) from None
 
 
 __all__ = ["CORES", "BatchEnv", "CoreNotBuilt", "IllegalBatchAction", "UnsupportedOptions", "available",
