@@ -14,7 +14,7 @@ RUN_STAMP := $(VENV)/.installed-run
 # The tests need every extra (Ray, PettingZoo, OpenSpiel, Playwright, ...); the web server needs none.
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test,rl,openspiel]'
+	$(BIN)/pip install -q -e '.[test,rl,openspiel,learn]'
 	touch $(STAMP) $(RUN_STAMP)
 
 # The compiled batch core (cardtable.vector) and the search bots' compiled playouts, rebuilt in place when

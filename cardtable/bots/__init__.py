@@ -62,11 +62,39 @@ def bot_factories(game: Game[Any, Any, Any, Any]) -> dict[str, BotFactory]:
                if game.info.name in getattr(f, "games", (game.info.name,))}
     own = game.bots()
     out = {**GENERIC_BOTS, **plugins, **own}
+    if game.can_sample_worlds() and _has_encoding(game):
+        out.setdefault("learned", partial(learned_bot, game))
     if game.can_sample_worlds() and "search" not in own:
         budgets = game_search_budgets(game)
         for name in SEARCH_BUDGETS:
             out.setdefault(name, partial(SearchBot, game, **budgets[name]))
     return out
+
+
+def _has_encoding(game: Game[Any, Any, Any, Any]) -> bool:
+    from cardtable.core.encoding import encoding_for
+
+    try:
+        encoding_for(game)
+    except ValueError:
+        return False
+    return True
+
+
+def learned_bot(game: Game[Any, Any, Any, Any], seed: int = 0, **options: str) -> Bot:
+    """The learned player of ``game`` (``cardtable.bots.learned``; numpy is imported on first use).
+
+    Option ``weights=PATH``: a weights file written by ``cardtable train`` instead of the shipped ones.
+    """
+    from cardtable.bots.learned import LearnedBot
+
+    unknown = set(options) - {"weights"}
+    if unknown:
+        raise ValueError(f"learned has no option {sorted(unknown)[0]!r} (known: weights)")
+    return LearnedBot(game, seed, weights=options.get("weights"))
+
+
+learned_bot.accepts_options = True  # type: ignore[attr-defined]
 
 
 def game_search_budgets(game: Game[Any, Any, Any, Any]) -> dict[str, dict[str, Any]]:

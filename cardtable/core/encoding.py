@@ -21,6 +21,7 @@ which costs a fraction of a full write (see ``docs/rl.md``, "Cost").
 
 from __future__ import annotations
 
+import importlib
 import struct
 from collections.abc import Callable, Sequence
 from numbers import Integral
@@ -73,6 +74,9 @@ class Encoding(Generic[S, A, Opt]):
 
     #: The game's registered name.
     game: str = ""
+    #: Raised whenever the bytes written for some state change: learned players' weights name the version
+    #: they were trained on and are refused for another (``cardtable.bots.learned``).
+    version: int = 1
     #: The size of the action space when it is the same for every option set (saves a lookup per mask).
     fixed_actions: int | None = None
     _views: tuple[Any, Any, Any, Any] = (None, None, None, None)
@@ -362,3 +366,13 @@ def write_bit_changes(view: Any, new: int, old: int, offset: int = 0) -> None:
 __all__ = ["ActionId", "Encoder", "Encoding", "bits", "ids_of", "rotated_packer", "rotation", "write",
            "write_bit_changes"]
 
+
+def encoding_for(game: Any) -> Encoding[Any, Any, Any]:
+    """The encoding of ``game`` (its package's ``encoding.ENCODING``); ``ValueError`` if it has none."""
+    package = type(game).__module__.rpartition(".")[0]
+    try:
+        module = importlib.import_module(f"{package}.encoding")
+    except ModuleNotFoundError:
+        raise ValueError(f"{game.info.name} has no encoding for learning agents ({package}.encoding)") from None
+    encoding: Encoding[Any, Any, Any] = module.ENCODING
+    return encoding

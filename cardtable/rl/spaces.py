@@ -7,13 +7,14 @@ do the same in their own package.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from gymnasium import spaces
 
-from cardtable.core.encoding import Encoding
+from cardtable.core.encoding import Encoding, encoding_for  # noqa: F401  (re-exported: its home until 2026-12)
+
+if TYPE_CHECKING:  # Gymnasium is the rl extra's: imported where a space is made
+    from gymnasium import spaces
 
 
 def game_and_options(name: str, options: dict[str, Any]) -> tuple[Any, Any]:
@@ -27,19 +28,10 @@ def game_and_options(name: str, options: dict[str, Any]) -> tuple[Any, Any]:
     return game, game.options(**options)
 
 
-def encoding_for(game: Any) -> Encoding[Any, Any, Any]:
-    """The encoding of ``game`` (its package's ``encoding.ENCODING``); ``ValueError`` if it has none."""
-    package = type(game).__module__.rpartition(".")[0]
-    try:
-        module = importlib.import_module(f"{package}.encoding")
-    except ModuleNotFoundError:
-        raise ValueError(f"{game.info.name} has no encoding for learning agents ({package}.encoding)") from None
-    encoding: Encoding[Any, Any, Any] = module.ENCODING
-    return encoding
-
-
 def observation_space(encoding: Encoding[Any, Any, Any], options: Any) -> spaces.Dict:
     """``{"observation": Box(uint8), "action_mask": Box(int8 0/1)}`` for these options."""
+    from gymnasium import spaces
+
     return spaces.Dict({
         "observation": spaces.Box(0, 255, encoding.shape(options), np.uint8),
         "action_mask": spaces.Box(0, 1, (encoding.num_actions(options),), np.int8),
@@ -48,4 +40,6 @@ def observation_space(encoding: Encoding[Any, Any, Any], options: Any) -> spaces
 
 def action_space(encoding: Encoding[Any, Any, Any], options: Any) -> spaces.Discrete:
     """``Discrete(num_actions)``."""
+    from gymnasium import spaces
+
     return spaces.Discrete(encoding.num_actions(options))
