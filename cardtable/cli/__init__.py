@@ -21,6 +21,7 @@ from cardtable.cli.connect import bot_connect
 from cardtable.cli.durak import durak
 from cardtable.cli.play import play
 from cardtable.cli.serve import db, serve
+from cardtable.cli.train import train
 from cardtable.core.errors import DecodeError, InvalidOptions
 from cardtable.core.record import GameRecord, replay
 
@@ -170,6 +171,7 @@ app.command("arena")(arena)
 app.command("durak")(durak)
 app.command("play")(play)
 app.command("serve")(serve)
+app.command("train")(train)  # cli/train.py (the learn extra)
 app.add_typer(db, name="db")
 app.add_typer(bots, name="bots")
 
