@@ -67,7 +67,7 @@ def selfplay(
     ``factories`` adds bots by name to the game's own.
     """
     opts = game.options(options or {}, preset=preset, players=len(bots))
-    known = {name: _factory(game, name, factories or {}) for name in dict.fromkeys(bots)}
+    known = {name: _factory(game, name, factories or {}, opts) for name in dict.fromkeys(bots)}
     tallies: dict[str, BotTally] = {name: BotTally() for name in dict.fromkeys(bots)}
     for name in tallies:
         tallies[name].seats = sum(1 for b in bots if b == name)
@@ -137,9 +137,10 @@ def _summary(game: Game[Any, Any, Any, Any], t: BotTally) -> dict[str, Any]:
     return out
 
 
-def _factory(game: Game[Any, Any, Any, Any], name: str, extra: Mapping[str, BotFactory]) -> BotFactory:
-    """The factory of a bot name (options after colons allowed: ``search:sims=400``); ValueError if unknown."""
+def _factory(game: Game[Any, Any, Any, Any], name: str, extra: Mapping[str, BotFactory], options: Any) -> BotFactory:
+    """The factory of a bot name (options after colons allowed: ``search:sims=400``); ValueError if unknown
+    or if the bot does not play these options (a learned net trained for others)."""
     if name in extra:
         return extra[name]
-    make_bot(game, name)  # a known name with valid options, or a one-line ValueError
+    make_bot(game, name, options=options)  # a known name with valid options, or a one-line ValueError
     return partial(make_bot, game, name)

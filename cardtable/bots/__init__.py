@@ -125,19 +125,27 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.strip(), options
 
 
-def make_bot(game: Game[Any, Any, Any, Any], name: str, seed: int = 0) -> Bot:
-    """A bot by name (options after a colon) for ``game``; one-line ``ValueError`` if unknown or malformed."""
-    base, options = parse_bot_spec(name)
+def make_bot(game: Game[Any, Any, Any, Any], name: str, seed: int = 0, *, options: Any = None) -> Bot:
+    """A bot by name (options after a colon) for ``game``; one-line ``ValueError`` if unknown or malformed.
+
+    With the table's ``options``, a bot that plays only some option sets (``learned``: those its net was
+    trained for) refuses the others here, by name, before any game starts.
+    """
+    base, bot_options = parse_bot_spec(name)
     factories = bot_factories(game)
     if base not in factories:
         raise ValueError(f"no bot {base!r} for {game.info.name} (known: {', '.join(factories)})")
-    if not options:
-        return factories[base](seed)
-    factory = factories[base]
-    takes = getattr(factory.func if isinstance(factory, partial) else factory, "accepts_options", False)
-    if not takes:
-        raise ValueError(f"bot {base!r} takes no options (given: {', '.join(options)})")
-    bot: Bot = factory(seed, **options)
+    if not bot_options:
+        bot = factories[base](seed)
+    else:
+        factory = factories[base]
+        takes = getattr(factory.func if isinstance(factory, partial) else factory, "accepts_options", False)
+        if not takes:
+            raise ValueError(f"bot {base!r} takes no options (given: {', '.join(bot_options)})")
+        bot = factory(seed, **bot_options)
+    check = getattr(bot, "check_options", None)
+    if options is not None and check is not None:
+        check(options)
     return bot
 
 

@@ -296,6 +296,10 @@ class LearnedBot:
         best = max(range(len(ids)), key=lambda i: (float(values[ids[i]]), -ids[i]))
         return legal_actions[best]
 
+    def check_options(self, options: Any) -> None:
+        """``WeightsError`` (a ``ValueError``) naming what the nets were trained for unless one plays ``options``."""
+        self._net(options)
+
     def _net(self, options: Any) -> tuple[Net, Manifest]:
         key = repr(options)
         if key not in self._nets:

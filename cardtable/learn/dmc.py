@@ -118,7 +118,8 @@ class Trainer:
         for _ in range(400):
             obs, *_ = env.step(env.sample("random"))
             np.maximum(top, obs.max(axis=0), out=top)
-        return (1.0 / np.maximum(top, 1.0)).astype(np.float32)
+        scale: npt.NDArray[np.float32] = (1.0 / np.maximum(top, 1.0)).astype(np.float32)
+        return scale
 
     def epoch_seed(self, epoch: int) -> int:
         """The first deal of epoch ``epoch`` (each epoch's games are new deals)."""
@@ -132,13 +133,15 @@ class Trainer:
         size = 1 << max(4, (n - 1).bit_length())
         if size != n:
             x = np.concatenate([x, np.zeros((size - n, x.shape[1]), x.dtype)])
-        return np.asarray(model.act_values(self.params, x))[:n]
+        out: npt.NDArray[np.float32] = np.asarray(model.act_values(self.params, x))[:n]
+        return out
 
     def choose(self, obs: npt.NDArray[np.uint8], mask: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
         """The legal id of highest value per row (the lowest id on a tie), as the shipped bot chooses."""
         q = self.values(obs)
         q = np.where(mask.astype(bool), q, -np.inf)
-        return np.argmax(q, axis=1).astype(np.int64)
+        best: npt.NDArray[np.int64] = np.argmax(q, axis=1).astype(np.int64)
+        return best
 
     # One epoch.
 
@@ -311,7 +314,7 @@ class Trainer:
         self.params = {k[6:]: jax.numpy.asarray(v) for k, v in arrays.items() if k.startswith("param.")}
         template = self.opt.init(self.params)
         treedef = jax.tree_util.tree_structure(template)
-        count = treedef.num_leaves
+        count = len(jax.tree_util.tree_leaves(template))
         self.opt_state = jax.tree_util.tree_unflatten(treedef, [jax.numpy.asarray(arrays[f"opt.{i}"])
                                                                 for i in range(count)])
         self.progress = Progress(**meta["progress"])

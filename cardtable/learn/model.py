@@ -45,7 +45,8 @@ def forward(params: Params, x: jax.Array) -> jax.Array:
         h = h @ params[f"w{i}"] + params[f"b{i}"]
         if i < last:
             h = jax.nn.relu(h)
-    return h
+    out: jax.Array = h
+    return out
 
 
 def optimizer(learning_rate: float) -> optax.GradientTransformation:

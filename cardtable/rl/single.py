@@ -37,7 +37,7 @@ class SingleAgentEnv(gymnasium.Env[Any, Any]):
         if len(names) != self.players - 1:
             raise ValueError(f"{self.players - 1} opponents needed, not {len(names)}")
         for name in names:
-            make_bot(self.game, name)  # ValueError naming the known bots
+            make_bot(self.game, name, options=self.options)  # ValueError naming the known bots or the misfit
         self.opponent_names = names
         self.seat = seat
         self.render_mode = render_mode

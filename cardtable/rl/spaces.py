@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from cardtable.core.encoding import Encoding, encoding_for  # noqa: F401  (re-exported: its home until 2026-12)
+from cardtable.core.encoding import Encoding
+from cardtable.core.encoding import encoding_for as encoding_for  # re-exported (its home until 2026-12)
 
 if TYPE_CHECKING:  # Gymnasium is the rl extra's: imported where a space is made
     from gymnasium import spaces

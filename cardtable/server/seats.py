@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy.engine import Connection as DbConnection
 
-from cardtable.bots import bot_names
+from cardtable.bots import bot_names, make_bot
 from cardtable.core.types import Seat
 from cardtable.server.absence import Absence
 from cardtable.server.changes import Changes
@@ -115,6 +115,10 @@ def layout(game: AnyGame, body: CreateTable) -> tuple[Any, list[StoredSeat]]:
             if bot not in known:
                 raise TableError(400, f"no computer player {excerpt(bot, 40)!r} for {game.info.title} "
                                       f"(known: {', '.join(known)})")
+            try:
+                make_bot(game, bot, options=options)  # a bot that plays only some option sets refuses the others
+            except ValueError as exc:
+                raise TableError(400, str(exc)) from None
             seats.append(StoredSeat(index, "bot", bot_name(bot, index), bot, None, True))
         else:
             seats.append(StoredSeat(index, "human"))
