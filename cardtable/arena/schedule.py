@@ -69,8 +69,17 @@ def games_per_deal(fmt: str, units: Units) -> int:
     return len(units) if fmt == "duplicate" else 1
 
 
-def plan(fmt: str, entries: Sequence[str], units: Units, games: int, seed: int) -> list[PlannedGame]:
-    """The whole schedule of a tournament; ``ValueError`` if ``games`` does not fit the format."""
+def deal_seed(seed: int, deal: int, salt: str | None = None) -> int:
+    """The seed of deal ``deal``: from the tournament seed alone (the arena, reproducible by anyone), or from the
+    seed and a secret salt (a live tournament's sealed deals, ``cardtable.arena.sealed``)."""
+    return derive_seed(seed, "deal", deal) if salt is None else derive_seed(seed, "sealed", salt, "deal", deal)
+
+
+def plan(fmt: str, entries: Sequence[str], units: Units, games: int, seed: int,
+         salt: str | None = None) -> list[PlannedGame]:
+    """The whole schedule of a tournament; ``ValueError`` if ``games`` does not fit the format.
+
+    ``salt``: the deals follow from the seed and this secret (a live tournament's), not from the seed alone."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
     if games < 1:
@@ -78,7 +87,7 @@ def plan(fmt: str, entries: Sequence[str], units: Units, games: int, seed: int) 
     all_blocks = blocks(entries, units)
     if fmt == "round-robin":
         flat = [seating for block in all_blocks for seating in block]
-        return [PlannedGame(g, g, derive_seed(seed, "deal", g), flat[g % len(flat)]) for g in range(games)]
+        return [PlannedGame(g, g, deal_seed(seed, g, salt), flat[g % len(flat)]) for g in range(games)]
     size = len(units)
     if games % size:
         raise ValueError(f"duplicate plays each deal {size} times (once per rotation): "
@@ -87,5 +96,5 @@ def plan(fmt: str, entries: Sequence[str], units: Units, games: int, seed: int) 
     for g in range(games):
         deal = g // size
         block = all_blocks[deal % len(all_blocks)]
-        out.append(PlannedGame(g, deal, derive_seed(seed, "deal", deal), block[g % size]))
+        out.append(PlannedGame(g, deal, deal_seed(seed, deal, salt), block[g % size]))
     return out

@@ -48,9 +48,9 @@ class Tournament:
         text = json.dumps(definition, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
-    def schedule(self) -> list[PlannedGame]:
-        """Every game: number, deal, seed and seating."""
-        return plan(self.format, [e.name for e in self.entries], self.units, self.games, self.seed)
+    def schedule(self, salt: str | None = None) -> list[PlannedGame]:
+        """Every game: number, deal, seed and seating (``salt``: a live tournament's sealed deals)."""
+        return plan(self.format, [e.name for e in self.entries], self.units, self.games, self.seed, salt)
 
     def task(self, planned: PlannedGame) -> GameTask:
         """The worker's task for one planned game."""

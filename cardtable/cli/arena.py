@@ -35,10 +35,14 @@ class RateColumn(ProgressColumn):
 
 
 def arena(
-    game_name: Annotated[str, typer.Argument(metavar="GAME", help="Game name, e.g. wizard.")],
-    bot: Annotated[list[str], typer.Option(
+    game_name: Annotated[str, typer.Argument(
+        metavar="GAME", help="Game name, e.g. wizard; or 'verify' to check a finished live tournament's deals.")],
+    source: Annotated[str | None, typer.Argument(
+        metavar="[SOURCE]", help="With 'verify': the tournament's address on a server, a JSON file of what "
+                                 "GET /api/tournaments/ID answered, or a tournament id in --database-url.")] = None,
+    bot: Annotated[list[str] | None, typer.Option(
         "--bot", help="An entry, repeated: NAME=SPEC (SPEC: a built-in bot or exec:COMMAND), or a built-in bot "
-                      "name alone.")],
+                      "name alone.")] = None,
     games: Annotated[int, typer.Option(help="Number of games.")] = 20,
     fmt: Annotated[str, typer.Option("--format", help="round-robin or duplicate.")] = "round-robin",
     workers: Annotated[int, typer.Option(help="Local worker processes (local backend).")] = 1,
@@ -67,10 +71,23 @@ def arena(
         "--token-file", help="With --server: the file holding an admin bot account's token.")] = None,
     concurrency: Annotated[int, typer.Option(help="With --server: games played at once.", min=1, max=32)] = 2,
 ) -> None:
-    """Play a tournament between bots; rerun the same command to resume a killed run."""
+    """Play a tournament between bots; rerun the same command to resume a killed run.
+
+    ``cardtable arena verify SOURCE`` checks instead that a finished live tournament's deals were sealed: fixed
+    before it started (docs/arena.md)."""
     from sqlalchemy.exc import SQLAlchemyError
 
     from cardtable.arena.tournament import run_tournament
+
+    if game_name == "verify":
+        from cardtable.cli.verify import verify_command
+
+        verify_command(source, database_url)
+        return
+    if source is not None:
+        raise _fail(f"unexpected argument {source!r}: arena takes one GAME (or: arena verify SOURCE)")
+    if not bot:
+        raise _fail("give the entries with --bot NAME=SPEC, at least two")
 
     if server is not None:
         from cardtable.cli.live_arena import run_on_server

@@ -1,5 +1,9 @@
 """Group commit of the computer moves decided ahead (``server/ahead.py``): every pending move of a table
-stored in one transaction, then shown in memory at once; and waiting until none is pending."""
+stored in one transaction, then shown in memory at once; and waiting until none is pending.
+
+A computer move for a bot account's seat that is neither forfeited nor already counted as lost is a decision the
+bot was not asked (it was away: not connected): it is counted as a lost decision of kind ``away`` with the seat,
+in the same transaction as the move."""
 
 from __future__ import annotations
 
@@ -18,7 +22,11 @@ from cardtable.server.live import LiveTable, TableError
 from cardtable.server.registry import TableRegistry
 from cardtable.server.statuses import FINISHED
 from cardtable.server.storage import TableStorage
+from cardtable.store import StoredSeat
 from cardtable.store.models import utcnow
+
+#: The lost decision of a bot account's seat the computer played because the bot was not connected.
+AWAY = "away"
 
 log = logging.getLogger("cardtable.server")
 
@@ -57,6 +65,7 @@ class GroupCommit:
         ahead = table.ahead
         taken: list[Move] = []
         registry = self.registry
+        away: list[StoredSeat] = []
 
         def work(c: DbConnection) -> None:
             taken.extend(ahead.take())  # kept across a retry of this write alone
@@ -65,6 +74,9 @@ class GroupCommit:
             last = taken[-1]
             registry.store.append_actions(table.id, taken[0].index, [(m.seat, m.data) for m in taken], last.status,
                                           c, to_act=last.to_act, outcome=last.outcome, owner=registry.owner)
+            away[:] = away_counted(table, taken)
+            if away:
+                registry.store.save_seats(table.id, away, None, c)
             if last.status == FINISHED:  # nothing left to drive: the lease goes with the last move
                 registry.store.release(registry.owner, [table.id], c)
         try:
@@ -79,6 +91,8 @@ class GroupCommit:
             ahead.flushing = False
             raise
         ahead.flushing = False
+        for seat in away:
+            table.stored.seats[seat.index].failures[AWAY] = seat.failures[AWAY]
         moves = ahead.committed(taken)
         if moves:
             self._show_committed(table, moves)
@@ -102,3 +116,22 @@ class GroupCommit:
             table.covering.clear()
         self.changes.changed(table, moved=True)
         self.changes.wake(table)
+
+
+def away_counted(table: LiveTable, moves: list[Move]) -> list[StoredSeat]:
+    """The bot accounts' seats among ``moves`` the computer played while their bot was away, as copies with
+    those decisions counted (kind ``away``); a forfeited seat's moves and a decision already lost are not."""
+    counts: dict[int, int] = {}
+    for move in moves:
+        seat = table.stored.seats[move.seat]
+        if seat.kind != "remote" or move.seat in table.forfeited or seat.failures.get("forfeited"):
+            continue
+        if table.lost_at.get(move.seat) == move.index:
+            continue
+        counts[move.seat] = counts.get(move.seat, 0) + 1
+    out = []
+    for index, n in counts.items():
+        copy = table.stored.seats[index].copy()
+        copy.failures[AWAY] = copy.failures.get(AWAY, 0) + n
+        out.append(copy)
+    return out

@@ -111,6 +111,9 @@ class LiveTable:
     covering: set[Seat] = field(default_factory=set)
     #: Bot seats forfeited this game (too many lost decisions): the computer plays them to the end.
     forfeited: set[Seat] = field(default_factory=set)
+    #: Per bot seat, the last decision (version) already counted as lost (timeout, crashed, ...): the computer's
+    #: move for it then is not counted again as ``away``.
+    lost_at: dict[Seat, int] = field(default_factory=dict)
     bots: dict[Seat, Bot] = field(default_factory=dict)
     #: Average seconds each computer player takes to decide (small ones think on the event loop).
     think_time: dict[Seat, float] = field(default_factory=dict)

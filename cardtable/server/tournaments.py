@@ -6,6 +6,10 @@ games; ``GET /api/tournaments/{id}/games/{n}/record`` gives a stored game's reco
 over, so its record hides nothing anyone still plays for) and ``…/replay?seat=N`` its frames for the
 browser replay page (``/replay.html``), as a spectator or from a seat. ``/tournaments`` and
 ``/tournaments/{id}`` are the pages.
+
+A live tournament's deals are sealed (``cardtable.arena.sealed``): while it is played its answers give
+``"seed": null`` and ``"sealed": {"commitment"}``; once finished, ``"sealed": {"commitment", "seed", "salt"}``
+and each stored game's seed, for ``cardtable arena verify``. An offline arena's tournament gives its seed.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from cardtable.arena.standings import rate
 from cardtable.arena.tournament import summary
 from cardtable.core import GameRecord
 from cardtable.server.replay import replay_frames
+from cardtable.store.live_tournaments import LiveTournament, LiveTournaments
 from cardtable.store.tournaments import StoredTournament, TournamentStore
 
 router = APIRouter()
@@ -40,6 +45,30 @@ def tournament_store(request: Request) -> TournamentStore:
     return store
 
 
+def live_store(request: Request) -> LiveTournaments:
+    """The app's live tournaments' store (made once per app)."""
+    store: LiveTournaments | None = getattr(request.app.state, "live_tournaments", None)
+    if store is None:
+        store = LiveTournaments(request.app.state.manager.store.engine)
+        request.app.state.live_tournaments = store
+    return store
+
+
+def sealed_json(t: StoredTournament, live: LiveTournament | None) -> dict[str, Any] | None:
+    """What a live tournament publishes of its sealed deals: the commitment, and the seed and salt once finished;
+    ``None`` for an offline arena's tournament (or a live one asked for before deals were sealed)."""
+    if live is None or live.commitment is None:
+        return None
+    if t.status != "finished":
+        return {"commitment": live.commitment}
+    return {"commitment": live.commitment, "seed": t.seed, "salt": live.salt}
+
+
+def _is_sealed(sealed: dict[str, Any] | None) -> bool:
+    """Whether the deals are still sealed (a live tournament being played)."""
+    return sealed is not None and "salt" not in sealed
+
+
 def _find(store: TournamentStore, tournament_id: str) -> StoredTournament:
     found = store.get(tournament_id) if _ID.match(tournament_id) else None
     if found is None:
@@ -47,30 +76,41 @@ def _find(store: TournamentStore, tournament_id: str) -> StoredTournament:
     return found
 
 
-def _brief(t: StoredTournament) -> dict[str, Any]:
+def _brief(t: StoredTournament, sealed: dict[str, Any] | None) -> dict[str, Any]:
     return {"id": t.id, "game": t.game, "format": t.format, "games": t.games, "stored_games": t.stored_games,
-            "seed": t.seed, "status": t.status, "entries": [{"name": n, "spec": s} for n, s in t.entries],
+            "seed": None if _is_sealed(sealed) else t.seed, "sealed": sealed, "status": t.status,
+            "entries": [{"name": n, "spec": s} for n, s in t.entries],
             "created_at": t.created_at.isoformat(), "updated_at": t.updated_at.isoformat()}
 
 
 @router.get("/api/tournaments")
 def list_tournaments(request: Request) -> list[dict[str, Any]]:
     """Every stored tournament, newest first."""
-    return [_brief(t) for t in tournament_store(request).all()]
+    live = live_store(request).all()
+    return [_brief(t, sealed_json(t, live.get(t.id))) for t in tournament_store(request).all()]
 
 
 @router.get("/api/tournaments/{tournament_id}")
 def get_tournament(request: Request, tournament_id: str) -> dict[str, Any]:
     """One tournament: its standings, ratings over games and its games (without records)."""
     store = tournament_store(request)
-    t = _find(store, tournament_id)
+    return published(store, live_store(request), _find(store, tournament_id))
+
+
+def published(store: TournamentStore, live: LiveTournaments, t: StoredTournament) -> dict[str, Any]:
+    """What ``GET /api/tournaments/{id}`` answers for a stored tournament."""
+    sealed = sealed_json(t, live.get(t.id))
     rows = store.games(t.id, with_records=False)
     results = [GameResult.from_json(row) for row in rows]
     standings = t.results if t.results is not None else summary(
         t.id, t.game, t.options, t.format, t.games, t.seed, t.entries, results)
+    fields = LIST_FIELDS if _is_sealed(sealed) else (*LIST_FIELDS, "seed")
+    if _is_sealed(sealed):
+        standings = {**standings, "seed": None}
     _, history = rate(t.entries, results)
-    return {**_brief(t), "options": t.options, "results": standings, "rating_history": history,
-            "stored": [{k: row[k] for k in LIST_FIELDS} for row in rows]}
+    return {**_brief(t, sealed), "options": t.options, "timeout": t.timeout, "game_timeout": t.game_timeout,
+            "max_failures": t.max_failures, "results": standings, "rating_history": history,
+            "stored": [{k: row[k] for k in fields} for row in rows]}
 
 
 @router.get("/api/tournaments/{tournament_id}/games/{index}/record")

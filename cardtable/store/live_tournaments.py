@@ -1,12 +1,15 @@
 """Tournaments a server runs at its own tables (the Bot API): which are live, and which table plays each game.
 
-Schema: ``live_tournaments`` (``tournament_id``, the games played at once, when it was asked for) beside
-the arena's ``tournaments`` row of the same id; ``live_tournament_tables`` (``tournament_id``, ``index``,
+Schema: ``live_tournaments`` (``tournament_id``, the games played at once, when it was asked for, and its
+sealed deals: the secret ``salt`` its games are dealt from with the seed and the ``commitment`` published while
+it is played, ``cardtable.arena.sealed``) beside the arena's ``tournaments`` row of the same id;
+``live_tournament_tables`` (``tournament_id``, ``index``,
 ``table_id``, unique per game): a game's table is made once, so a restart finds it and plays it on.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import DateTime, Integer, String, UniqueConstraint, select
@@ -24,6 +27,10 @@ class LiveTournamentRow(Base):
 
     tournament_id: Mapped[str] = mapped_column(String(64), primary_key=True)
     concurrency: Mapped[int] = mapped_column(Integer, default=2)
+    #: The secret its deals follow from (with the seed); ``None`` for one asked for before deals were sealed.
+    salt: Mapped[str | None] = mapped_column(String(64), default=None)
+    #: ``sha256`` of the seed and the salt, published while the tournament is played.
+    commitment: Mapped[str | None] = mapped_column(String(64), default=None)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -39,26 +46,46 @@ class LiveTableRow(Base):
     table_id: Mapped[str] = mapped_column(String(32))
 
 
+@dataclass(frozen=True)
+class LiveTournament:
+    """A live tournament's row: the games played at once and its sealed deals (salt and commitment)."""
+
+    tournament_id: str
+    concurrency: int
+    salt: str | None
+    commitment: str | None
+
+
 class LiveTournaments:
     """Reads and writes which tournaments are live and their tables."""
 
     def __init__(self, engine: Engine) -> None:
         self._sessions = sessionmaker(engine, expire_on_commit=False)
 
-    def add(self, tournament_id: str, concurrency: int) -> None:
-        """Mark a tournament live (once; asking again keeps the first concurrency)."""
+    def add(self, tournament_id: str, concurrency: int, salt: str | None = None,
+            commitment: str | None = None) -> LiveTournament:
+        """Mark a tournament live (once; asking again keeps the first concurrency and salt); its row."""
         try:
             with self._sessions.begin() as session:
                 if session.get(LiveTournamentRow, tournament_id) is None:
-                    session.add(LiveTournamentRow(tournament_id=tournament_id, concurrency=concurrency,
-                                                  created_at=utcnow()))
+                    session.add(LiveTournamentRow(tournament_id=tournament_id, concurrency=concurrency, salt=salt,
+                                                  commitment=commitment, created_at=utcnow()))
         except IntegrityError:
             pass  # another process marked it meanwhile
+        found = self.get(tournament_id)
+        assert found is not None
+        return found
 
-    def all(self) -> dict[str, int]:
-        """Every live tournament's id and concurrency."""
+    def get(self, tournament_id: str) -> LiveTournament | None:
+        """A live tournament's row; ``None`` if the tournament is not live (an offline arena's)."""
         with self._sessions() as session:
-            return {row.tournament_id: row.concurrency for row in session.scalars(select(LiveTournamentRow))}
+            row = session.get(LiveTournamentRow, tournament_id)
+            return None if row is None else _live(row)
+
+    def all(self) -> dict[str, LiveTournament]:
+        """Every live tournament by id."""
+        with self._sessions() as session:
+            return {row.tournament_id: _live(row) for row in session.scalars(select(LiveTournamentRow))}
 
     def tables(self, tournament_id: str) -> dict[int, str]:
         """The tables made for a tournament's games, by game number."""
@@ -74,3 +101,7 @@ class LiveTournaments:
             return table_id
         except IntegrityError:
             return self.tables(tournament_id)[index]
+
+
+def _live(row: LiveTournamentRow) -> LiveTournament:
+    return LiveTournament(row.tournament_id, row.concurrency, row.salt, row.commitment)

@@ -134,6 +134,7 @@ class TournamentStore:
     newest schema, revision ``0003`` and later include these tables)."""
 
     def __init__(self, engine: Engine) -> None:
+        self.engine = engine
         self._sessions = sessionmaker(engine, expire_on_commit=False)
 
     def ensure(self, tournament: StoredTournament) -> StoredTournament:

@@ -8,6 +8,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from cardtable.server.botapi import tournaments as director_module
 from cardtable.store import BotAccounts, Store
 from tests.botapi.helpers import account, bot_app, play, stream
 
@@ -92,7 +95,9 @@ def _results(db_url: str, stop_after: int | None) -> dict[str, Any]:
 
 
 def test_a_restarted_server_resumes_a_live_tournament_with_the_results_of_an_uninterrupted_one(
-        tmp_path: Path) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Both servers draw the same secret salt, so both tournaments deal the same cards.
+    monkeypatch.setattr(director_module, "new_salt", lambda: "5a" * 32)
     whole = _results(f"sqlite:///{tmp_path / 'whole.db'}", None)
     resumed = _results(f"sqlite:///{tmp_path / 'resumed.db'}", 2)
     for key in ("standings", "ranking", "head_to_head", "played"):

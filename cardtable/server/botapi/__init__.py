@@ -75,7 +75,9 @@ def install(app: FastAPI, manager: TableManager, social: Social, settings: BotAp
     remote = RemoteSeats(manager, social, settings)
     hub = BotHub(manager, social, remote, settings)
     director = LiveTournamentDirector(manager)
+    director.seat_sessions = hub.seat_sessions
     app.state.bots = hub
+    app.state.director = director
     app.include_router(_router(manager, hub, settings))
     app.include_router(_tournament_router(manager, hub, director))
     _websocket(app, hub)
@@ -190,9 +192,12 @@ def _tournament_router(manager: TableManager, hub: BotHub, director: LiveTournam
                                 games=body.games, seed=body.seed)
         except ValueError as exc:  # InvalidOptions too
             raise TableError(400, excerpt(str(exc).splitlines()[0], 300)) from None
-        await director.submit(tournament, body.concurrency)
+        if tournament.format == "duplicate":
+            raise TableError(400, "a live tournament deals every game afresh (round-robin): in duplicate the same "
+                                  "cards are played at several tables, and watching one would show them at another")
+        live = await director.submit(tournament, body.concurrency)
         log.info("admin %s started live tournament %s", account.name, tournament.id[:12])
-        return {"tournament": tournament.id, "games": tournament.games}
+        return {"tournament": tournament.id, "games": tournament.games, "commitment": live.commitment}
 
     @router.get("/api/tournaments/{tournament_id}/tables")
     async def live_tables(tournament_id: str) -> dict[str, Any]:

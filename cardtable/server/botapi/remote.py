@@ -23,6 +23,7 @@ from cardtable.arena.protocol import ProtocolError, parse_action
 from cardtable.core import to_json
 from cardtable.core.types import Seat
 from cardtable.server.botapi.settings import BotApiSettings
+from cardtable.server.commits import AWAY
 from cardtable.server.limits import excerpt
 from cardtable.server.live import LiveTable, TableError
 from cardtable.server.manager import TableManager
@@ -217,7 +218,8 @@ class RemoteSeats:
                 return
             stored = table.stored.seats[seat].copy()
             stored.failures[kind] = stored.failures.get(kind, 0) + 1
-            lost = sum(n for k, n in stored.failures.items() if k != "forfeited")
+            # Decisions played while the bot was away are counted and shown, but do not forfeit its seat.
+            lost = sum(n for k, n in stored.failures.items() if k not in ("forfeited", AWAY))
             if (forfeit or lost > self.settings.max_failures) and not stored.failures.get("forfeited"):
                 stored.failures["forfeited"] = 1
                 forfeited = True
@@ -230,6 +232,7 @@ class RemoteSeats:
                 table.stored.seats[seat] = stored
             if forfeited:
                 table.forfeited.add(seat)
+            table.lost_at[seat] = version
         log.info("table %s seat %s (%s): lost decision %s: %s", table.id, seat, stored.name, kind, excerpt(detail, 120))
         self.social.announce(table, f"bot_{kind}", seat)
         if forfeited:

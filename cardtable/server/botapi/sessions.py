@@ -159,6 +159,14 @@ class BotHub:
                 if stored.kind == "remote" and stored.account == session.account.id:
                     self.attach(session, table, stored.index)
 
+    async def seat_sessions(self, table: LiveTable) -> None:
+        """Attach the sessions connected here to their seats at a new table (a live tournament's, before it is
+        dealt: the bot is asked from the game's first decision)."""
+        for stored in table.stored.seats:
+            session = self.sessions.get(stored.account or 0) if stored.kind == "remote" else None
+            if session is not None:
+                self.attach(session, table, stored.index)
+
     def attach(self, session: BotSession, table: LiveTable, seat: Seat) -> None:
         """The session plays ``seat`` at ``table`` from now on: ``hello``, then whatever its turn brings."""
         key = (table.id, seat)

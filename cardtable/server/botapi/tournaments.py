@@ -8,6 +8,12 @@ tournament and its results and ratings show on ``/tournaments``. A director task
 and when the table finishes stores the game as the arena stores its games. The director holds a lease on
 its tournament, so with several processes only one directs it; a restarted server resumes every live
 tournament that is not finished.
+
+Deals are sealed (``cardtable.arena.sealed``): the games are dealt from the seed and a secret salt drawn when the
+tournament is first asked for; only the commitment is published until every game is stored. A game's table is
+dealt once every bot account's seat at it is connected (each entry is asked every decision of its seats, the
+first included), or after ``SEAT_WAIT`` seconds: then the computer plays the absent bot's turns, each counted as
+a lost decision of kind ``away``.
 """
 
 from __future__ import annotations
@@ -16,11 +22,14 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from cardtable.arena.entries import Entry
 from cardtable.arena.play import ERROR, FINISHED, GameResult
 from cardtable.arena.schedule import PlannedGame
+from cardtable.arena.sealed import commitment, new_salt
 from cardtable.arena.tournament import Tournament, results_of
 from cardtable.bots import make_bot
 from cardtable.core import to_json
@@ -30,7 +39,7 @@ from cardtable.server.statuses import CLOSED
 from cardtable.server.views import default_bot
 from cardtable.store import StoredSeat, StoredTable, hash_token
 from cardtable.store.accounts import BotAccounts
-from cardtable.store.live_tournaments import LiveTournaments
+from cardtable.store.live_tournaments import LiveTournament, LiveTournaments
 from cardtable.store.tournaments import TournamentStore
 
 log = logging.getLogger("cardtable.server")
@@ -38,6 +47,8 @@ log = logging.getLogger("cardtable.server")
 REMOTE = "remote:"
 #: How often a director looks at its tables.
 EVERY = 0.5
+#: Seconds a game's table waits, dealt not yet, for the bot accounts' seats at it to connect.
+SEAT_WAIT = 10.0
 
 
 def lease_key(tournament_id: str) -> str:
@@ -69,16 +80,26 @@ class LiveTournamentDirector:
         self.live = LiveTournaments(engine)
         self.accounts = BotAccounts(engine)
         self.running: dict[str, asyncio.Task[None]] = {}
+        #: Attaches the bot sessions connected to this process to a new table's seats (set by the Bot API).
+        self.seat_sessions: Callable[[LiveTable], Awaitable[None]] | None = None
+        #: When each table still waiting for its bots was first seen waiting (``time.monotonic``).
+        self.waiting_since: dict[str, float] = {}
+        #: Seconds a new table waits for its bots' seats to connect before it is dealt anyway.
+        self.seat_wait = SEAT_WAIT
 
-    async def submit(self, tournament: Tournament, concurrency: int) -> None:
-        """Store the tournament (if new), mark it live and direct it here."""
+    async def submit(self, tournament: Tournament, concurrency: int) -> LiveTournament:
+        """Store the tournament (if new), mark it live with a fresh secret salt (kept if it was live already)
+        and direct it here; its live row (the commitment to publish)."""
         await asyncio.to_thread(self.store.ensure, tournament.stored())
-        await asyncio.to_thread(self.live.add, tournament.id, concurrency)
-        self._direct(tournament, concurrency)
+        salt = new_salt()
+        live = await asyncio.to_thread(self.live.add, tournament.id, concurrency, salt,
+                                       commitment(tournament.seed, salt))
+        self._direct(tournament, live)
+        return live
 
     async def resume(self) -> None:
         """Direct every live tournament that is not finished (after a restart, or one whose director died)."""
-        for tournament_id, concurrency in (await asyncio.to_thread(self.live.all)).items():
+        for tournament_id, live in (await asyncio.to_thread(self.live.all)).items():
             if tournament_id in self.running and not self.running[tournament_id].done():
                 continue
             stored = await asyncio.to_thread(self.store.get, tournament_id)
@@ -92,28 +113,30 @@ class LiveTournamentDirector:
             units = tuple(tuple(u) for u in game.teams(options))
             tournament = Tournament(stored.game, stored.options, entries, stored.format, stored.games, stored.seed,
                                     stored.timeout, stored.game_timeout, stored.max_failures, units)
-            self._direct(tournament, concurrency)
+            self._direct(tournament, live)
 
-    def _direct(self, tournament: Tournament, concurrency: int) -> None:
+    def _direct(self, tournament: Tournament, live: LiveTournament) -> None:
         if tournament.id in self.running and not self.running[tournament.id].done():
             return
-        self.running[tournament.id] = asyncio.get_running_loop().create_task(self._run(tournament, concurrency))
+        self.running[tournament.id] = asyncio.get_running_loop().create_task(self._run(tournament, live))
 
-    async def _run(self, tournament: Tournament, concurrency: int) -> None:
+    async def _run(self, tournament: Tournament, live: LiveTournament) -> None:
         try:
-            await self._play(tournament, concurrency)
+            await self._play(tournament, live.concurrency, live.salt)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("the director of tournament %s failed; it resumes at the next round", tournament.id[:12])
 
-    async def _play(self, tournament: Tournament, concurrency: int) -> None:
-        """Keep ``concurrency`` games on the go until every game is stored; then store the results."""
+    async def _play(self, tournament: Tournament, concurrency: int, salt: str | None) -> None:
+        """Keep ``concurrency`` games on the go until every game is stored; then store the results.
+
+        ``salt``: the secret the deals follow from (``None``: a tournament asked for before deals were sealed)."""
         store, owner, ttl = self.manager.store, self.manager.owner, self.manager.lease_ttl
         key = lease_key(tournament.id)
         if not await asyncio.to_thread(store.acquire, key, owner, ttl):
             return  # another process directs it
-        planned = tournament.schedule()
+        planned = tournament.schedule(salt)
         while True:
             if not await asyncio.to_thread(store.hold, key, owner, ttl):
                 log.warning("tournament %s is directed by another process now", tournament.id[:12])
@@ -166,6 +189,21 @@ class LiveTournamentDirector:
             table.stored.status = "abandoned"
             self.manager.registry.forget(table)
             return
+        if self.seat_sessions is not None:
+            await self.seat_sessions(table)
+        await self._deal_when_seated(table)
+
+    async def _deal_when_seated(self, table: LiveTable) -> None:
+        """Deal a waiting table once every bot account's seat at it is connected (here or at another process),
+        or once it has waited ``seat_wait`` seconds."""
+        missing = {s.index for s in table.stored.seats if s.kind == "remote"} - table.connected_seats()
+        since = self.waiting_since.setdefault(table.id, time.monotonic())
+        if missing and time.monotonic() - since < self.seat_wait:
+            return
+        if missing:
+            log.info("table %s: dealt with the bots of seats %s not connected (the computer plays their turns, "
+                     "each counted as a lost decision)", table.id, sorted(missing))
+        self.waiting_since.pop(table.id, None)
         await self.manager.lifecycle.start(table)
 
     async def _collect(self, tournament: Tournament, planned: PlannedGame, table_id: str) -> bool:
@@ -175,7 +213,7 @@ class LiveTournamentDirector:
         except TableError:
             return False
         if table.status == "waiting" and table.owned:
-            await self.manager.lifecycle.start(table)  # a restart between making and dealing it
+            await self._deal_when_seated(table)  # its bots were not all connected yet, or a restart came between
             return False
         if table.status not in CLOSED:
             return False

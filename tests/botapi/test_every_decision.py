@@ -1,0 +1,84 @@
+"""A connected tournament entry is asked every decision of its seats, a game's first included; a decision the
+computer makes for a bot that is away is counted (kind ``away``) and shown, never silent."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from cardtable.server.botapi.tournaments import LiveTournamentDirector
+from tests.botapi.helpers import account, bot_app, stream
+from tests.server.conftest import receive
+
+BODY = {"game": "crazy_eights", "entries": ["mine=remote:robo", "heuristic"], "options": {"rounds": 1},
+        "games": 4, "seed": 11, "concurrency": 1}
+
+
+def _post(client: Any, token: str, body: dict[str, Any]) -> str:
+    made = client.post("/api/tournaments/live", json=body, headers={"Authorization": f"Bearer {token}"})
+    assert made.status_code == 201, made.text
+    return str(made.json()["tournament"])
+
+
+def _wait(client: Any, tournament: str, timeout: float = 180) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state = client.get(f"/api/tournaments/{tournament}").json()
+        if state["status"] == "finished":
+            return dict(state)
+        time.sleep(0.1)
+    raise AssertionError(f"tournament {tournament[:12]} did not finish")
+
+
+def _seat_moves(record: dict[str, Any], seating: list[str], entry: str) -> list[int]:
+    """The decision ids (versions) at which ``entry``'s seats acted in a record."""
+    seats = {s for s, name in enumerate(seating) if name == entry}
+    return [version for version, move in enumerate(record["actions"]) if move["seat"] in seats]
+
+
+def test_a_connected_entry_is_asked_every_decision_of_its_seat_including_each_games_first(db_url: str) -> None:
+    admin = account(db_url, "boss", role="admin")
+    robo = account(db_url, "robo")
+    asked: dict[str, list[int]] = {}
+    with bot_app(db_url) as client, stream(client, robo) as ws:
+        tournament = _post(client, admin, BODY)
+        ended = 0
+        while ended < BODY["games"]:
+            message = receive(ws)
+            if message["type"] == "act":
+                asked.setdefault(message["table"], []).append(message["id"])
+                ws.send_json({"type": "action", "table": message["table"], "id": message["id"], "index": 0})
+            elif message["type"] == "end":
+                ended += 1
+        state = _wait(client, tournament)
+        listed = client.get(f"/api/tournaments/{tournament}/tables").json()["tables"]
+        tables = {t["game"]: t["table_id"] for t in listed}
+        records = {i: client.get(f"/api/tournaments/{tournament}/games/{i}/record").json() for i in tables}
+    first_moves = 0
+    for row in state["stored"]:
+        index = row["index"]
+        moves = _seat_moves(records[index], row["seating"], "mine")
+        assert moves and asked[tables[index]] == moves, (index, moves, asked.get(tables[index]))
+        first_moves += moves[0] == 0
+    assert first_moves > 0  # some game opened with robo's seat: that first decision was asked too
+    assert state["results"]["standings"]["mine"]["failures"] == {}
+
+
+def test_the_decisions_of_an_entry_that_is_away_are_counted_and_shown(db_url: str) -> None:
+    admin = account(db_url, "boss", role="admin")
+    account(db_url, "robo")  # never connects
+    with bot_app(db_url) as client:
+        director: LiveTournamentDirector = client.app.state.director  # type: ignore[attr-defined]
+        director.seat_wait = 0.2
+        tournament = _post(client, admin, {**BODY, "games": 2})
+        state = _wait(client, tournament)
+        table_id = client.get(f"/api/tournaments/{tournament}/tables").json()["tables"][0]["table_id"]
+        seats = client.get(f"/api/tables/{table_id}").json()["seats"]
+        notes = client.get(f"/api/tables/{table_id}/record").json()["notes"]
+        records = {i: client.get(f"/api/tournaments/{tournament}/games/{i}/record").json() for i in range(2)}
+    played = sum(len(_seat_moves(records[row["index"]], row["seating"], "mine")) for row in state["stored"])
+    assert played > 0 and state["results"]["standings"]["mine"]["failures"] == {"away": played}
+    assert sum(sum(kinds.values()) for row in state["stored"] for kinds in row["failures"].values()) == played
+    robo_seat = next(s for s in seats if s["kind"] == "remote")
+    assert robo_seat["failures"]["away"] > 0 and not robo_seat["forfeited"]
+    assert any("lost decisions: away" in note for note in notes)
