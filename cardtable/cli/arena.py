@@ -82,7 +82,7 @@ def arena(
     if game_name == "verify":
         from cardtable.cli.verify import verify_command
 
-        verify_command(source, database_url)
+        verify_command(source, database_url, open_store)
         return
     if source is not None:
         raise _fail(f"unexpected argument {source!r}: arena takes one GAME (or: arena verify SOURCE)")

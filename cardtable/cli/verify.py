@@ -14,6 +14,7 @@ import json
 import re
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +23,9 @@ from cardtable.cli.common import console, fail
 _ID = re.compile(r"[0-9a-f]{64}")
 
 
-def verify_command(source: str | None, database_url: str | None) -> None:
-    """Verify a live tournament's sealed deals; one line per check, ``error:`` and exit 2 if they fail."""
+def verify_command(source: str | None, database_url: str | None, open_store: Callable[[str | None], Any]) -> None:
+    """Verify a live tournament's sealed deals; one line per check, ``error:`` and exit 2 if they fail.
+    ``open_store``: the arena command's (the tournament store on a URL, or a one-line exit)."""
     from cardtable.arena.sealed import VerifyError, verify
 
     if not source:
@@ -33,7 +35,7 @@ def verify_command(source: str | None, database_url: str | None) -> None:
     elif Path(source).is_file():
         published, records = _from_file(Path(source)), None
     else:
-        published, records = _from_database(source, database_url)
+        published, records = _from_database(source, open_store(database_url))
     try:
         lines = verify(published, records)
     except VerifyError as exc:
@@ -86,13 +88,11 @@ def _from_file(path: Path) -> dict[str, Any]:
     return data
 
 
-def _from_database(prefix: str, database_url: str | None) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+def _from_database(prefix: str, store: Any) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
     """The tournament as the server would publish it, and its records, from the database."""
-    from cardtable.cli.arena import open_store
     from cardtable.server.tournaments import published
     from cardtable.store.live_tournaments import LiveTournaments
 
-    store = open_store(database_url)
     matches = [t for t in store.all() if t.id.startswith(prefix.lower())]
     if len(matches) != 1:
         raise fail(f"{prefix!r} is no file, no address and {'no' if not matches else 'more than one'} tournament "
