@@ -23,6 +23,7 @@ from cardtable.server.botapi import BotApiSettings
 from cardtable.server.botapi import install as install_bot_api
 from cardtable.server.limits import Limits, excerpt
 from cardtable.server.live import CLOSE_POLICY, AnyGame, Connection, TableError
+from cardtable.server.logs import install_redaction
 from cardtable.server.manager import TableManager
 from cardtable.server.messages import error_json, error_message
 from cardtable.server.schemas import CreateTable, JoinTable, TokenBody
@@ -52,6 +53,7 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6, takeo
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         _quiet_bad_frames()
+        install_redaction()  # no token in a log line, whatever address a client used
         manager.resume()
         notifier = await _start_notifier(manager)
         try:
