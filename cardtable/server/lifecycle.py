@@ -205,6 +205,9 @@ class Lifecycle:
         data = table.record.to_json()
         data["notes"] = [f"table {table.id}"] + [
             f"seat {s.index}: {s.name} ({_kind_note(s)})" for s in table.stored.seats]
+        for removed in (table.stored.settings or {}).get("removed_bots", []):
+            data["notes"].append(f"seat {removed['seat']}: the host removed the bot {removed['name']} at decision "
+                                 f"{removed['version']}")
         if table.error:
             data["notes"].append(f"stopped on an error: {table.error}")
         return data

@@ -12,6 +12,7 @@ RefusalCode = Literal[
     "spectators_cannot_act", "chat_empty", "chat_too_long", "chat_rate", "socket_rate", "tables_rate",
     "connections_rate", "rematch_not_finished", "replay_not_finished", "record_not_finished",
     "changing_hands", "no_table", "table_stopped", "server_failed", "illegal", "refused",
-    "bots_closed", "bots_rate", "bot_name_taken", "bot_name_bad", "no_bot",
+    "bots_closed", "bots_rate", "bot_name_taken", "bot_name_bad", "no_bot", "seat_is_bot", "seat_held",
+    "not_a_bot_seat",
 ]
 CODES: frozenset[str] = frozenset(get_args(RefusalCode))

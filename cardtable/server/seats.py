@@ -42,6 +42,10 @@ class Seating:
                 raise TableError(409, f"table {table.id} is {table.status}: seats can be taken only before the "
                                       "start", code="seats_before_start", params={"status": table.status})
             target = seat_at(table, seat).copy()
+            if target.kind == "remote":
+                raise TableError(409, f"seat {seat} is held by the bot {target.name}; only the host can free it "
+                                      "(Remove the bot)", code="seat_is_bot",
+                                 params={"seat": seat, "name": target.name})
             if target.kind != "human":
                 raise TableError(409, f"seat {seat} is a computer player's seat", code="seat_is_computer",
                                  params={"seat": seat})

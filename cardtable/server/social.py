@@ -138,7 +138,7 @@ class Social:
         if not isinstance(allow, bool):
             raise TableError(400, "allow_takeover must be true or false")
         chosen = TableSettings(pace, seconds, allow)
-        values = asdict(chosen)
+        values = {**(table.stored.settings or {}), **asdict(chosen)}  # other keys (a tournament's game) stay
         # An open table's writes are fenced by its lease (only its driving process writes); a finished one's not.
         fence = table if table.status in ("waiting", "playing", "paused") else None
         if fence is not None and not table.owned:

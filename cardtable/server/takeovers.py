@@ -11,7 +11,7 @@ from cardtable.core.types import Seat
 from cardtable.server.live import LiveTable, TableError
 from cardtable.server.manager import TableManager
 from cardtable.server.social import Social
-from cardtable.store import hash_token
+from cardtable.store import StoredSeat, hash_token
 
 log = logging.getLogger("cardtable.server")
 
@@ -24,6 +24,19 @@ class PendingTakeover:
     name: str
     token_hash: str
 
+
+
+def refuse_held(seat: StoredSeat, *, dealt: bool) -> None:
+    """Nothing if ``seat`` may be taken; 409 if a bot account holds it (connected or away: the host may remove the
+    bot) or, once the game is dealt, a person does (away or not: the computer only covers for them until they
+    return). Before the deal a person's taken seat is refused by ``join`` ("seat N is taken")."""
+    if seat.kind == "remote":
+        raise TableError(409, f"seat {seat.index} is held by the bot {seat.name}, connected or away; only the host "
+                              "can free it (Remove the bot)", code="seat_is_bot",
+                         params={"seat": seat.index, "name": seat.name})
+    if seat.kind == "human" and seat.taken and dealt:
+        raise TableError(409, f"seat {seat.index} is held by {seat.name}; it stays theirs while they are away",
+                         code="seat_held", params={"seat": seat.index, "name": seat.name})
 
 
 class Takeovers:
@@ -43,6 +56,7 @@ class Takeovers:
         the caller gets a 503.
         """
         target = self.manager.seat_at(table, seat)
+        refuse_held(target, dealt=table.status != "waiting")
         if target.kind == "human":
             return await self.manager.join(table, seat, name), False
         if not table.owned:
@@ -52,6 +66,7 @@ class Takeovers:
         async with table.lock:
             target = self.manager.seat_at(table, seat)
             social = self.social.of(table.id)
+            refuse_held(target, dealt=table.status != "waiting")
             if target.kind == "human":
                 raise TableError(409, f"seat {seat} was just taken", code="seat_taken", params={"seat": seat})
             if seat in social.pending:

@@ -50,6 +50,13 @@ class InviteBody(_Body):
     bot: Name
 
 
+class RemoveBotBody(_Body):
+    """``POST /api/tables/{id}/remove_bot``: the host's token and the bot's seat."""
+
+    token: Token
+    seat: Annotated[int, Field(ge=0, lt=64)]
+
+
 class LiveTournamentBody(_Body):
     """``POST /api/tournaments/live``: a tournament the server plays at its own tables (admin accounts only)."""
 
@@ -145,6 +152,9 @@ def _router(manager: TableManager, hub: BotHub, settings: BotApiSettings) -> API
         if not secrets.compare_digest(hash_token(body.token), table.stored.host_token_hash):
             raise TableError(403, "only the host can invite a bot", code="host_only", params={})
         seat = manager.seat_at(table, body.seat)
+        if seat.kind == "remote":
+            raise TableError(409, f"seat {body.seat} is held by the bot {seat.name}, connected or away; remove the "
+                                  "bot first", code="seat_is_bot", params={"seat": body.seat, "name": seat.name})
         if seat.kind != "bot":
             raise TableError(409, f"seat {body.seat} is not a computer seat", code="seat_taken",
                              params={"seat": body.seat})
@@ -156,10 +166,25 @@ def _router(manager: TableManager, hub: BotHub, settings: BotApiSettings) -> API
             raise TableError(404, f"there is no bot named {excerpt(body.bot, 40)!r}", code="no_bot",
                              params={"bot": excerpt(body.bot, 40)})
         made = await manager.read(invitations.add, table.id, body.seat, account.id)
+        # (the bot's seat is its own from its acceptance: nobody but the host, by remove_bot, takes it)
         described = await hub._invitation(made)
         hub.push_invitation(made, described)
         return {"invitation": made.id, "table_id": table.id, "seat": body.seat, "bot": account.name,
                 "connected": account.id in hub.sessions or await _seen(manager, accounts, account)}
+
+    @router.post("/api/tables/{table_id}/remove_bot")
+    async def remove_bot(table_id: str, body: RemoveBotBody) -> dict[str, Any]:
+        table = await manager.find(table_id)
+        if not secrets.compare_digest(hash_token(body.token), table.stored.host_token_hash):
+            raise TableError(403, "only the host can remove a bot", code="host_only", params={})
+        seat = manager.seat_at(table, body.seat)
+        if seat.kind != "remote":
+            raise TableError(409, f"seat {body.seat} is not held by a bot", code="not_a_bot_seat",
+                             params={"seat": body.seat})
+        name = seat.name
+        await manager.operate(table, {"op": "bot_release", "seat": body.seat, "reason": "removed by the host",
+                                      "by_host": True})
+        return {"table_id": table.id, "seat": body.seat, "removed": name}
 
     return router
 

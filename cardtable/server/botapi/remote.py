@@ -273,8 +273,10 @@ class RemoteSeats:
         return {"seat": seat}
 
     async def release(self, table: LiveTable, operation: dict[str, Any]) -> dict[str, Any]:
-        """A bot's seat goes back to its computer player (the account was revoked, or the host took it back)."""
+        """A bot's seat goes back to its computer player (the account was revoked, or the host removed the bot:
+        ``by_host``, kept with the table's settings for its record's notes and told to the table)."""
         seat, reason = operation.get("seat"), str(operation.get("reason") or "released")
+        by_host = operation.get("by_host") is True
         if not isinstance(seat, int):
             raise TableError(400, "releasing a bot's seat needs the seat")
         async with table.lock:
@@ -286,12 +288,23 @@ class RemoteSeats:
             back.kind, back.account, back.failures = "bot", None, {}
             back.bot = back.bot or self.manager.seat_at(table, seat).bot
             back.name = bot_name(back.bot or "random", seat)
+            settings = dict(table.stored.settings or {})
+            columns: dict[str, Any] = {}
+            if by_host:
+                settings["removed_bots"] = [*settings.get("removed_bots", []),
+                                            {"seat": seat, "name": was, "version": table.version}]
+                columns["settings"] = settings
             store = self.manager.store
-            await self.manager.write(lambda c: store.save_seats(table.id, [back], None, c), table)
+            await self.manager.write(lambda c: store.save_seats(table.id, [back], None, c, **columns), table)
             table.stored.seats[seat] = back
+            if by_host:
+                table.stored.settings = settings
             table.covering.discard(seat)
             table.forfeited.discard(seat)
-        self.social.announce(table, "bot_released", seat, who=was)
+        if by_host:
+            self.social.announce(table, "bot_removed", seat, who=was)
+        else:
+            self.social.announce(table, "bot_released", seat, who=was)
         log.info("table %s seat %s: %s left the seat (%s)", table.id, seat, was, reason)
         self.manager.changed(table)
         return {"seat": seat}

@@ -62,6 +62,7 @@ export const rematch = (id, token) => request("POST", `/api/tables/${encodeURICo
 export const chat = (id, token, body) => request("POST", `/api/tables/${encodeURIComponent(id)}/chat`, { token, ...body });
 export const settings = (id, token, values) => request("POST", `/api/tables/${encodeURIComponent(id)}/settings`, { token, ...values });
 export const inviteBot = (id, token, seat, bot) => request("POST", `/api/tables/${encodeURIComponent(id)}/invite`, { token, seat, bot });
+export const removeBot = (id, token, seat) => request("POST", `/api/tables/${encodeURIComponent(id)}/remove_bot`, { token, seat });
 // The Bot API's accounts (docs/bot-api.md): the bots connected now, and (with --open-bots) making one.
 export const bots = () => request("GET", "/api/bots");
 export const makeBot = (name) => request("POST", "/api/bots", { name });

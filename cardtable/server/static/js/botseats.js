@@ -1,7 +1,9 @@
 // The host's "Seat a bot" panel on the table page: the bots connected to the server (GET /api/bots, asked
 // again each time the panel opens) and the table's computer seats. Inviting posts /invite; the bot takes the
 // seat once it accepts and plays it from its next turn, the table's computer covering for it whenever it
-// times out or goes away (docs/bot-api.md). Names are put on the page as text only (h() never parses HTML).
+// times out or goes away (docs/bot-api.md). A seat a bot holds is its own, connected or away: only the host
+// frees it, with "Remove the bot" (posts /remove_bot; the table is told and the record notes it).
+// Names are put on the page as text only (h() never parses HTML).
 
 import * as api from "./api.js";
 import { t } from "./i18n.js";
@@ -113,6 +115,7 @@ function draw() {
     why,
     bots.length ? botList(view, bots) : null,
     ready ? seatChoice(seats) : null,
+    heldSeats(view),
     h("div", { class: "seat-bot-buttons" },
       ready ? h("button", { type: "button", class: "primary", id: "seat-bot-invite", onclick: invite }, t("bots.invite")) : null,
       h("button", { type: "button", id: "seat-bot-refresh", onclick: refresh }, t("bots.refresh"))),
@@ -137,6 +140,27 @@ function seatChoice(seats) {
     seats.map((s) => h("option", { value: String(s.seat), selected: s.seat === panel.seat || undefined },
       t("bots.seat_option", { n: s.seat + 1, name: panel.seatName(s.seat) }))));
   return h("div", { class: "row" }, h("label", { for: "seat-bot-seat" }, t("bots.computer_seat")), select);
+}
+
+/** The seats bots hold, each with "Remove the bot" (the seat goes back to the computer). */
+function heldSeats(view) {
+  const held = view.seats.filter((s) => s.kind === "remote");
+  if (!held.length) return null;
+  return h("fieldset", { class: "bot-held" }, h("legend", {}, t("bots.held_seats")),
+    held.map((s) => h("div", { class: "row" },
+      h("span", {}, t("bots.seat_option", { n: s.seat + 1, name: s.name })),
+      h("button", { type: "button", class: "small", id: `seat-bot-remove-${s.seat}`, onclick: () => remove(s.seat, s.name) },
+        t("bots.remove")))));
+}
+
+async function remove(seat, name) {
+  try {
+    await api.removeBot(panel.tableId, panel.token(), seat);
+    panel.message = { text: t("bots.removed", { bot: name, n: seat + 1 }), kind: "" };
+  } catch (err) {
+    panel.message = { text: t("bots.not_removed", { error: err.message }), kind: "error" };
+  }
+  await refresh();
 }
 
 /** How a bot's owner connects it to this server. */
