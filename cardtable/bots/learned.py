@@ -77,8 +77,9 @@ class Manifest:
 
 
 def _flat(options: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """``{"scoring": {"target": 40}}`` -> ``{"scoring.target": 40}``, keys in order."""
     out: dict[str, Any] = {}
-    for key, value in options.items():
+    for key, value in sorted(options.items()):
         if isinstance(value, dict):
             out.update(_flat(value, f"{prefix}{key}."))
         else:
@@ -284,17 +285,20 @@ class LearnedBot:
 
     def act(self, observation: Observation, legal_actions: Sequence[Any]) -> Any:
         """The legal action of highest value; ``WeightsError`` if no net was trained for this table."""
-        seat = getattr(observation, "seat", None)
-        if seat is None:
-            raise ValueError("the learned player acts for a seat, not for a spectator")
-        world = self.game.sample_world(observation, random.Random(0))
-        options = self.encoding.options_of(world)
-        net, _ = self._net(options)
-        x = np.frombuffer(self.encoding.features(world, seat), np.uint8)
+        x, world = self.encode(observation)
+        net, _ = self._net(self.encoding.options_of(world))
         values = net.values(x)
         ids = [self.encoding.action_id(action, world) for action in legal_actions]
         best = max(range(len(ids)), key=lambda i: (float(values[ids[i]]), -ids[i]))
         return legal_actions[best]
+
+    def encode(self, observation: Observation) -> tuple[npt.NDArray[np.uint8], Any]:
+        """The seat's encoding, from a world consistent with ``observation`` (and that world, for action ids)."""
+        seat = getattr(observation, "seat", None)
+        if seat is None:
+            raise ValueError("the learned player acts for a seat, not for a spectator")
+        world = self.game.sample_world(observation, random.Random(0))
+        return np.frombuffer(self.encoding.features(world, seat), np.uint8), world
 
     def check_options(self, options: Any) -> None:
         """``WeightsError`` (a ``ValueError``) naming what the nets were trained for unless one plays ``options``."""
