@@ -179,6 +179,15 @@ def test_arena_report_files_get_the_usual_mode(tmp_path: Path) -> None:
     assert {stat.S_IMODE(f.stat().st_mode) for f in files} == {0o644}
 
 
+def test_arena_report_without_matplotlib_names_the_extra_before_playing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if the report extra were not installed
+    result = runner.invoke(app, ["arena", "crazy_eights", "--bot", "heuristic", "--bot", "random", "--games", "2",
+                                 "--database-url", f"sqlite:///{tmp_path / 'a.db'}", "--report", str(tmp_path / "r")])
+    one_error_line(result, "pip install 'cardtable[report]'")
+    assert list(tmp_path.iterdir()) == []  # no database, no report directory
+
+
 def test_train_example_writes_its_curve_in_the_working_directory_by_default(tmp_path: Path) -> None:
     root = Path(__file__).resolve().parents[1]
     committed = (root / "docs" / "rl-crazy-eights.png").read_bytes()

@@ -154,6 +154,11 @@ def _check_flags(backend: str, ray_address: str | None, workers: int, max_failur
             raise _fail(f"{flag} must be a positive number of seconds, not {seconds}")
     if report is not None and report.exists() and not report.is_dir():
         raise _fail(f"--report {report}: not a directory")
+    if report is not None:
+        try:
+            import matplotlib  # noqa: F401  (the report's ratings plot)
+        except ImportError:
+            raise _fail("--report draws its plot with matplotlib: pip install 'cardtable[report]'") from None
 
 
 def _define(game_name: str, bots: list[str], pairs: list[str], preset: str | None, fmt: str, games: int,
