@@ -180,7 +180,10 @@ class Trainer:
             if rows.size:
                 x = obs[rows]
                 chosen = self.choose(x, mask[rows])
-                explore = rng.random(rows.size) < spec.epsilon
+                draw = rng.random(rows.size)
+                guided = draw >= 1.0 - spec.guide  # the opponent policy's own move: a demonstration
+                chosen[guided] = actions[rows[guided]]
+                explore = draw < spec.epsilon
                 if explore.any():
                     t0 = time.perf_counter()
                     randoms = env.sample("random")

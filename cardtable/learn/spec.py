@@ -32,6 +32,7 @@ class TrainSpec:
     passes: int = 2
     learning_rate: float = 3e-4
     epsilon: float = 0.03
+    guide: float = 0.0
     eval_games: int = 1000
 
     def with_(self, **changes: Any) -> TrainSpec:
@@ -45,7 +46,7 @@ class TrainSpec:
 
 
 DEFAULTS: dict[str, TrainSpec] = {
-    "crazy_eights": TrainSpec("crazy_eights", {"players": 4}),
+    "crazy_eights": TrainSpec("crazy_eights", {"players": 4}, returns="hand", reward_scale=0.02),
     "durak": TrainSpec("durak", {"players": 2}),
     "wizard": TrainSpec("wizard", {"players": 4}, returns="hand", reward_scale=0.05, games_per_env=1),
     "kaiser": TrainSpec("kaiser", {}, teams=True, returns="hand", reward_scale=0.2, games_per_env=1),
