@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardtable.server.botapi import BotApiSettings
 from cardtable.server.botapi import install as install_bot_api
+from cardtable.server.health import install as install_health
 from cardtable.server.limits import Limits, excerpt
 from cardtable.server.live import CLOSE_POLICY, AnyGame, Connection, TableError
 from cardtable.server.logs import install_redaction
@@ -70,6 +71,7 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6, takeo
     _pages(app)
     _api(app, manager)
     _websocket(app, manager)
+    install_health(app, manager)  # /healthz, /readyz
     app.include_router(tournaments_router)
     social = install_table_extras(app, manager)
     install_bot_api(app, manager, social, bots)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 
 from cardtable.server.absence import Absence
@@ -25,6 +26,9 @@ class Leases:
         self.absence = absence
         self.lifecycle = lifecycle
         self._adopting = asyncio.Lock()
+        #: When the leases were last renewed (``time.monotonic()``; the start counts: it took them). ``/readyz``
+        #: calls a process whose renewals stopped for a lease's lifetime not ready.
+        self.renewed_at = time.monotonic()
         #: Tells the owner of a table shown here which of its seats are connected here (set by the notifier).
         self.on_presence: Callable[[LiveTable], None] | None = None
 
@@ -45,6 +49,7 @@ class Leases:
         # created or adopted meanwhile was leased after the renewal read the leases.
         before = [t for t in registry.tables.values() if t.owned]
         held = await asyncio.to_thread(registry.store.renew, registry.owner, registry.lease_ttl)
+        self.renewed_at = time.monotonic()
         for table in before:
             if table.owned and table.status not in CLOSED and table.id not in held:
                 log.warning("lost the lease of table %s; another process drives it now", table.id)
