@@ -108,6 +108,12 @@ def _serve(agent: Bot, conn: multiprocessing.connection.Connection) -> None:
 # Thread isolation: a daemon thread per decision, stopped by an asynchronous exception.
 
 
+#: Seconds an overrunning thread has to end once interrupted. A thread running Python code ends as soon as
+#: it runs again, which on a busy machine may take far longer than the decision's limit; only a thread
+#: blocked in C code waits all of it (once: its agent is then forfeited and never asked again).
+STOP_GRACE = 2.0
+
+
 class _Interrupted(BaseException):
     """Raised inside an overrunning agent thread to stop it."""
 
@@ -129,7 +135,7 @@ def call_in_thread(agent: Bot, observation: Any, legal: list[Any], limit: float)
     thread.join(limit)
     if thread.is_alive() and thread.ident is not None:
         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(_Interrupted))
-        thread.join(max(0.05, min(limit, 0.5)))
+        thread.join(STOP_GRACE)
         if thread.is_alive():
             raise AgentFailure("timeout", f"no answer within {limit:.3g}s and its thread could not be stopped",
                                forfeit=True)

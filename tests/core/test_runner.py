@@ -58,12 +58,15 @@ class Spinning:
 
 
 class Sleeping:
-    """Blocked in C code (a lock wait), out of reach of an asynchronous exception."""
+    """Blocked in C code (a lock wait), out of reach of an asynchronous exception, until ``release``."""
 
     name = "sleeping"
 
+    def __init__(self) -> None:
+        self.release = threading.Event()
+
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
-        threading.Event().wait(0.6)
+        self.release.wait(60)
         return legal_actions[0]
 
 
@@ -161,12 +164,16 @@ def test_a_spinning_agent_is_stopped_and_leaves_no_thread(isolation: str) -> Non
 
 
 def test_an_unstoppable_thread_forfeits_its_agent_and_it_is_not_asked_again() -> None:
-    with GameRunner(GAME, GAME.options(), 5, [Sleeping(), Always(2)], timeout=0.05, isolation="thread") as runner:
+    sleeping = Sleeping()
+    with GameRunner(GAME, GAME.options(), 5, [sleeping, Always(2)], timeout=0.05, isolation="thread") as runner:
         runner.run()
+    sleeping.release.set()  # let the abandoned daemon thread end before other tests count threads
     assert runner.forfeited == {0}
     assert runner.failures_by_seat()[0]["timeout"] == 1
     assert runner.failures_by_seat()[0]["forfeited"] >= 1
-    time.sleep(0.6)  # let the abandoned daemon thread end before other tests count threads
+    deadline = time.monotonic() + 60
+    while any(t.name == "agent" for t in threading.enumerate()) and time.monotonic() < deadline:
+        time.sleep(0.01)
 
 
 def test_a_worker_that_dies_is_a_crash_and_forfeits_the_seat() -> None:
@@ -245,13 +252,15 @@ def test_selfplay_counts_each_bots_failures_by_kind() -> None:
 
     factories = {"crashing": lambda seed: Crashing(), "illegal": lambda seed: Always(3),
                  "spinning": lambda seed: Spinning()}
-    # 0.3 s a decision: time enough to fork a worker on a busy machine, so only the spinner times out.
-    result = selfplay(GAME, ["crashing", "illegal", "spinning"], games=3, seed=2, timeout=0.3,
+    # 5 s a decision: time enough to fork a worker on a machine as busy as it gets, so only the spinner
+    # times out; each seat is forfeited at its first failure, so the spinner costs one limit per game.
+    result = selfplay(GAME, ["crashing", "illegal", "spinning"], games=3, seed=2, timeout=5.0, max_failures=0,
                       factories=factories)
     bots = result["bots"]
-    assert set(bots["crashing"]["failures"]) == {"exception"}
-    assert set(bots["illegal"]["failures"]) == {"illegal"}
-    assert set(bots["spinning"]["failures"]) == {"timeout"}
+    assert set(bots["crashing"]["failures"]) == {"exception", "forfeited"}
+    assert set(bots["illegal"]["failures"]) == {"illegal", "forfeited"}
+    assert set(bots["spinning"]["failures"]) == {"timeout", "forfeited"}
+    assert bots["spinning"]["failures"]["timeout"] == 3  # once a game, then never asked again
     assert all(row["failures"][kind] > 0 for row in bots.values() for kind in row["failures"])
     assert result["errors"] == []
     clean = selfplay(GAME, ["random", "random"], games=2, seed=2)
@@ -278,7 +287,7 @@ def test_a_spinning_bot_does_not_keep_the_process_alive(tmp_path: Any) -> None:
         print(result["bots"]["spin"]["failures"], threading.active_count())
     """))
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=30,
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300,
                           env={**os.environ, "PYTHONPATH": root}, cwd=root)
     assert done.returncode == 0, done.stderr
     failures, threads = done.stdout.rsplit(" ", 1)
