@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -16,6 +17,7 @@ def _fail(message: str) -> typer.Exit:
 
 
 def serve(
+    ctx: typer.Context,
     host: Annotated[str, typer.Option("--host", help="Interface to listen on (0.0.0.0: every interface).")]
     = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="TCP port.", min=1, max=65535)] = 8000,
@@ -45,7 +47,11 @@ def serve(
         "the server, much faster per move).")] = "FULL",
     limit: Annotated[list[str] | None, typer.Option(
         "--limit", help="Any limit of cardtable.server.limits.Limits as NAME=NUMBER (see docs/hosting.md).")] = None,
-    log_level: Annotated[str, typer.Option("--log-level", help="uvicorn log level.")] = "info",
+    log_level: Annotated[str, typer.Option(
+        "--log-level", metavar="LEVEL", help="critical, error, warning, info, debug or trace.")] = "info",
+    log_format: Annotated[str, typer.Option(
+        "--log-format", metavar="FORMAT", help="text, or json: one JSON object a line (time, level, logger, "
+        "message).")] = "text",
     open_bots: Annotated[bool, typer.Option(
         "--open-bots/--no-open-bots", help="Let anyone make a bot account from the lobby (the Bot API).")] = False,
     bot_decision: Annotated[float, typer.Option(
@@ -54,38 +60,61 @@ def serve(
         "--bot-game-time", min=1.0, help="Seconds of thinking a bot's seat has per game.")] = 600.0,
     bot_max_failures: Annotated[int, typer.Option(
         "--bot-max-failures", min=0, help="Lost decisions a bot's seat may have per game before it forfeits.")] = 10,
+    config: Annotated[Path | None, typer.Option(
+        "--config", envvar="CARDTABLE_CONFIG", metavar="FILE",
+        help="A TOML file of these settings (names with _: bot_delay = 0.6); the environment's CARDTABLE_NAME "
+             "and the command line win over it.")] = None,
 ) -> None:
-    """Serve the lobby and tables on http://HOST:PORT; the database is migrated and unfinished tables resume."""
+    """Serve the lobby and tables on http://HOST:PORT; the database is migrated and unfinished tables resume.
+
+    Every option may also come from the environment (CARDTABLE_PORT, CARDTABLE_BOT_DELAY, ...) or a TOML
+    file (--config); the command line wins, then the environment, then the file (docs/hosting.md).
+    """
     import uvicorn
 
-    _check_log_level(log_level)
-    _check_served_database(database_url)
-    limits = _limits(limit or [], waiting_idle=waiting_idle, tables_per_minute=tables_per_minute)
-    bots = _bot_settings(open_bots=open_bots, decision=bot_decision, game_time=bot_game_time,
-                         max_failures=bot_max_failures)
-    app = _open(lambda: _create_app(database_url, bot_delay=bot_delay, takeover_after=takeover_after,
-                                    limits=limits, lease_ttl=lease_ttl, sqlite_sync=sqlite_sync, bots=bots),
+    settings = _settings(ctx, config)
+    _check_served_database(settings.database_url)
+    limits = _limits(settings.limit, waiting_idle=settings.waiting_idle,
+                     tables_per_minute=settings.tables_per_minute)
+    bots = _bot_settings(open_bots=settings.open_bots, decision=settings.bot_decision,
+                         game_time=settings.bot_game_time, max_failures=settings.bot_max_failures)
+    database_url = settings.database_url
+    app = _open(lambda: _create_app(database_url, bot_delay=settings.bot_delay,
+                                    takeover_after=settings.takeover_after, limits=limits,
+                                    lease_ttl=settings.lease_ttl, sqlite_sync=settings.sqlite_sync, bots=bots),
                 database_url)
     from sqlalchemy.engine import make_url
 
+    from cardtable.server.settings import log_config
+
     shown = make_url(app.state.manager.store.url).render_as_string(hide_password=True)
-    typer.echo(f"cardtable: http://{host}:{port}/ (database {shown})")
+    typer.echo(f"cardtable: http://{settings.host}:{settings.port}/ (database {shown})")
     from cardtable.server.runtime import tune_garbage_collector
 
     tune_garbage_collector()
-    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, ws_max_size=1024 * 1024,
-                            ws_per_message_deflate=False, proxy_headers=proxy_headers, timeout_graceful_shutdown=10)
-    _graceful_server()(config).run()
+    logging = log_config(settings.log_format)
+    server = uvicorn.Config(app, host=settings.host, port=settings.port, log_level=settings.log_level,
+                            ws_max_size=1024 * 1024, ws_per_message_deflate=False,
+                            proxy_headers=settings.proxy_headers, timeout_graceful_shutdown=10,
+                            log_config=logging if logging is not None else uvicorn.config.LOGGING_CONFIG)
+    _graceful_server()(server).run()
 
 
-#: uvicorn's log levels (``uvicorn.config.LOG_LEVELS``), written out so the check needs no uvicorn import.
-LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+def _from_command_line(ctx: typer.Context, name: str) -> bool:
+    """Whether the option ``name`` was given on the command line (not its default, not an environment variable)."""
+    return getattr(ctx.get_parameter_source(name), "name", None) == "COMMANDLINE"
 
 
-def _check_log_level(level: str) -> None:
-    """A one-line exit for a log level uvicorn does not know, before anything is opened."""
-    if level.lower() not in LOG_LEVELS:
-        raise _fail(f"--log-level {level!r}: use one of {', '.join(LOG_LEVELS)}")
+def _settings(ctx: typer.Context, config: Path | None) -> Any:
+    """The command line's options over the environment's CARDTABLE_* over the TOML file; a bad one is one line."""
+    from cardtable.server.settings import ServeSettings, SettingsError, load_settings
+
+    given = {name: value for name, value in ctx.params.items()
+             if name in ServeSettings.model_fields and _from_command_line(ctx, name)}
+    try:
+        return load_settings(given, config)
+    except SettingsError as exc:
+        raise _fail(str(exc)) from None
 
 
 def is_memory_database(url: str) -> bool:
