@@ -57,7 +57,7 @@ def resolve_command(words: list[str]) -> list[str]:
     """
     program = words[0]
     if os.sep in program:
-        path = Path(program).resolve()
+        path = Path(program).absolute()  # not resolved: a venv's python is a link, and must run as the venv's
         if not path.is_file():
             raise ValueError(f"cannot start {program!r}: no such file")
         if not os.access(path, os.X_OK):
