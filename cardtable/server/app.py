@@ -27,6 +27,7 @@ from cardtable.server.live import CLOSE_POLICY, AnyGame, Connection, TableError
 from cardtable.server.logs import install_redaction
 from cardtable.server.manager import TableManager
 from cardtable.server.messages import error_json, error_message
+from cardtable.server.metrics import install as install_metrics
 from cardtable.server.schemas import CreateTable, JoinTable, TokenBody
 from cardtable.server.sockets import read_messages
 from cardtable.server.table_api import install as install_table_extras
@@ -72,6 +73,7 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6, takeo
     _api(app, manager)
     _websocket(app, manager)
     install_health(app, manager)  # /healthz, /readyz
+    install_metrics(app, manager)  # /metrics
     app.include_router(tournaments_router)
     social = install_table_extras(app, manager)
     install_bot_api(app, manager, social, bots)
@@ -101,16 +103,26 @@ def _errors(app: FastAPI) -> None:
     """Every refusal is a 4xx with a one-line ``detail``."""
 
     @app.exception_handler(TableError)
-    async def table_error(_request: Request, exc: TableError) -> JSONResponse:
+    async def table_error(request: Request, exc: TableError) -> JSONResponse:
+        _count_refusal(request, exc.code or f"http_{exc.status}")
         return JSONResponse(error_json(exc), status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
-    async def invalid_body(_request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def invalid_body(request: Request, exc: RequestValidationError) -> JSONResponse:
+        _count_refusal(request, "invalid_request")
         return JSONResponse({"detail": _one_line(exc.errors())}, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        _count_refusal(request, f"http_{exc.status_code}")
         return JSONResponse({"detail": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
+
+
+def _count_refusal(request: Request, kind: str) -> None:
+    """Count a refused request in the app's metrics (``cardtable_errors_total{kind}``)."""
+    metrics = getattr(request.app.state, "metrics", None)
+    if metrics is not None:
+        metrics.refused(kind)
 
 
 def _one_line(errors: Any) -> str:

@@ -12,6 +12,7 @@ import asyncio
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -42,6 +43,8 @@ class StoreWriter:
         self._thread: threading.Thread | None = None
         self.commits = 0
         self.writes = 0
+        #: Told ``(seconds, writes)`` after each commit, on the writer thread (the server's metrics).
+        self.on_commit: Callable[[float, int], None] | None = None
 
     def start(self) -> None:
         """Start the thread (idempotent)."""
@@ -83,6 +86,7 @@ class StoreWriter:
             self._commit(jobs)
 
     def _commit(self, jobs: list[_Job]) -> None:
+        began = time.perf_counter()
         try:
             results = self.store.transaction(lambda c: [job.work(c) for job in jobs])
         except Exception as exc:
@@ -94,6 +98,8 @@ class StoreWriter:
             return
         self.commits += 1
         self.writes += len(jobs)
+        if self.on_commit is not None:
+            self.on_commit(time.perf_counter() - began, len(jobs))
         for job, result in zip(jobs, results):
             _settle(job, result, None)
 
