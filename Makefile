@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint types pytest bench clean browser postgres reference wheel-smoke core
+.PHONY: run test lint types pytest bench clean browser postgres nginx reference wheel-smoke core
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,8 +36,11 @@ $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e .
 	touch $(RUN_STAMP)
 
+# Given on the command line only (`make run PORT=8080 HOST=0.0.0.0`): a shell's own $HOST never moves the server.
+HOST := 127.0.0.1
+PORT := 8000
 run: $(RUN_STAMP)
-	$(BIN)/cardtable serve --host 127.0.0.1 --port 8000
+	$(BIN)/cardtable serve --host $(HOST) --port $(PORT)
 
 reference: $(RUN_STAMP)  ## the Durak reference game (the 2020 program's published log)
 	$(BIN)/cardtable durak --rules reference --seed 60493 Rick Morty Summer
@@ -51,6 +54,12 @@ postgres:  ## the server's multi-process tests start a throwaway PostgreSQL clus
 	  ! command -v apt-get >/dev/null 2>&1 || \
 	  (apt-get update -q && apt-get install -y -q postgresql) >/dev/null
 
+nginx:  ## the hosting docs' nginx site and systemd unit are checked with `nginx -t` and `systemd-analyze verify`
+	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || ! command -v apt-get >/dev/null 2>&1 || \
+	  (apt-get update -q && apt-get install -y -q nginx-light) >/dev/null
+	@command -v systemd-analyze >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1 || \
+	  (apt-get update -q && apt-get install -y -q systemd) >/dev/null
+
 lint: $(STAMP)
 	$(BIN)/ruff check cardtable tests benchmarks research
 	$(BIN)/lint-imports
@@ -58,7 +67,7 @@ lint: $(STAMP)
 types: $(STAMP)
 	$(BIN)/mypy cardtable
 
-pytest: $(STAMP) $(CORE) browser postgres
+pytest: $(STAMP) $(CORE) browser postgres nginx
 	$(BIN)/pytest -n 2
 
 wheel-smoke: $(STAMP)  ## sdist and wheel built, the wheel installed in a fresh venv and used (.ci/wheel-smoke)
