@@ -35,6 +35,7 @@ class BotTally:
     games: int = 0
     wins: float = 0.0
     score_sum: float = 0.0
+    score_squares: float = 0.0
     seat_games: int = 0
     counters: dict[str, float] = field(default_factory=dict)
     failures: dict[str, int] = field(default_factory=dict)
@@ -115,6 +116,7 @@ def _tally(game: Game[Any, Any, Any, Any], state: Any, outcome: Any, seating: li
         t = tallies[name]
         t.wins += outcome.win_share(seat)
         t.score_sum += outcome.scores[seat]
+        t.score_squares += outcome.scores[seat] ** 2
         t.seat_games += 1
         for key, value in stats[seat].items():
             t.counters[key] = t.counters.get(key, 0.0) + value
@@ -128,6 +130,8 @@ def _summary(game: Game[Any, Any, Any, Any], t: BotTally) -> dict[str, Any]:
         "wins": round(t.wins, 6),
         "win_share": round(t.wins / t.games, 6) if t.games else 0.0,
         "mean_score": round(t.score_sum / t.seat_games, 6) if t.seat_games else 0.0,
+        "seat_games": t.seat_games,
+        "score_sd": round(_sample_sd(t), 6),
         "failures": {kind: t.failures[kind] for kind in FAILURE_KINDS if kind in t.failures},
         "forfeits": t.forfeits,
     })
@@ -135,6 +139,15 @@ def _summary(game: Game[Any, Any, Any, Any], t: BotTally) -> dict[str, Any]:
         denominator = t.counters.get(den, 0.0)
         out[rate] = round(t.counters.get(num, 0.0) / denominator, 6) if denominator else 0.0
     return out
+
+
+def _sample_sd(t: BotTally) -> float:
+    """The sample standard deviation of the bot's scores over its seat-games (0 with fewer than two)."""
+    n = t.seat_games
+    if n < 2:
+        return 0.0
+    variance = (t.score_squares - t.score_sum * t.score_sum / n) / (n - 1)
+    return float(max(variance, 0.0) ** 0.5)
 
 
 def _factory(game: Game[Any, Any, Any, Any], name: str, extra: Mapping[str, BotFactory], options: Any) -> BotFactory:

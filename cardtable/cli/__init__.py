@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -93,19 +93,51 @@ def selfplay_command(
     if as_json:
         typer.echo(json.dumps(result, ensure_ascii=False))
         return
-    table = Table(title=f"{game.info.title}: {games} games, {len(names)} players, seed {seed}")
-    extra = ["win_share", *game.stat_rates]
-    for column in ["bot", "seats", "games", "wins", "mean_score", *extra]:
-        table.add_column(column)
-    for name, row in result["bots"].items():
-        table.add_row(name, *(f"{row.get(c, '')}" for c in ["seats", "games", "wins", "mean_score", *extra]))
-    console.print(table)
+    print_table(selfplay_table(game, result))
     for name, row in result["bots"].items():
         failures = ", ".join(f"{kind} {count}" for kind, count in row["failures"].items()) or "none"
         forfeits = f"; forfeited {row['forfeits']} of {row['games']} games" if row["forfeits"] else ""
         console.print(f"{name}: decisions lost: {failures}{forfeits}", markup=False, highlight=False)
     for error in result["errors"]:
         err.print(f"error: {error}", markup=False)
+
+
+def selfplay_table(game: Any, result: dict[str, Any]) -> Table:
+    """Per-bot results, rounded, with 95 % intervals; cells wrap (never cut) to fit the terminal."""
+    from cardtable.arena.standings import Z95, wilson_interval
+
+    table = Table(title=f"{game.info.title}: {result['games']} games, {result['players']} players, "
+                        f"seed {result['seed']}", title_justify="left")
+    rates = list(game.stat_rates)
+    for column in ["bot", "seats", "games", "wins", "win share [95 %]", "mean score [95 %]", *rates]:
+        table.add_column(column.replace("_", " "), overflow="fold",
+                         justify="left" if column == "bot" else "right")
+    for name, row in result["bots"].items():
+        lo, hi = wilson_interval(row["wins"], row["games"])
+        mean, n = row["mean_score"], row.get("seat_games", 0)
+        half = Z95 * row.get("score_sd", 0.0) / n ** 0.5 if n >= 2 else None
+        score = figure(mean) + (f" [{figure(mean - half)}, {figure(mean + half)}]" if half is not None else "")
+        table.add_row(name, str(row["seats"]), str(row["games"]), f"{row['wins']:g}",
+                      f"{row['win_share']:.3f} [{lo:.3f}, {hi:.3f}]", score, *(f"{row[r]:.3f}" for r in rates))
+    return table
+
+
+def print_table(table: Table) -> None:
+    """A table at the terminal's width (cells wrap, never cut); into a pipe or file at its natural width."""
+    from rich.console import Console
+    from rich.measure import Measurement
+
+    if console.is_terminal:
+        console.print(table)
+        return
+    wide = Console(width=10_000, color_system=None)
+    Console(width=Measurement.get(wide, wide.options, table).maximum, color_system=None).print(table)
+
+
+def figure(value: float) -> str:
+    """A score rounded for reading: 3 significant digits before the point at most (-581, 42.7, 0.156)."""
+    size = abs(value)
+    return f"{value:.0f}" if size >= 100 else f"{value:.1f}" if size >= 10 else f"{value:.2f}"
 
 
 app.command("bot-check")(bot_check)  # lives in cli/botcheck.py

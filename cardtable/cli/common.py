@@ -68,3 +68,41 @@ def external_factory(game: Any, spec: str, options: Any, *, flag: str = "--bots"
     from cardtable.arena.agents import make_agent
 
     return lambda seed: make_agent(game, checked, seed)
+
+
+# Help: plain value names.
+
+#: typer's type labels and the plain names help shows instead.
+_PLAIN = {"str": "TEXT", "int": "INTEGER", "float": "NUMBER", "path": "PATH", "int range": "INTEGER",
+          "float range": "NUMBER"}
+
+
+def _plain(label: str) -> str:
+    """``<int>`` → ``INTEGER``, ``<list[str]>`` → ``TEXT`` (the option repeats), ``<a|b>`` → ``a|b``."""
+    inner = label[1:-1] if label.startswith("<") and label.endswith(">") else label
+    while inner.startswith("list[") and inner.endswith("]"):
+        inner = inner[5:-1]
+    return _PLAIN.get(inner, inner)
+
+
+def plain_value_names() -> None:
+    """Make help show TEXT, INTEGER, NUMBER, PATH and nothing for a flag, not typer's ``<str>``, ``<bool>``,
+    ``<list[str]>`` (typer 0.2x labels Python types; a user reads values). Idempotent; a typer without the
+    hook is left alone."""
+    from typer import core
+
+    parameter = getattr(core, "_TyperParameter", None)
+    original = getattr(parameter, "display_type", None)
+    if parameter is None or original is None or getattr(original, "plain", False):
+        return
+
+    def display_type(self: Any, ctx: Any) -> str:
+        if getattr(self, "is_flag", False) and not getattr(self, "count", False):
+            return ""
+        return _plain(str(original(self, ctx)))
+
+    display_type.plain = True  # type: ignore[attr-defined]
+    parameter.display_type = display_type
+
+
+plain_value_names()
