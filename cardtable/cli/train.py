@@ -74,9 +74,10 @@ def train(
             err.print(f"interrupted: `--resume --out {out}` goes on from the last checkpoint")
             raise typer.Exit(130) from None
     low, high = result.evaluation.interval()
-    console.print(f"{result.weights}: {result.epochs} epochs in {result.seconds / 60:.1f} min; "
-                  f"won {result.evaluation.rate:.3f} [{low:.3f}, {high:.3f}] of {result.evaluation.games} games "
-                  f"against {spec.opponent}; play it as `learned:weights={result.weights}`")
+    console.print(f"{result.weights}: {result.epochs} epochs in {result.seconds / 60:.1f} min; kept the net of epoch "
+                  f"{result.kept_epoch}, which won {result.evaluation.rate:.3f} [{low:.3f}, {high:.3f}] of "
+                  f"{result.evaluation.games} evaluation games against {spec.opponent}; play it as "
+                  f"`learned:weights={result.weights}`")
 
 
 def _check_core(spec: object) -> None:

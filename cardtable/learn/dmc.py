@@ -88,6 +88,8 @@ class Progress:
     learn_seconds: float = 0.0
     simulator_seconds: float = 0.0
     curve: list[dict[str, Any]] = field(default_factory=list)
+    best_epoch: int = -1
+    best_rate: float = -1.0
 
 
 class Trainer:

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cardtable.bots.learned import Manifest, save_weights
+import numpy as np
+
+from cardtable.bots.learned import Manifest, Net, save_weights
 from cardtable.core.encoding import encoding_for
 from cardtable.core.options import options_to_dict
 from cardtable.core.registry import load_game
@@ -23,6 +25,7 @@ from cardtable.learn.dmc import EpochStats, Evaluation, Trainer
 from cardtable.learn.spec import DEFAULTS, TrainSpec
 
 CHECKPOINT = "checkpoint.npz"
+BEST = "best.npz"
 CURVE_FIELDS = ("epoch", "samples", "updates", "seconds", "win_rate", "low", "high", "games", "loss")
 
 
@@ -38,6 +41,7 @@ class RunResult:
     evaluation: Evaluation
     epochs: int
     seconds: float
+    kept_epoch: int
 
 
 def check_out(out: Path, *, resume: bool) -> None:
@@ -109,12 +113,14 @@ def train(spec: TrainSpec, seed: int, out: Path, *, epochs: int | None = None, h
             _save(trainer, checkpoint)
             last_save = time.monotonic()
     _save(trainer, checkpoint)
-    final = evaluation if evaluation is not None and p.curve and p.curve[-1]["epoch"] == p.epoch \
-        else _evaluate(trainer, out)
+    if not (evaluation is not None and p.curve and p.curve[-1]["epoch"] == p.epoch):
+        _evaluate(trainer, out)
     weights = out / f"{spec.game}-{trainer.players}p.npz"
-    _write_weights(trainer, weights, final)
+    _write_weights(trainer, weights, out)
     _plot(out, trainer)
-    return RunResult(weights, final, p.epoch, p.seconds)
+    row = next(r for r in p.curve if r["epoch"] == p.best_epoch) if p.best_epoch >= 0 else p.curve[-1]
+    return RunResult(weights, Evaluation(row["win_rate"] * row["games"], row["games"]), p.epoch, p.seconds,
+                     int(row["epoch"]))
 
 
 def _save(trainer: Trainer, checkpoint: Path) -> None:
@@ -135,6 +141,9 @@ def _evaluate(trainer: Trainer, out: Path, stats: EpochStats | None = None) -> E
            "loss": round(stats.loss, 5) if stats else ""}
     if not p.curve or p.curve[-1]["epoch"] != p.epoch:
         p.curve.append(row)
+    if ev.rate > p.best_rate:  # the weights kept at the end: the best on the evaluation deals so far
+        p.best_rate, p.best_epoch = ev.rate, p.epoch
+        _save_arrays(out / BEST, trainer.net().arrays())
     try:
         with open(out / "curve.csv", "w", newline="") as f:
             writer = csv.DictWriter(f, CURVE_FIELDS)
@@ -145,10 +154,35 @@ def _evaluate(trainer: Trainer, out: Path, stats: EpochStats | None = None) -> E
     return ev
 
 
-def _write_weights(trainer: Trainer, path: Path, final: Evaluation) -> None:
+def _save_arrays(path: Path, arrays: dict[str, Any]) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        with open(tmp, "wb") as f:
+            np.savez(f, **arrays)
+        tmp.replace(path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise RunError(f"could not write {path}: {exc.strerror or exc}") from None
+
+
+def _best(trainer: Trainer, out: Path) -> tuple[Net, dict[str, Any]]:
+    """The net kept (the best on the evaluation deals) and its curve row."""
+    p = trainer.progress
+    rows = [r for r in p.curve if r["epoch"] == p.best_epoch]
+    if not rows or not (out / BEST).exists():
+        return trainer.net(), p.curve[-1]
+    with np.load(out / BEST, allow_pickle=False) as data:
+        arrays = {k: data[k] for k in data.files}
+    depth = sum(1 for k in arrays if k.startswith("w"))
+    return Net(arrays["scale"], [(arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(depth)]), rows[0]
+
+
+def _write_weights(trainer: Trainer, path: Path, out: Path) -> None:
     spec, p = trainer.spec, trainer.progress
     game = load_game(spec.game)
-    low, high = final.interval()
+    net, row = _best(trainer, out)
+    final = Evaluation(row["win_rate"] * row["games"], row["games"])
+    low, high = row["low"], row["high"]
     manifest = Manifest(
         game=spec.game, options=options_to_dict(trainer.options), encoding_version=encoding_for(game).version,
         layers=trainer.sizes, command=command_line(spec, trainer.seed, p.epoch), seed=trainer.seed, commit=_commit(),
@@ -156,12 +190,14 @@ def _write_weights(trainer: Trainer, path: Path, final: Evaluation) -> None:
                  "seconds": round(p.seconds),
                  "learner_steps_per_second": round(p.updates / max(p.learn_seconds, 1e-9), 1),
                  "simulator_share": round(p.simulator_seconds / max(p.seconds, 1e-9), 3),
-                 "spec": {k: v for k, v in _spec_summary(spec).items()}},
+                 "selected_epoch": row["epoch"], "spec": _spec_summary(spec)},
         strength={"against": spec.opponent, "seats": "one side" if spec.teams else "one seat",
-                  "games": final.games, "win_rate": round(final.rate, 4), "interval95": [round(low, 4), round(high, 4)],
-                  "measured_by": "cardtable.learn.dmc.Trainer.evaluate (the batch core, fixed deals)"})
+                  "games": final.games, "win_rate": round(final.rate, 4), "interval95": [low, high],
+                  "measured_by": "cardtable.learn.dmc.Trainer.evaluate on the evaluation deals, which also chose "
+                                 "the epoch kept (the best of the curve): an optimistic figure; benchmarks/strength.py "
+                                 "measures on other deals"})
     try:
-        save_weights(path, trainer.net(), manifest)
+        save_weights(path, net, manifest)
     except OSError as exc:
         raise RunError(f"could not write the weights {path}: {exc.strerror or exc}") from None
 
