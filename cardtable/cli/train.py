@@ -25,6 +25,9 @@ def train(
         help="The batch core's built-in policy in the other seats (default: the game's training default).")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option KEY=VALUE.")] = None,
     eval_every: Annotated[int, typer.Option(help="Epochs between two measurements of the curve.")] = 25,
+    setting: Annotated[list[str] | None, typer.Option(
+        "--set", help="A training choice KEY=VALUE: epsilon, learning_rate, half_life, hidden (e.g. 256,128), "
+                      "self_play, returns, envs, batch, ... (docs/learning.md).")] = None,
 ) -> None:
     """Train a player for GAME on the batch core by deep Monte-Carlo; the weights play as the `learned` bot."""
     game = load(game_name)
@@ -50,6 +53,13 @@ def train(
     if players is not None:
         options["players"] = players
     spec = spec.with_(options=options, opponent=opponent or spec.opponent)
+    from cardtable.learn.spec import parse_setting
+
+    for key, text in parse_option_pairs(setting or []).items():
+        try:
+            spec = parse_setting(spec, key, text)
+        except ValueError as exc:
+            raise fail(str(exc)) from None
     _check_core(spec)
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 

@@ -236,11 +236,13 @@ class Trainer:
         spec = self.spec
         rng = np.random.default_rng(self.epoch_seed(epoch) + 1)
         updates, losses = 0, []
+        factor = np.float32(spec.rate_factor(epoch))
         for _ in range(spec.passes):
             order = rng.permutation(len(g))
             for start in range(0, len(order) - spec.batch + 1, spec.batch):
                 idx = order[start:start + spec.batch]
-                self.params, self.opt_state, loss = self._update(self.params, self.opt_state, x[idx], a[idx], g[idx])
+                self.params, self.opt_state, loss = self._update(self.params, self.opt_state, x[idx], a[idx], g[idx],
+                                                                      factor)
                 losses.append(loss)
                 updates += 1
         return updates, float(np.mean(jax.device_get(losses))) if losses else float("nan")

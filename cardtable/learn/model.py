@@ -62,10 +62,12 @@ def make_update(opt: optax.GradientTransformation) -> Callable[..., tuple[Params
         return jnp.mean((q - g) ** 2)
 
     @jax.jit
-    def update(params: Params, state: Any, x: jax.Array, a: jax.Array, g: jax.Array) -> tuple[Params, Any, jax.Array]:
+    def update(params: Params, state: Any, x: jax.Array, a: jax.Array, g: jax.Array,
+               factor: jax.Array) -> tuple[Params, Any, jax.Array]:
         value, grads = jax.value_and_grad(loss)(params, x, a, g)
         grads["scale"] = jnp.zeros_like(grads["scale"])
         updates, state = opt.update(grads, state, params)
+        updates = jax.tree_util.tree_map(lambda u: u * factor, updates)  # the schedule: the step's share of the rate
         return optax.apply_updates(params, updates), state, value
 
     return update

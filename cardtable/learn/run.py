@@ -22,7 +22,7 @@ from cardtable.core.encoding import encoding_for
 from cardtable.core.options import options_to_dict
 from cardtable.core.registry import load_game
 from cardtable.learn.dmc import EpochStats, Evaluation, Trainer
-from cardtable.learn.spec import DEFAULTS, TrainSpec
+from cardtable.learn.spec import DEFAULTS, TrainSpec, settings_text
 
 CHECKPOINT = "checkpoint.npz"
 BEST = "best.npz"
@@ -71,7 +71,7 @@ def command_line(spec: TrainSpec, seed: int, epochs: int) -> str:
             parts += ["-o", f"{key}={value}"]
     if spec.opponent != defaults.opponent:
         parts += ["--opponent", spec.opponent]
-    return " ".join(parts)
+    return " ".join(parts + settings_text(spec))
 
 
 def _commit() -> str:
@@ -206,7 +206,7 @@ def _spec_summary(spec: TrainSpec) -> dict[str, Any]:
     return {"opponent": spec.opponent, "self_play": spec.self_play, "returns": spec.returns,
             "reward_scale": spec.reward_scale, "hidden": list(spec.hidden), "envs": spec.envs,
             "games_per_env": spec.games_per_env, "batch": spec.batch, "passes": spec.passes,
-            "learning_rate": spec.learning_rate, "epsilon": spec.epsilon}
+            "learning_rate": spec.learning_rate, "half_life": spec.half_life, "epsilon": spec.epsilon}
 
 
 def _plot(out: Path, trainer: Trainer) -> None:

@@ -6,8 +6,8 @@ a user's choices against the game and its compiled core before anything runs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Literal, get_args
 
 Returns = Literal["game", "hand"]
 """A sample's target: ``game``, the seat's reward at the end of the game (+1 a winner, -1 the others);
@@ -31,6 +31,7 @@ class TrainSpec:
     batch: int = 1024
     passes: int = 2
     learning_rate: float = 3e-4
+    half_life: int = 0
     epsilon: float = 0.03
     guide: float = 0.0
     eval_games: int = 1000
@@ -38,6 +39,10 @@ class TrainSpec:
     def with_(self, **changes: Any) -> TrainSpec:
         """A copy with some fields changed."""
         return replace(self, **changes)
+
+    def rate_factor(self, epoch: int) -> float:
+        """The share of ``learning_rate`` used in ``epoch``: halved every ``half_life`` epochs (0: constant)."""
+        return 0.5 ** (epoch / self.half_life) if self.half_life > 0 else 1.0
 
     @property
     def reward_mode(self) -> str:
@@ -63,3 +68,53 @@ def learner_seats(spec: TrainSpec, players: int, env: int) -> tuple[int, ...]:
         side = env % 2
         return tuple(s for s in range(players) if s % 2 == side)
     return (env % players,)
+
+
+#: The training choices ``cardtable train --set KEY=VALUE`` may change (the game and its options have flags).
+TUNABLE = ("opponent", "teams", "self_play", "returns", "reward_scale", "hidden", "envs", "games_per_env", "batch",
+           "passes", "learning_rate", "half_life", "epsilon", "guide", "eval_games")
+
+
+def parse_setting(spec: TrainSpec, key: str, text: str) -> TrainSpec:
+    """``spec`` with ``key`` set from its text (``hidden=256,128``, ``epsilon=0.01``); ``ValueError`` in one line."""
+    if key not in TUNABLE:
+        raise ValueError(f"no training choice {key!r} (known: {', '.join(TUNABLE)})")
+    kind = {f.name: f.type for f in fields(TrainSpec)}[key]
+    value: Any
+    try:
+        if key == "hidden":
+            value = tuple(int(n) for n in text.split(","))
+            if not value or min(value) < 1:
+                raise ValueError
+        elif key == "returns":
+            value = text
+            if value not in get_args(Returns):
+                raise ValueError
+        elif kind in ("bool", bool):
+            value = {"true": True, "false": False, "1": True, "0": False}[text.lower()]
+        elif kind in ("int", int):
+            value = int(text)
+        elif kind in ("float", float):
+            value = float(text)
+            if value != value or value in (float("inf"), float("-inf")):
+                raise ValueError
+        else:
+            value = text
+    except (ValueError, KeyError):
+        raise ValueError(f"--set {key}={text}: not a valid {key}") from None
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
+        raise ValueError(f"--set {key}={text}: must not be negative")
+    return spec.with_(**{key: value})
+
+
+def settings_text(spec: TrainSpec) -> list[str]:
+    """The ``--set`` arguments that turn the game's default spec into ``spec``."""
+    default = DEFAULTS[spec.game]
+    out = []
+    for key in TUNABLE:
+        value = getattr(spec, key)
+        if value != getattr(default, key) and key != "opponent":
+            text = ",".join(str(n) for n in value) if key == "hidden" else str(value).lower() \
+                if isinstance(value, bool) else str(value)
+            out += ["--set", f"{key}={text}"]
+    return out
