@@ -138,3 +138,23 @@ def test_train_by_the_command_writes_weights_the_learned_bot_plays(tmp_path: Pat
     played = cli.invoke(app, ["selfplay", "durak", "--bots", f"learned:weights={weights},heuristic", "--games", "2"])
     assert played.exit_code == 0, played.output
     assert "decisions lost: none" in played.output
+
+
+def test_training_choices_are_checked_and_named_in_the_command(tmp_path: Path) -> None:
+    assert "no training choice 'depth'" in _error(["train", "durak", "--epochs", "1", "--set", "depth=3",
+                                                   "--out", str(tmp_path / "a")])
+    assert "--set epsilon=lots: not a valid epsilon" in _error(["train", "durak", "--epochs", "1", "--set",
+                                                                "epsilon=lots", "--out", str(tmp_path / "b")])
+    assert "must not be negative" in _error(["train", "durak", "--epochs", "1", "--set", "half_life=-2",
+                                             "--out", str(tmp_path / "c")])
+    assert "not a valid hidden" in _error(["train", "durak", "--epochs", "1", "--set", "hidden=0,4",
+                                           "--out", str(tmp_path / "d")])
+    spec = DEFAULTS["durak"].with_(epsilon=0.01, hidden=(32, 16), half_life=150)
+    assert run.command_line(spec, 7, 12) == ("cardtable train durak --epochs 12 --seed 7 --players 2 "
+                                             "--set hidden=32,16 --set half_life=150 --set epsilon=0.01")
+
+
+def test_the_rate_schedule_halves_every_half_life() -> None:
+    spec = DEFAULTS["kaiser"].with_(half_life=100)
+    assert [spec.rate_factor(e) for e in (0, 100, 200)] == [1.0, 0.5, 0.25]
+    assert DEFAULTS["kaiser"].rate_factor(500) == 1.0
