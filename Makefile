@@ -43,7 +43,7 @@ run: $(RUN_STAMP)
 	$(BIN)/cardtable serve --host $(HOST) --port $(PORT)
 
 reference: $(RUN_STAMP)  ## the Durak reference game (the 2020 program's published log)
-	$(BIN)/cardtable durak --rules reference --seed 60493 Rick Morty Summer
+	$(BIN)/cardtable durak --preset reference --seed 60493 Rick Morty Summer
 
 browser:
 	@command -v chromium >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1 || \

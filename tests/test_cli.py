@@ -19,7 +19,7 @@ runner = CliRunner()
 
 
 def test_selfplay_json_aggregates_one_bot_over_its_seats() -> None:
-    result = runner.invoke(app, ["selfplay", "durak", "--bots", "random", "--players", "3", "--games", "30",
+    result = runner.invoke(app, ["selfplay", "durak", "--bot", "random", "--players", "3", "--games", "30",
                                  "--seed", "4", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
@@ -32,7 +32,8 @@ def test_selfplay_json_aggregates_one_bot_over_its_seats() -> None:
 
 
 def test_selfplay_comma_list_rotates_seats_and_shares_results() -> None:
-    result = runner.invoke(app, ["selfplay", "durak", "--bots", "scripted,random", "--games", "40", "--json"])
+    result = runner.invoke(app, ["selfplay", "durak", "--bot", "scripted", "--bot", "random", "--games", "40",
+                                 "--json"])
     assert result.exit_code == 0, result.output
     bots = json.loads(result.stdout)["bots"]
     assert set(bots) == {"scripted", "random"}
@@ -41,14 +42,14 @@ def test_selfplay_comma_list_rotates_seats_and_shares_results() -> None:
 
 
 def test_selfplay_is_reproducible_from_its_seed() -> None:
-    args = ["selfplay", "durak", "--bots", "random", "--players", "4", "--games", "10", "--seed", "9", "--json"]
+    args = ["selfplay", "durak", "--bot", "random", "--players", "4", "--games", "10", "--seed", "9", "--json"]
     assert runner.invoke(app, args).stdout == runner.invoke(app, args).stdout
 
 
 @pytest.mark.parametrize(("args", "message"), [
     (["selfplay", "no_such_game"], "no game named"),
-    (["selfplay", "durak", "--bots", "nobody"], "no bot 'nobody'"),
-    (["selfplay", "durak", "--bots", "random,random", "--players", "3"], "--players 3"),
+    (["selfplay", "durak", "--bot", "nobody"], "no bot 'nobody'"),
+    (["selfplay", "durak", "--bot", "random", "--bot", "random", "--players", "3"], "--players 3"),
     (["selfplay", "durak", "--players", "9"], "players"),
     (["selfplay", "durak", "-o", "no_such_option=1"], "unknown option"),
     (["selfplay", "durak", "-o", "nonsense"], "KEY=VALUE"),
@@ -138,7 +139,7 @@ def test_play_shows_only_what_the_seat_may_see() -> None:
 @pytest.mark.parametrize(("args", "message"), [
     (["play", "durak", "--seat", "5"], "--seat"),
     (["play", "durak", "-o", "nope=1"], "unknown option"),
-    (["play", "durak", "--bots", "nobody"], "no bot"),
+    (["play", "durak", "--bot", "nobody"], "no bot"),
 ])
 def test_play_refuses_bad_setup_with_a_message(args: list[str], message: str) -> None:
     result = runner.invoke(app, args)

@@ -78,7 +78,7 @@ def test_db_upgrade_to_a_known_revision_still_works(empty_dir: Path) -> None:
     ["bots", "list"],
     ["bots", "add", "Robo"],
     ["bots", "revoke", "Robo"],
-    ["replay", "--tournament", "abc", "--game", "0"],
+    ["replay", "--tournament", "abc", "--game-number", "0"],
 ])
 def test_commands_that_read_a_database_do_not_make_an_empty_one(empty_dir: Path, args: list[str]) -> None:
     one_error_line(runner.invoke(app, args), "no database at", "cardtable db upgrade")
@@ -134,19 +134,19 @@ def test_play_checks_the_record_path_before_the_game(tmp_path: Path) -> None:
 
 
 def test_play_refuses_a_program_that_does_not_speak_the_protocol_up_front(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["play", "durak", "--bots", "exec:cat", "--seed", "3"], input="1\n" * 400)
-    one_error_line(result, "--bots exec:cat")
+    result = runner.invoke(app, ["play", "durak", "--bot", "exec:cat", "--seed", "3"], input="1\n" * 400)
+    one_error_line(result, "--bot exec:cat")
     assert "Your move" not in result.output
 
 
 def test_selfplay_refuses_a_program_that_does_not_speak_the_protocol_up_front() -> None:
-    one_error_line(runner.invoke(app, ["selfplay", "durak", "--bots", "exec:cat,random", "--games", "2"]),
-                   "--bots exec:cat")
+    one_error_line(runner.invoke(app, ["selfplay", "durak", "--bot", "exec:cat", "--bot", "random", "--games", "2"]),
+                   "--bot exec:cat")
 
 
 def test_play_against_a_working_program_still_plays() -> None:
     bot = Path(__file__).resolve().parents[1] / "examples" / "bots" / "random_bot.py"
-    result = runner.invoke(app, ["play", "durak", "--bots", f"exec:{sys.executable} {bot}", "--seed", "3"],
+    result = runner.invoke(app, ["play", "durak", "--bot", f"exec:{sys.executable} {bot}", "--seed", "3"],
                            input="q\n")
     assert result.exit_code == 0 and "Stopped." in result.output, result.output
 

@@ -16,7 +16,7 @@ from cardtable.bots import bot_names, make_bot
 from cardtable.cli.accounts import bots
 from cardtable.cli.arena import arena
 from cardtable.cli.botcheck import bot_check
-from cardtable.cli.common import console, err, external_factory, fail, load, parse_option_pairs
+from cardtable.cli.common import console, err, external_factory, fail, load, parse_option_pairs, renamed
 from cardtable.cli.connect import bot_connect
 from cardtable.cli.durak import durak
 from cardtable.cli.play import play
@@ -41,25 +41,35 @@ def games_command() -> None:
 @app.command("selfplay")
 def selfplay_command(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="Game name, e.g. wizard.")],
-    bots: Annotated[str, typer.Option(
-        help="One bot name (or exec:COMMAND) for every seat, or a comma list, one per seat.")] = "random",
-    players: Annotated[int | None, typer.Option(help="Number of players (default: the comma list's length).")] = None,
+    bot: Annotated[list[str] | None, typer.Option(
+        "--bot", metavar="BOT", help="A bot (a name, name:options, or exec:COMMAND): once for every seat, or "
+        "repeated, one per seat. Default: random.")] = None,
+    players: Annotated[int | None, typer.Option(help="Number of players (default: one per --bot given, "
+                                                     "or the game's smallest).")] = None,
     games: Annotated[int, typer.Option(help="Number of games.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 1,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option KEY=VALUE.")] = None,
     preset: Annotated[str | None, typer.Option(help="Named rule preset.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    timeout: Annotated[float | None, typer.Option(help="Seconds per decision (the fallback plays after).")] = None,
-    game_timeout: Annotated[float | None, typer.Option(help="Thinking seconds per seat and game.")] = None,
+    decision_time: Annotated[float | None, typer.Option(
+        "--decision-time", metavar="SECONDS", help="Seconds per decision (the fallback plays after).")] = None,
+    game_time: Annotated[float | None, typer.Option(
+        "--game-time", metavar="SECONDS", help="Thinking seconds per seat and game.")] = None,
     max_failures: Annotated[int | None, typer.Option(help="Failures a seat may have before it forfeits.")] = None,
+    bots: Annotated[str | None, typer.Option("--bots", hidden=True)] = None,
+    timeout: Annotated[float | None, typer.Option("--timeout", hidden=True)] = None,
+    game_timeout: Annotated[float | None, typer.Option("--game-timeout", hidden=True)] = None,
 ) -> None:
     """Play GAMES games between bots (seats rotate) and print per-bot results, failures included."""
     from cardtable.selfplay import selfplay
 
     game = load(game_name)
-    names = [b.strip() for b in bots.split(",") if b.strip()]
-    if not names:
-        raise fail("--bots needs at least one bot name")
+    old = [b.strip() for b in bots.split(",")] if bots is not None else None
+    names = [b.strip() for b in renamed("--bots", "--bot", old, bot) or ["random"]]
+    timeout = renamed("--timeout", "--decision-time", timeout, decision_time)
+    game_timeout = renamed("--game-timeout", "--game-time", game_timeout, game_time)
+    if not all(names):
+        raise fail("--bot needs a bot name")
     if len(names) == 1:
         names = names * (players if players is not None else game.info.min_players)
     elif players is not None and players != len(names):
@@ -72,7 +82,7 @@ def selfplay_command(
                 raise fail(f"{exc}; or exec:COMMAND") from None
     if games < 1:
         raise fail("--games must be at least 1")
-    for flag, value in (("--timeout", timeout), ("--game-timeout", game_timeout)):
+    for flag, value in (("--decision-time", timeout), ("--game-time", game_timeout)):
         if value is not None and value <= 0:
             raise fail(f"{flag} must be positive")
     if max_failures is not None and max_failures < 0:
@@ -151,15 +161,18 @@ def replay_command(
     seat: Annotated[int | None, typer.Option(help="Show only what this seat could see.")] = None,
     tournament: Annotated[str | None, typer.Option(help="Instead of PATH: a stored arena tournament (id or "
                                                         "its first characters) ...")] = None,
-    game_number: Annotated[int | None, typer.Option("--game", help="... and its game number (from 0).")] = None,
+    game_number: Annotated[int | None, typer.Option(
+        "--game-number", metavar="N", help="... and its game number (from 0).")] = None,
     database_url: Annotated[str | None, typer.Option("--database-url", envvar="CARDTABLE_DATABASE_URL",
                                                      help="Database of --tournament.")] = None,
+    old_game_number: Annotated[int | None, typer.Option("--game", hidden=True)] = None,
 ) -> None:
     """Replay a game record (a file, or a stored tournament game) and print its events in words."""
     from cardtable.cli.arena import tournament_record
 
+    game_number = renamed("--game", "--game-number", old_game_number, game_number)
     if (path is None) == (tournament is None):
-        raise fail("give a record FILE or --tournament ID --game N")
+        raise fail("give a record FILE or --tournament ID --game-number N")
     if path is None:
         data = tournament_record(database_url, str(tournament), game_number)
     else:

@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColum
 from rich.table import Table
 from rich.text import Text
 
+from cardtable.cli.common import renamed
 from cardtable.store import DATABASE_URL_ENV, DEFAULT_DATABASE_URL
 
 console = Console()
@@ -52,11 +53,12 @@ def arena(
     seed: Annotated[int, typer.Option(help="Seed of the whole tournament.")] = 1,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option KEY=VALUE.")] = None,
     preset: Annotated[str | None, typer.Option(help="Named rule preset.")] = None,
-    timeout: Annotated[float | None, typer.Option(
+    decision_time: Annotated[float | None, typer.Option(
+        "--decision-time", metavar="SECONDS",
         help="Seconds per decision before the fallback plays (default: none for built-in bots; external "
              "bots keep their sandbox's limit).")] = None,
-    game_timeout: Annotated[float | None, typer.Option(
-        "--game-timeout", help="Seconds of thinking per seat over a whole game.")] = None,
+    game_time: Annotated[float | None, typer.Option(
+        "--game-time", metavar="SECONDS", help="Seconds of thinking per seat over a whole game.")] = None,
     max_failures: Annotated[int | None, typer.Option(
         "--max-failures", help="Failures after which a bot forfeits the game.")] = None,
     database_url: Annotated[str | None, typer.Option(
@@ -70,6 +72,8 @@ def arena(
     token_file: Annotated[Path | None, typer.Option(
         "--token-file", help="With --server: the file holding an admin bot account's token.")] = None,
     concurrency: Annotated[int, typer.Option(help="With --server: games played at once.", min=1, max=32)] = 2,
+    timeout: Annotated[float | None, typer.Option("--timeout", hidden=True)] = None,
+    game_timeout: Annotated[float | None, typer.Option("--game-timeout", hidden=True)] = None,
 ) -> None:
     """Play a tournament between bots; rerun the same command to resume a killed run.
 
@@ -97,6 +101,8 @@ def arena(
         typer.echo(json.dumps(results, ensure_ascii=False)) if as_json else show(results)
         return
 
+    timeout = renamed("--timeout", "--decision-time", timeout, decision_time)
+    game_timeout = renamed("--game-timeout", "--game-time", game_timeout, game_time)
     _check_flags(backend, ray_address, workers, max_failures, timeout, game_timeout, report)
     tournament = _define(game_name, bot, option or [], preset, fmt, games, seed, timeout, game_timeout,
                          max_failures)
@@ -149,7 +155,7 @@ def _check_flags(backend: str, ray_address: str | None, workers: int, max_failur
     for flag, value, least in (("--workers", workers, 1), ("--max-failures", max_failures, 0)):
         if value is not None and value < least:
             raise _fail(f"{flag} must be at least {least}, not {value}")
-    for flag, seconds in (("--timeout", timeout), ("--game-timeout", game_timeout)):
+    for flag, seconds in (("--decision-time", timeout), ("--game-time", game_timeout)):
         if seconds is not None and not seconds > 0:
             raise _fail(f"{flag} must be a positive number of seconds, not {seconds}")
     if report is not None and report.exists() and not report.is_dir():
@@ -245,7 +251,7 @@ def tournament_record(database_url: str | None, tournament: str, game: int | Non
     from cardtable.cli.serve import require_database
 
     if game is None:
-        raise _fail("--tournament needs --game N")
+        raise _fail("--tournament needs --game-number N")
     require_database(database_url)  # reading never makes an empty database
     store = open_store(database_url)
     matches = [t.id for t in store.all() if t.id.startswith(tournament.lower())] if tournament else []

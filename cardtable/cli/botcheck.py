@@ -16,7 +16,7 @@ from cardtable.arena.agents import EXEC, parse_spec
 from cardtable.arena.external import ExternalBot
 from cardtable.arena.sandbox import Limits
 from cardtable.bots import RandomBot
-from cardtable.cli.common import fail, load, parse_option_pairs
+from cardtable.cli.common import fail, load, parse_option_pairs, renamed
 from cardtable.core.errors import InvalidOptions
 from cardtable.runner import GameRunner, RunnerStatus
 
@@ -30,11 +30,15 @@ def bot_check(
     games: Annotated[int, typer.Option(help="Number of games (the bot changes seat each game).")] = 3,
     players: Annotated[int | None, typer.Option(help="Number of players (default: the game's smallest).")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option KEY=VALUE.")] = None,
-    timeout: Annotated[float, typer.Option(help="Seconds per decision.")] = 2.0,
-    handshake: Annotated[float, typer.Option(help="Seconds to answer the hello.")] = 10.0,
+    decision_time: Annotated[float | None, typer.Option(
+        "--decision-time", metavar="SECONDS", help="Seconds per decision (default 2).")] = None,
+    handshake: Annotated[float, typer.Option(metavar="SECONDS", help="Seconds to answer the hello.")] = 10.0,
     seed: Annotated[int, typer.Option(help="Seed of the first game.")] = 1,
+    old_timeout: Annotated[float | None, typer.Option("--timeout", hidden=True)] = None,
 ) -> None:
     """Play GAMES games against an external bot and report each protocol error on one line."""
+    given = renamed("--timeout", "--decision-time", old_timeout, decision_time)
+    timeout = 2.0 if given is None else given
     game = load(game_name)
     count = players if players is not None else game.info.min_players
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -13,6 +13,7 @@ import cardtable
 
 console = Console()
 err = Console(stderr=True)
+T = TypeVar("T")
 
 
 def fail(message: str) -> typer.Exit:
@@ -51,7 +52,7 @@ def check_writable(path: Path, flag: str) -> None:
         raise fail(f"{flag} {path}: not writable")
 
 
-def external_factory(game: Any, spec: str, options: Any, *, flag: str = "--bots") -> Any:
+def external_factory(game: Any, spec: str, options: Any, *, flag: str = "--bot") -> Any:
     """A bot factory for an ``exec:COMMAND`` spec, checked now as the arena does: the program is started and
     must answer the handshake, else a clean exit before any game is played (not a game on the fallback)."""
     import shlex
@@ -106,3 +107,22 @@ def plain_value_names() -> None:
 
 
 plain_value_names()
+
+
+# Renamed options: the old spelling is kept one release, hidden, with a deprecation line.
+
+
+def warn(message: str) -> None:
+    """Print a one-line warning on stderr."""
+    err.print(f"warning: {message}", markup=False, highlight=False, soft_wrap=True, emoji=False)
+
+
+def renamed(old: str, new: str, old_value: T | None, new_value: T | None) -> T | None:
+    """The option's value from its name ``new`` or its old spelling ``old`` (which says it is deprecated);
+    both at once is a clean exit."""
+    if old_value is None:
+        return new_value
+    if new_value is not None:
+        raise fail(f"{old} is the old name of {new}: give {new} only")
+    warn(f"{old} is deprecated and goes in the next release; use {new}")
+    return old_value

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from cardtable.cli.common import fail
+from cardtable.cli.common import fail, renamed
 
 
 def bot_connect(
@@ -18,13 +18,19 @@ def bot_connect(
     command: Annotated[str, typer.Argument(help="The program, as one argument: \"python3 my_bot.py\".")],
     token_file: Annotated[str, typer.Option("--token-file", help="The file holding the bot's token "
                                             "(`cardtable bots add NAME --token-file F`).")],
-    decision: Annotated[float, typer.Option(help="Most seconds the program may take per decision "
-                                            "(the server's own limit counts too).", min=0.01)] = 10.0,
-    handshake: Annotated[float, typer.Option(help="Seconds the program has to answer hello.", min=0.01)] = 10.0,
+    decision_time: Annotated[float | None, typer.Option(
+        "--decision-time", metavar="SECONDS", min=0.01,
+        help="Most seconds the program may take per decision (default 10; the server's own limit counts too).")]
+    = None,
+    handshake: Annotated[float, typer.Option(metavar="SECONDS", help="Seconds the program has to answer hello.",
+                                             min=0.01)] = 10.0,
     accept: Annotated[bool, typer.Option("--accept/--no-accept",
                                          help="Accept the tables' invitations as they arrive.")] = True,
+    old_decision: Annotated[float | None, typer.Option("--decision", hidden=True, min=0.01)] = None,
 ) -> None:
     """Connect a bot to a server: one copy of COMMAND per table where it holds a seat, reconnecting after a drop."""
+    given = renamed("--decision", "--decision-time", old_decision, decision_time)
+    decision = 10.0 if given is None else given
     from cardtable.arena.agents import resolve_command
     from cardtable.arena.bridge import Bridge, BridgeStopped, read_token, stream_url
     from cardtable.arena.sandbox import Limits

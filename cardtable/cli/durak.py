@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from cardtable.cli.common import renamed
 from cardtable.games.durak.players.scripted import ScriptedBot
 from cardtable.games.durak.program import RULES, ProgramError, run
 
@@ -13,13 +14,17 @@ from cardtable.games.durak.program import RULES, ProgramError, run
 def durak(
     names: Annotated[list[str] | None, typer.Argument(metavar="NAMES",
                                                      help="The players, in the order they join.")] = None,
-    rules: Annotated[str, typer.Option("--rules", help=f"Rules preset: {' or '.join(RULES)}.")] = "default",
-    seed: Annotated[str | None, typer.Option("--seed", help="The deck's number (default: random 1–65535).")] = None,
+    preset: Annotated[str | None, typer.Option(
+        "--preset", metavar="PRESET", help=f"Rules preset: {' or '.join(RULES)} (default: default).")] = None,
+    seed: Annotated[str | None, typer.Option(
+        "--seed", metavar="N", help="The deck's number, 1 to 65535 (default: a random one).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of the log.")] = False,
+    rules: Annotated[str | None, typer.Option("--rules", hidden=True)] = None,
 ) -> None:
     """Play one game of Durak between scripted players and print the log (the 2020 program)."""
+    chosen = renamed("--rules", "--preset", rules, preset) or "default"
     try:
-        output = run(rules, seed, names or [], ScriptedBot, as_json=as_json)
+        output = run(chosen, seed, names or [], ScriptedBot, as_json=as_json)
     except ProgramError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None

@@ -17,7 +17,7 @@ from typing import Annotated, Any
 import typer
 
 from cardtable.bots import bot_names, make_bot
-from cardtable.cli.common import check_writable, external_factory, fail, load, parse_option_pairs
+from cardtable.cli.common import check_writable, external_factory, fail, load, parse_option_pairs, renamed
 from cardtable.core.errors import DecodeError, InvalidOptions
 from cardtable.core.events import Event
 from cardtable.runner import GameRunner, RunnerStatus
@@ -90,16 +90,19 @@ def vars_of(observation: Any) -> list[tuple[str, Any]]:
 def play(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="Game name, e.g. wizard.")],
     players: Annotated[int | None, typer.Option(help="Number of players (default: the game's smallest).")] = None,
-    bots: Annotated[str | None, typer.Option(
-        help="Computer players' bot (default: the game's own), or exec:COMMAND for a program.")] = None,
+    bot: Annotated[str | None, typer.Option(
+        "--bot", metavar="BOT", help="The computer players' bot (default: the game's own), or exec:COMMAND for "
+        "a program.")] = None,
     seat: Annotated[int, typer.Option(help="Your seat (0 = first).")] = 0,
     seed: Annotated[int | None, typer.Option(help="Deal seed (default: random, printed).")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option KEY=VALUE.")] = None,
     preset: Annotated[str | None, typer.Option(help="Named rule preset.")] = None,
     record: Annotated[Path | None, typer.Option(help="Write the game record (JSON) here at the end.")] = None,
+    bots: Annotated[str | None, typer.Option("--bots", hidden=True)] = None,
 ) -> None:
     """Play one game in the terminal against computer players."""
     game = load(game_name)
+    chosen = renamed("--bots", "--bot", bots, bot)
     count = players if players is not None else game.info.min_players
     try:
         options = game.options(parse_option_pairs(option or []), preset=preset, players=count)
@@ -107,7 +110,7 @@ def play(
         raise fail(str(exc)) from None
     if not 0 <= seat < count:
         raise fail(f"--seat must be 0 to {count - 1}")
-    bot = bots or next((b for b in bot_names(game) if b != "random"), "random")
+    bot = chosen or next((b for b in bot_names(game) if b != "random"), "random")
     if record is not None:
         check_writable(record, "--record")  # before the game, not after it
     if bot.startswith("exec:"):

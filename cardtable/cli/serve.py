@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
+from cardtable.cli.common import renamed
 from cardtable.store import DATABASE_URL_ENV, DEFAULT_DATABASE_URL
 
 
@@ -54,8 +55,9 @@ def serve(
         "message).")] = "text",
     open_bots: Annotated[bool, typer.Option(
         "--open-bots/--no-open-bots", help="Let anyone make a bot account from the lobby (the Bot API).")] = False,
-    bot_decision: Annotated[float, typer.Option(
-        "--bot-decision", min=0.05, help="Seconds a bot over the Bot API has per decision.")] = 5.0,
+    bot_decision_time: Annotated[float, typer.Option(
+        "--bot-decision-time", metavar="SECONDS", min=0.05,
+        help="Seconds a bot over the Bot API has per decision.")] = 5.0,
     bot_game_time: Annotated[float, typer.Option(
         "--bot-game-time", min=1.0, help="Seconds of thinking a bot's seat has per game.")] = 600.0,
     bot_max_failures: Annotated[int, typer.Option(
@@ -64,6 +66,7 @@ def serve(
         "--config", envvar="CARDTABLE_CONFIG", metavar="FILE",
         help="A TOML file of these settings (names with _: bot_delay = 0.6); the environment's CARDTABLE_NAME "
              "and the command line win over it.")] = None,
+    bot_decision: Annotated[float | None, typer.Option("--bot-decision", hidden=True)] = None,
 ) -> None:
     """Serve the lobby and tables on http://HOST:PORT; the database is migrated and unfinished tables resume.
 
@@ -72,11 +75,13 @@ def serve(
     """
     import uvicorn
 
-    settings = _settings(ctx, config)
+    old = renamed("--bot-decision", "--bot-decision-time", bot_decision,
+                  bot_decision_time if _from_command_line(ctx, "bot_decision_time") else None)
+    settings = _settings(ctx, config, {} if old is None else {"bot_decision_time": old})
     _check_served_database(settings.database_url)
     limits = _limits(settings.limit, waiting_idle=settings.waiting_idle,
                      tables_per_minute=settings.tables_per_minute)
-    bots = _bot_settings(open_bots=settings.open_bots, decision=settings.bot_decision,
+    bots = _bot_settings(open_bots=settings.open_bots, decision=settings.bot_decision_time,
                          game_time=settings.bot_game_time, max_failures=settings.bot_max_failures)
     database_url = settings.database_url
     app = _open(lambda: _create_app(database_url, bot_delay=settings.bot_delay,
@@ -105,12 +110,13 @@ def _from_command_line(ctx: typer.Context, name: str) -> bool:
     return getattr(ctx.get_parameter_source(name), "name", None) == "COMMANDLINE"
 
 
-def _settings(ctx: typer.Context, config: Path | None) -> Any:
+def _settings(ctx: typer.Context, config: Path | None, renamed_given: dict[str, Any]) -> Any:
     """The command line's options over the environment's CARDTABLE_* over the TOML file; a bad one is one line."""
     from cardtable.server.settings import ServeSettings, SettingsError, load_settings
 
     given = {name: value for name, value in ctx.params.items()
              if name in ServeSettings.model_fields and _from_command_line(ctx, name)}
+    given.update(renamed_given)
     try:
         return load_settings(given, config)
     except SettingsError as exc:

@@ -50,7 +50,7 @@ class ServeSettings(BaseSettings):
                          BeforeValidator(_lower)] = "info"
     log_format: Annotated[Literal["text", "json"], BeforeValidator(_lower)] = "text"
     open_bots: bool = False
-    bot_decision: float = Field(5.0, ge=0.05)
+    bot_decision_time: float = Field(5.0, ge=0.05)
     bot_game_time: float = Field(600.0, ge=1.0)
     bot_max_failures: int = Field(10, ge=0)
 

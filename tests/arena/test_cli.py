@@ -48,9 +48,9 @@ def test_bot_check_names_a_protocol_version_mismatch() -> None:
     (["bot-check", EXAMPLE, "no_such_game"], "no game named"),
     (["bot-check", EXAMPLE, "durak", "-o", "nonsense=1"], "unknown option"),
     (["bot-check", EXAMPLE, "durak", "--games", "0"], "at least 1"),
-    (["bot-check", EXAMPLE, "durak", "--timeout", "0"], "must be positive"),
-    (["selfplay", "durak", "--bots", "exec:no-such-program-xyz,random"], "not found on PATH"),
-    (["selfplay", "durak", "--timeout", "-1"], "must be positive"),
+    (["bot-check", EXAMPLE, "durak", "--decision-time", "0"], "must be positive"),
+    (["selfplay", "durak", "--bot", "exec:no-such-program-xyz", "--bot", "random"], "not found on PATH"),
+    (["selfplay", "durak", "--decision-time", "-1"], "must be positive"),
 ])
 def test_bad_arguments_exit_2_with_one_line(args: list[str], message: str) -> None:
     result = cli.invoke(app, args)
@@ -60,7 +60,7 @@ def test_bad_arguments_exit_2_with_one_line(args: list[str], message: str) -> No
 
 def test_selfplay_shows_an_external_bots_lost_decisions_by_kind() -> None:
     spec = f"exec:{bot('garbage.py')}"
-    args = ["selfplay", "durak", "--bots", f"{spec},random", "--games", "2", "--max-failures", "1"]
+    args = ["selfplay", "durak", "--bot", spec, "--bot", "random", "--games", "2", "--max-failures", "1"]
     result = cli.invoke(app, [*args, "--json"])
     assert result.exit_code == 0, result.output
     row = json.loads(result.stdout)["bots"][spec]
@@ -72,7 +72,7 @@ def test_selfplay_shows_an_external_bots_lost_decisions_by_kind() -> None:
 
 def test_play_against_a_program_in_the_terminal(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
-    result = cli.invoke(app, ["play", "durak", "--players", "2", "--seed", "5", "--bots", f"exec:{EXAMPLE}",
+    result = cli.invoke(app, ["play", "durak", "--players", "2", "--seed", "5", "--bot", f"exec:{EXAMPLE}",
                               "--record", str(record)], input="1\n" * 400)
     assert result.exit_code == 0, result.output
     assert "Game over" in result.output and "Note:" not in result.output

@@ -30,7 +30,7 @@ def test_json_has_standings_intervals_failures_ratings_and_head_to_head(tmp_path
     assert (tmp_path / "report" / "ratings.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert not list((tmp_path / "report").glob(".*.tmp"))  # no temporary file left behind
 
-    replayed = runner.invoke(app, ["replay", "--tournament", data["tournament"][:10], "--game", "2",
+    replayed = runner.invoke(app, ["replay", "--tournament", data["tournament"][:10], "--game-number", "2",
                                    "--database-url", db])
     assert replayed.exit_code == 0, replayed.output
     assert "Outcome:" in replayed.stdout
@@ -51,7 +51,7 @@ def test_json_has_standings_intervals_failures_ratings_and_head_to_head(tmp_path
     (["arena", "crazy_eights", *BOTS, "--workers", "0"], "--workers must be at least 1"),
     (["arena", "crazy_eights", *BOTS, "--ray-address", "auto"], "needs --backend ray"),
     (["arena", "crazy_eights", *BOTS, "--report", __file__], "not a directory"),
-    (["arena", "crazy_eights", *BOTS, "--timeout", "0"], "--timeout must be a positive"),
+    (["arena", "crazy_eights", *BOTS, "--decision-time", "0"], "--decision-time must be a positive"),
     (["arena", "crazy_eights", *BOTS, "--max-failures", "-1"], "--max-failures must be at least 0"),
 ])
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path: Path, args: list[str], message: str) -> None:
@@ -73,7 +73,7 @@ def test_a_database_that_cannot_be_opened_is_one_line(url: str) -> None:
 def test_replay_of_a_missing_tournament_or_game_is_one_line(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'a.db'}"
     assert runner.invoke(app, ["db", "upgrade", "--database-url", db]).exit_code == 0  # replay makes none
-    result = runner.invoke(app, ["replay", "--tournament", "abc", "--game", "0", "--database-url", db])
+    result = runner.invoke(app, ["replay", "--tournament", "abc", "--game-number", "0", "--database-url", db])
     assert result.exit_code == 2 and "no tournament 'abc'" in result.stderr
     result = runner.invoke(app, ["replay"])
     assert result.exit_code == 2 and "--tournament" in result.stderr

@@ -17,7 +17,7 @@ from cardtable.games.durak.program import ProgramError, log_json, log_text, play
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "reference-log-seed60493-Rick-Morty-Summer.txt"
 NAMES = ["Rick", "Morty", "Summer"]
-ARGS = ["--rules", "reference", "--seed", "60493", *NAMES]
+ARGS = ["--preset", "reference", "--seed", "60493", *NAMES]
 
 
 def command_app() -> typer.Typer:
@@ -123,11 +123,11 @@ def test_without_a_seed_the_program_draws_one_and_prints_it() -> None:
     (["Rick"], "2–5 players, not 1"),
     ([], "not 0"),
     (["A", "B", "C", "D", "E", "F"], "2–5 players, not 6"),
-    (["--rules", "reference", "A", "B", "C", "D", "E"], "2–4 players, not 5"),
+    (["--preset", "reference", "A", "B", "C", "D", "E"], "2–4 players, not 5"),
     (["Rick", "Rick"], "'Rick' is given twice"),
     (["--seed", "12x", "A", "B"], "the seed must be an integer"),
     (["--seed", "1.5", "A", "B"], "the seed must be an integer"),
-    (["--rules", "house", "A", "B"], "unknown rules 'house'"),
+    (["--preset", "house", "A", "B"], "unknown rules 'house'"),
     (["A", ""], "non-empty"),
 ])
 def test_bad_input_exits_2_with_one_line(args: list[str], message: str) -> None:

@@ -43,7 +43,7 @@ def test_every_option_comes_from_the_environment(started: list[Any], monkeypatch
                                                  tmp_path: Path) -> None:
     for name, value in {"HOST": "0.0.0.0", "PORT": "9123", "BOT_DELAY": "0", "LEASE_TTL": "20",
                         "LOG_LEVEL": "warning", "PROXY_HEADERS": "false", "LIMIT": '["outbox=64"]',
-                        "DATABASE_URL": f"sqlite:///{tmp_path / 'env.db'}", "BOT_DECISION": "2.5"}.items():
+                        "DATABASE_URL": f"sqlite:///{tmp_path / 'env.db'}", "BOT_DECISION_TIME": "2.5"}.items():
         monkeypatch.setenv(f"CARDTABLE_{name}", value)
     result = runner.invoke(app, ["serve"])
     assert result.exit_code == 0, result.output
