@@ -62,6 +62,7 @@ class Leases:
                     self.tell_presence(table)
                 else:
                     registry.tables.pop(table.id, None)
+                    registry.evicted(table.id)
         await self.lifecycle.expire_idle()
 
     async def adopt(self, table_id: str) -> LiveTable | None:

@@ -79,7 +79,7 @@ class TableManager:
         self.writer = StoreWriter(store)
         # The parts, lowest first; the two calls that go up are late-bound (see the module doc).
         self.storage = TableStorage(self.registry, self.writer, lambda table: self.leases.disown(table))
-        self.changes = Changes(lambda table: self.driver.start(table))
+        self.changes = Changes(lambda table: self.driver.start(table), self.registry.forget)
         self.absence = Absence(self.registry, self.changes, takeover_after)
         self.failures = TableFailures(self.registry, self.storage, self.changes, self.absence)
         self.commits = GroupCommit(self.registry, self.storage, self.changes, self.absence)

@@ -11,6 +11,7 @@ import os
 import secrets
 import socket
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from cardtable.core import GameRecord, options_to_dict
@@ -33,6 +34,9 @@ class TableRegistry:
         self.lease_ttl = lease_ttl
         self.tables: dict[str, LiveTable] = {}
         self.finished: OrderedDict[str, LiveTable] = OrderedDict()
+        #: Called with a table's id once it is no longer in memory at all (neither open here nor cached), so
+        #: that per-table state elsewhere (chat, summary holds) goes with it.
+        self.on_evict: list[Callable[[str], None]] = []
 
     def game(self, name: str) -> AnyGame:
         """A registered game; 400 if unknown."""
@@ -52,13 +56,23 @@ class TableRegistry:
         self.tables.pop(table.id, None)
         if table.status in (FINISHED, ERROR):
             self.cache_finished(table)
+        else:
+            self.evicted(table.id)
 
     def cache_finished(self, table: LiveTable) -> None:
         """Keep a closed table in the small cache of recent ones (the oldest leaves past the limit)."""
         self.finished[table.id] = table
         self.finished.move_to_end(table.id)
         while len(self.finished) > self.limits.finished_cache:
-            self.finished.popitem(last=False)
+            oldest, _ = self.finished.popitem(last=False)
+            self.evicted(oldest)
+
+    def evicted(self, table_id: str) -> None:
+        """A table left a place in memory: if it is in none now, run the ``on_evict`` hooks."""
+        if table_id in self.tables or table_id in self.finished:
+            return
+        for hook in self.on_evict:
+            hook(table_id)
 
     def new_id(self) -> str:
         """A fresh random table id."""

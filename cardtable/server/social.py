@@ -99,7 +99,15 @@ class Social:
 
     def __init__(self, manager: TableManager) -> None:
         self.manager = manager
+        #: Per table in memory (open, or in the cache of finished ones); dropped when the table leaves memory.
         self.tables: dict[str, TableSocial] = {}
+        manager.registry.on_evict.append(self.forget)
+
+    def forget(self, table_id: str) -> None:
+        """The table left memory: its chat, promises and summary hold go with it."""
+        social = self.tables.pop(table_id, None)
+        if social is not None and social.hold is not None:
+            social.hold.release()
 
     def of(self, table_id: str) -> TableSocial:
         """The social record of a table (created on first use, with the table's stored settings)."""
