@@ -35,6 +35,14 @@ def computer_decides(table: LiveTable, seat: Seat) -> bool:
     return table.stored.seats[seat].kind == "bot" or seat in table.covering or seat in table.forfeited
 
 
+def is_watched(table: LiveTable) -> bool:
+    """Whether a person is at the table (a person's seat, here or away) or watches it (any socket that is not a
+    program's): then computer players keep the human pace; a table of programs nobody watches plays at full speed.
+    (Spectators connected to another server process are not seen here.)"""
+    return (any(s.kind == "human" for s in table.stored.seats)
+            or any(not connection.program for connection in table.connections))
+
+
 def people_deciding(table: LiveTable) -> set[Seat]:
     """The seats whose person decides for them now (people's seats the computer does not cover)."""
     return {s.index for s in table.stored.seats if s.kind == "human"} - table.covering

@@ -11,7 +11,7 @@ from cardtable.core import to_json
 from cardtable.core.types import Seat
 from cardtable.server.ahead import Move
 from cardtable.server.commits import GroupCommit
-from cardtable.server.deciders import computer_decides, people_deciding, think
+from cardtable.server.deciders import computer_decides, is_watched, people_deciding, think
 from cardtable.server.failures import TableFailures
 from cardtable.server.limits import excerpt
 from cardtable.server.live import LiveTable
@@ -76,7 +76,7 @@ class Driver:
                 since_hooks = 0
                 for wait in self.before_computer_move:
                     await wait(table)
-            await asyncio.sleep(self.bot_delay)
+            await asyncio.sleep(self.pace(table))
             generation = ahead.generation
             if ahead.head(table.state, table.version)[1] != version or self.computer_seat(table, state) != seat:
                 continue  # someone else acted, the person came back, or the table stopped
@@ -104,6 +104,11 @@ class Driver:
                            FINISHED if outcome is not None else PLAYING, to_act, outcome_data, ahead.generation))
             self.commits.queue(table)
             since_hooks += 1
+
+    def pace(self, table: LiveTable) -> float:
+        """Seconds a computer move (or a bot's question) waits: ``bot_delay`` while a person is at the table or
+        watches it, none at a table of programs nobody watches (a live tournament's, say)."""
+        return self.bot_delay if is_watched(table) else 0.0
 
     def computer_seat(self, table: LiveTable, state: Any) -> Seat | None:
         """The seat the computer must play in ``state`` (a bot seat or a covered person), if the table is on."""

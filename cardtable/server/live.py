@@ -6,7 +6,7 @@ import asyncio
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from cardtable.core import Event, Game, GameRecord, Seat
 from cardtable.core.bot import Bot
@@ -66,6 +66,8 @@ class Connection:
     patches: bool = False
     #: The last view sent on this connection (``views.BuiltView``); ``None``: the next one goes in full.
     last_view: Any = None
+    #: Whether a program holds this connection (a bot account's seat), not a person's page.
+    program: ClassVar[bool] = False
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue a small message; a reader this far behind is closed instead."""

@@ -91,9 +91,10 @@ class RemoteSeats:
 
     # Time.
 
-    def pace(self) -> float:
-        """Seconds after a turn begins before a bot is asked (the pace of the table's computer players)."""
-        return self.manager.bot_delay
+    def pace(self, table: LiveTable) -> float:
+        """Seconds after a turn begins before a bot is asked (the pace of the table's computer players: none at a
+        table of programs nobody watches)."""
+        return self.manager.driver.pace(table)
 
     def game_left(self, table: LiveTable, seat: Seat) -> float:
         """Thinking time the seat has left this game."""
@@ -130,7 +131,7 @@ class RemoteSeats:
     async def _expire(self, table: LiveTable, clock: Clock) -> None:
         """The decision's time: after the table's pace the bot is asked; if it has not answered in time, lost."""
         await self.social.wait_for_readers(table)
-        await asyncio.sleep(self.pace())
+        await asyncio.sleep(self.pace(table))
         clock.asked = time.monotonic()
         limit = self.decision_limit(table, clock.seat)
         await asyncio.sleep(limit)

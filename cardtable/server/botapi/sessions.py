@@ -19,7 +19,7 @@ import logging
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from cardtable.arena.protocol import PROTOCOL
 from cardtable.core import to_json
@@ -51,6 +51,7 @@ OUTBOX_LIMIT = 512
 class BotSeat(Connection):
     """A bot account's seat at one table, as one of the table's connections (its wake is its session's)."""
 
+    program: ClassVar[bool] = True
     session: Any = None
     #: The last decision the bot was asked (a table version), and whether it was told the game ended.
     asked: int = -1
@@ -238,7 +239,7 @@ class BotHub:
         assert seat is not None
         try:
             await self.social.wait_for_readers(table)
-            await asyncio.sleep(self.remote.pace())
+            await asyncio.sleep(self.remote.pace(table))
             if table.version != version or bot_deciding(table) != seat or session.closing is not None:
                 return
             connection.asked = version
