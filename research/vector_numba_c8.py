@@ -1,4 +1,4 @@
-"""The losing candidate of the technology choice (docs/performance.md): the batched Crazy Eights loop in numba.
+"""The losing candidate of the technology choice (research/performance.md): the batched Crazy Eights loop in numba.
 
 Kept for its figures only (``python benchmarks/vector.py --only technologies`` times it against the Cython
 core it lost to). It is the same random-play loop and the same encoder as ``cardtable/vector/_crazy_eights.pyx``
