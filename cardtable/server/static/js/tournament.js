@@ -56,7 +56,10 @@ async function showTournament(id) {
   document.getElementById("title").textContent = t("tournament.title", { game: gameTitle(tour.game), format: tour.format });
   document.title = `cardtable — ${t("tournament.title", { game: gameTitle(tour.game), format: tour.format })}`;
   replace(main,
-    h("p", {}, t("tournament.played", { played: r.played, games: tour.games, stored: tour.stored_games, status: tour.status, seed: tour.seed }), " ",
+    h("p", {}, tour.seed === null && tour.sealed
+      ? t("tournament.played_sealed", { played: r.played, games: tour.games, stored: tour.stored_games, status: tour.status, commitment: tour.sealed.commitment })
+      : t("tournament.played", { played: r.played, games: tour.games, stored: tour.stored_games, status: tour.status, seed: tour.seed }), " ",
+      tour.sealed && tour.sealed.salt ? [t("tournament.verify"), " ", h("code", {}, `cardtable arena verify ${location.origin}/tournaments/${tour.id}`), " "] : null,
       t("tournament.methods", { win_share: r.intervals.win_share, mean_score: r.intervals.mean_score, ratings: r.rating_model }), " ",
       h("code", {}, tour.id)),
     h("h2", {}, t("tournament.standings")), standings(r),
