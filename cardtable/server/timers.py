@@ -47,6 +47,8 @@ class TurnTimers:
             del self.running[table.id]
         if seconds is None or seat is None or table.status != "playing" or table.computer_to_act() is not None:
             return
+        if table.stored.seats[seat].kind != "human":
+            return  # a bot account's seat has its own decision clock (botapi/remote.py): never played silently
         task = asyncio.get_running_loop().create_task(self._expire(table, table.version, seat, seconds))
         self.running[table.id] = _Running(table.version, seat, task)
         self.social.broadcast(table, {"type": "turn_timer", "seat": seat, "version": table.version,

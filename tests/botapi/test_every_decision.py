@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from cardtable.server.botapi.tournaments import LiveTournamentDirector
-from tests.botapi.helpers import account, bot_app, stream
+from tests.botapi.helpers import account, bot_app, seat_bot, start, stream, table, until
 from tests.server.conftest import receive
 
 BODY = {"game": "crazy_eights", "entries": ["mine=remote:robo", "heuristic"], "options": {"rounds": 1},
@@ -82,3 +82,22 @@ def test_the_decisions_of_an_entry_that_is_away_are_counted_and_shown(db_url: st
     robo_seat = next(s for s in seats if s["kind"] == "remote")
     assert robo_seat["failures"]["away"] > 0 and not robo_seat["forfeited"]
     assert any("lost decisions: away" in note for note in notes)
+
+
+def test_a_tables_turn_timer_never_plays_a_bots_decision(db_url: str) -> None:
+    robo = account(db_url, "robo")
+    with bot_app(db_url, decision=60) as client, stream(client, robo) as ws:
+        created = table(client, "crazy_eights", 2, options={"rounds": 1})
+        seat_bot(client, ws, created, 1, "robo")
+        timer = client.post(f"/api/tables/{created['table_id']}/settings",
+                            json={"token": created["token"], "turn_seconds": 0.2})
+        assert timer.status_code == 200, timer.text
+        start(client, created)
+        act = until(ws, "act")
+        time.sleep(1.0)  # five times the people's turn timer; well within the bot's own 60 s
+        ws.send_json({"type": "action", "table": act["table"], "id": act["id"], "index": 0})
+        seen: list[dict[str, Any]] = []
+        until(ws, "act", seen)  # robo's next decision: its answer was taken
+        chat = client.get(f"/api/tables/{created['table_id']}/social").json()["chat"]
+    assert not [m for m in seen if m["type"] in ("error", "refused")], seen
+    assert "timeout" not in [line.get("note") for line in chat]  # the timer played no move for the bot
