@@ -3,8 +3,8 @@
 Schema: ``live_tournaments`` (``tournament_id``, the games played at once, when it was asked for, and its
 sealed deals: the secret ``salt`` its games are dealt from with the seed and the ``commitment`` published while
 it is played, ``cardtable.arena.sealed``) beside the arena's ``tournaments`` row of the same id;
-``live_tournament_tables`` (``tournament_id``, ``index``,
-``table_id``, unique per game): a game's table is made once, so a restart finds it and plays it on.
+``live_tournament_tables`` (``tournament_id``, ``index``, ``table_id``, unique per game): a game's table is made
+once, so a restart finds it and plays it on.
 """
 
 from __future__ import annotations
