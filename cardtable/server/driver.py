@@ -99,6 +99,12 @@ class Driver:
                 await ahead.settled.wait()
                 await self.failures.fail(table, f"the rules engine failed on seat {seat}'s action: {excerpt(exc, 160)}")
                 return
+            if table.lock.locked():
+                # A change is being made (a pause, a seat changing hands): it settles the moves decided so far
+                # and goes first; a move added now would be stored after it, as if it had not happened.
+                async with table.lock:
+                    pass
+                continue
             outcome_data = None if outcome is None else dict(to_json(outcome))
             ahead.add(Move(version, seat, action, dict(to_json(action)), after, list(events),
                            FINISHED if outcome is not None else PLAYING, to_act, outcome_data, ahead.generation))

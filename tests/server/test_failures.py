@@ -181,14 +181,31 @@ def test_computer_players_wait_while_paused(client: TestClient) -> None:
     table_id, token = created["table_id"], created["token"]
     manager = _manager(client)
     manager.bot_delay = 0.05
-    start(client, table_id, token)
-    assert client.post(f"/api/tables/{table_id}/pause", json={"token": token}).status_code == 200
-    frozen = client.get(f"/api/tables/{table_id}").json()["version"]
-    time.sleep(0.3)
-    assert client.get(f"/api/tables/{table_id}").json()["version"] == frozen
+    with client.websocket_connect(f"/ws/tables/{table_id}"):  # watched: the computer players keep that pace
+        start(client, table_id, token)
+        assert client.post(f"/api/tables/{table_id}/pause", json={"token": token}).status_code == 200
+        frozen = client.get(f"/api/tables/{table_id}").json()["version"]
+        time.sleep(0.3)
+        assert client.get(f"/api/tables/{table_id}").json()["version"] == frozen
     manager.bot_delay = 0
     client.post(f"/api/tables/{table_id}/resume", json={"token": token})
     _wait_for(lambda: client.get(f"/api/tables/{table_id}").json()["status"] == "finished")
+
+
+def test_a_pause_holds_a_table_of_computer_players_at_full_speed(client: TestClient) -> None:
+    """Nobody watches: the computer players decide ahead at full speed; a pause still stops them where it is."""
+    for _ in range(5):
+        created = create(client, "durak", ["bot", "bot"])
+        table_id, token = created["table_id"], created["token"]
+        start(client, table_id, token)
+        paused = client.post(f"/api/tables/{table_id}/pause", json={"token": token})
+        if paused.status_code != 200:
+            assert paused.json()["code"] == "table_is_not"  # over before the pause came: try another
+            continue
+        frozen = client.get(f"/api/tables/{table_id}").json()
+        assert frozen["status"] == "paused"
+        time.sleep(0.3)
+        assert client.get(f"/api/tables/{table_id}").json()["version"] == frozen["version"]
 
 
 # Atomic changes: a store failure changes nothing, anywhere.
