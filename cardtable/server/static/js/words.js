@@ -169,14 +169,16 @@ export function displayName(name) {
   return text;
 }
 
-/** What a bot account's seat shows besides its name: away (the computer plays for it), forfeited, and the
- * decisions it lost this game ("2 lost decisions"). */
+/** What a bot account's seat shows besides its name: away (the computer plays for it), forfeited, the
+ * decisions it lost this game ("2 lost decisions") and the turns the computer played while it was away. */
 export function botSeatTags(seat) {
   const tags = [];
   if (seat.forfeited) tags.push(t("seat.bot_forfeited"));
   else if (seat.away) tags.push(t("seat.bot_away"));
-  const lost = Object.values(seat.failures || {}).reduce((sum, n) => sum + (Number.isInteger(n) ? n : 0), 0);
+  const failures = seat.failures || {};
+  const lost = Object.entries(failures).reduce((sum, [kind, n]) => sum + (kind !== "away" && Number.isInteger(n) ? n : 0), 0);
   if (lost > 0) tags.push(t("seat.lost_decisions", { n: lost }));
+  if (Number.isInteger(failures.away) && failures.away > 0) tags.push(t("seat.away_decisions", { n: failures.away }));
   return tags;
 }
 
