@@ -228,6 +228,21 @@ def test_seat_a_bot_says_why_when_no_seat_is_the_computers(page: Page, bot_serve
     check_no_errors(page)
 
 
+def test_the_host_removes_a_bot_from_its_seat(page: Page, bot_server: BotServer) -> None:
+    """A bot's seat is its own; the host frees it with Remove the bot: the computer has it again, the table is
+    told."""
+    create_table(page, bot_server.server.url, game="Crazy Eights", name="Rick", players=3)
+    seat_a_bot(page, "py", 1)
+    panel = page.locator("#seat-bot-panel")
+    expect(panel.get_by_role("group", name="Seats held by bots")).to_contain_text("py")
+    panel.get_by_role("button", name="Remove the bot").click()
+    expect(panel.get_by_role("status")).to_have_text("py no longer holds seat 2; the computer plays it.")
+    expect(page.locator('#waiting li[data-seat="1"]')).not_to_contain_text("py")
+    expect(panel.get_by_role("button", name="Remove the bot")).to_have_count(0)
+    expect(page.locator("#chat-lines li[data-note=bot_removed]")).to_have_count(1)
+    check_no_errors(page)
+
+
 # The lobby: Make a bot with --open-bots (the token shown once), the admin's line without.
 
 def test_the_lobby_makes_a_bot_and_shows_its_token_once(page: Page, bot_server: BotServer) -> None:
