@@ -39,6 +39,9 @@ def run_on_server(server: str, token_file: Path | None, game: str, bots: list[st
     tournament = str(made["tournament"])
     err.print(f"tournament {tournament[:12]}: {games} games at {base}/tournaments/{tournament} "
               "(the tables are in the lobby; Ctrl-C stops following, the server plays on)", highlight=False)
+    if made.get("commitment"):
+        err.print(f"deals sealed: commitment {made['commitment']}; once it is over, check them with "
+                  f"cardtable arena verify {base}/tournaments/{tournament}", highlight=False, soft_wrap=True)
     while True:
         state = _call("GET", f"{base}/api/tournaments/{tournament}", None, None)
         if state["status"] == "finished":

@@ -16,10 +16,11 @@ from cardtable.arena.entries import Entry
 from cardtable.arena.sealed import VerifyError, commitment, verify
 from cardtable.arena.tournament import define, run_tournament
 from cardtable.cli import app
-from cardtable.store import Store
+from cardtable.store import BotAccounts, Store
 from cardtable.store.tournaments import TournamentStore
 from tests.botapi.helpers import account, bot_app, play, stream, table, until
 from tests.server.conftest import receive
+from tests.server.realserver import serve
 
 #: A seed no timestamp or count in an answer is likely to contain by chance.
 SEED = 918273645
@@ -147,3 +148,23 @@ def test_a_server_table_gives_no_seed_while_it_is_played(db_url: str) -> None:
             assert client.get(f"/api/tables/{table_id}/replay").status_code == 409
             answers += [receive(seat), receive(seat), receive(spectator), receive(spectator)]
     assert str(SEED) not in json.dumps(answers)
+
+
+def test_arena_on_a_server_says_the_commitment_and_verify_checks_it_from_the_servers_address(
+        tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'served.db'}"
+    token = tmp_path / "boss.token"
+    token.write_text(BotAccounts(Store(database).engine).add("Boss", role="admin")[1])
+    with serve(database, tmp_path / "server.log") as server:
+        played = CliRunner().invoke(app, ["arena", "crazy_eights", "--server", server.url, "--token-file", str(token),
+                                          "--bot", "a=random", "--bot", "b=heuristic", "--games", "2",
+                                          "-o", "rounds=1", "--seed", str(SEED), "--json"])
+        assert played.exit_code == 0, played.output
+        results = json.loads(played.stdout)
+        assert "deals sealed: commitment" in played.stderr
+        url = f"{server.url}/tournaments/{results['tournament']}"
+        checked = CliRunner().invoke(app, ["arena", "verify", url])
+        assert checked.exit_code == 0, checked.output
+        assert "2 records" in checked.stdout and checked.stdout.strip().endswith("verified")
+        unknown = CliRunner().invoke(app, ["arena", "verify", f"{server.url}/tournaments/{'f' * 64}"])
+        assert unknown.exit_code == 2 and "HTTP 404" in unknown.stderr
