@@ -112,3 +112,16 @@ def test_the_hosting_page_lists_every_setting_with_its_variable() -> None:
     page = (Path(__file__).resolve().parents[2] / "docs" / "hosting.md").read_text(encoding="utf-8")
     for name in ServeSettings.model_fields:
         assert f"`--{name.replace('_', '-')}" in page and f"`CARDTABLE_{name.upper()}`" in page, name
+
+
+def test_a_real_server_logs_json_lines_with_secrets_hidden(tmp_path: Path) -> None:
+    from tests.server.realserver import serve
+
+    with serve(f"sqlite:///{tmp_path / 'json.db'}", tmp_path / "server.log", "--log-format", "json",
+               "--log-level", "info") as served:
+        assert served.request("GET", "/healthz?token=ctb_secretsecretsecretsecret")[0] == 200
+    lines = [line for line in served.text_log().splitlines() if line.startswith("{")]
+    entries = [json.loads(line) for line in lines]
+    assert any(e["logger"] == "uvicorn.access" and "/healthz" in e["message"] for e in entries), lines
+    assert all({"time", "level", "logger", "message"} <= set(e) for e in entries)
+    assert "secretsecret" not in served.text_log()
