@@ -125,3 +125,13 @@ def test_a_real_server_logs_json_lines_with_secrets_hidden(tmp_path: Path) -> No
     assert any(e["logger"] == "uvicorn.access" and "/healthz" in e["message"] for e in entries), lines
     assert all({"time", "level", "logger", "message"} <= set(e) for e in entries)
     assert "secretsecret" not in served.text_log()
+
+
+def test_every_serve_option_is_a_setting() -> None:
+    """A new ``serve`` flag must be a field of ServeSettings too, or the environment and the file cannot set it."""
+    import typer.main
+
+    command = typer.main.get_command(app).commands["serve"]  # type: ignore[attr-defined]
+    options = {p.name for p in command.params}
+    assert options - set(ServeSettings.model_fields) == {"config", "bot_decision"}  # the file; an old spelling
+    assert set(ServeSettings.model_fields) <= options
