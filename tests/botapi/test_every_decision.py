@@ -40,7 +40,7 @@ def test_a_connected_entry_is_asked_every_decision_of_its_seat_including_each_ga
     admin = account(db_url, "boss", role="admin")
     robo = account(db_url, "robo")
     asked: dict[str, list[int]] = {}
-    with bot_app(db_url) as client, stream(client, robo) as ws:
+    with bot_app(db_url, decision=60) as client, stream(client, robo) as ws:
         tournament = _post(client, admin, BODY)
         ended = 0
         while ended < BODY["games"]:

@@ -46,7 +46,7 @@ def test_a_live_tournament_publishes_only_a_commitment_while_played_and_the_seed
         db_url: str, tmp_path: Path) -> None:
     admin = account(db_url, "boss", role="admin")
     robo = account(db_url, "robo")
-    with bot_app(db_url) as client, stream(client, robo) as ws:
+    with bot_app(db_url, decision=60) as client, stream(client, robo) as ws:
         made = _post(client, admin, BODY)
         assert made.status_code == 201, made.text
         tournament, promised = made.json()["tournament"], made.json()["commitment"]
