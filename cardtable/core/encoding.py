@@ -370,6 +370,8 @@ __all__ = ["ActionId", "Encoder", "Encoding", "bits", "ids_of", "rotated_packer"
 def encoding_for(game: Any) -> Encoding[Any, Any, Any]:
     """The encoding of ``game`` (its package's ``encoding.ENCODING``); ``ValueError`` if it has none."""
     package = type(game).__module__.rpartition(".")[0]
+    if not package:  # a game defined in a top-level module (a plugin's) has no package to hold an encoding
+        raise ValueError(f"{game.info.name} has no encoding for learning agents (its module is no package)")
     try:
         module = importlib.import_module(f"{package}.encoding")
     except ModuleNotFoundError:
