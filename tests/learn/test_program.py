@@ -17,7 +17,7 @@ cli = CliRunner()
 def test_the_learned_player_plays_whole_games_as_a_program(tmp_path: Path) -> None:
     weights = write_random_net(tmp_path / "w.npz", "durak", {"players": 2})
     program = f"exec:{sys.executable} -m cardtable.bots.program learned:weights={weights}"
-    result = cli.invoke(app, ["selfplay", "durak", "--bots", f"{program},heuristic", "--games", "2"])
+    result = cli.invoke(app, ["selfplay", "durak", "--bot", program, "--bot", "heuristic", "--games", "2"])
     assert result.exit_code == 0, result.output
     assert "decisions lost: none" in result.output.split("heuristic:")[0]
 
@@ -25,6 +25,7 @@ def test_the_learned_player_plays_whole_games_as_a_program(tmp_path: Path) -> No
 def test_a_program_whose_net_does_not_fit_the_table_is_refused_before_any_game(tmp_path: Path) -> None:
     weights = write_random_net(tmp_path / "w.npz", "durak", {"players": 2})
     program = f"exec:{sys.executable} -m cardtable.bots.program learned:weights={weights}"
-    result = cli.invoke(app, ["selfplay", "durak", "--bots", f"{program},heuristic,heuristic", "--games", "2"])
+    result = cli.invoke(app, ["selfplay", "durak", "--bot", program, "--bot", "heuristic", "--bot", "heuristic",
+                              "--games", "2"])
     assert result.exit_code == 2, result.output
     assert "trained for durak" in result.stderr and "players=3" in result.stderr

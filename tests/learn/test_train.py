@@ -135,7 +135,8 @@ def test_train_by_the_command_writes_weights_the_learned_bot_plays(tmp_path: Pat
     _, manifest = load_weights(weights, game="durak")
     assert manifest.command == "cardtable train durak --epochs 1 --seed 4 --players 2"
     assert manifest.strength["games"] > 0 and manifest.trained["epochs"] == 1
-    played = cli.invoke(app, ["selfplay", "durak", "--bots", f"learned:weights={weights},heuristic", "--games", "2"])
+    played = cli.invoke(app, ["selfplay", "durak", "--bot", f"learned:weights={weights}", "--bot", "heuristic",
+                                "--games", "2"])
     assert played.exit_code == 0, played.output
     assert "decisions lost: none" in played.output
 
