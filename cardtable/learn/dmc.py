@@ -316,7 +316,7 @@ class Trainer:
         with np.load(path, allow_pickle=False) as data:
             arrays = {k: data[k] for k in data.files}
         meta = json.loads(arrays.pop("meta").tobytes().decode())
-        stored = {**_spec_json(TrainSpec(self.spec.game)), **meta["spec"]}  # fields added since: their defaults
+        stored = {**_spec_json(self.spec), **meta["spec"]}  # a field added since: the run did what it now asks
         if stored != _spec_json(self.spec) or meta["seed"] != self.seed:
             raise ValueError(f"{path} is the checkpoint of another run (seed {meta['seed']}, {meta['spec']})")
         self.params = {k[6:]: jax.numpy.asarray(v) for k, v in arrays.items() if k.startswith("param.")}

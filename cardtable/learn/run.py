@@ -118,7 +118,8 @@ def train(spec: TrainSpec, seed: int, out: Path, *, epochs: int | None = None, h
     weights = out / f"{spec.game}-{trainer.players}p.npz"
     _write_weights(trainer, weights, out)
     _plot(out, trainer)
-    row = next(r for r in p.curve if r["epoch"] == p.best_epoch) if p.best_epoch >= 0 else p.curve[-1]
+    row = next(r for r in p.curve if r["epoch"] == p.best_epoch) \
+        if p.best_epoch >= 0 and spec.keep == "best" else p.curve[-1]
     return RunResult(weights, Evaluation(row["win_rate"] * row["games"], row["games"]), p.epoch, p.seconds,
                      int(row["epoch"]))
 
@@ -169,7 +170,7 @@ def _best(trainer: Trainer, out: Path) -> tuple[Net, dict[str, Any]]:
     """The net kept (the best on the evaluation deals) and its curve row."""
     p = trainer.progress
     rows = [r for r in p.curve if r["epoch"] == p.best_epoch]
-    if not rows or not (out / BEST).exists():
+    if trainer.spec.keep == "last" or not rows or not (out / BEST).exists():
         return trainer.net(), p.curve[-1]
     with np.load(out / BEST, allow_pickle=False) as data:
         arrays = {k: data[k] for k in data.files}
@@ -206,7 +207,8 @@ def _spec_summary(spec: TrainSpec) -> dict[str, Any]:
     return {"opponent": spec.opponent, "self_play": spec.self_play, "returns": spec.returns,
             "reward_scale": spec.reward_scale, "hidden": list(spec.hidden), "envs": spec.envs,
             "games_per_env": spec.games_per_env, "batch": spec.batch, "passes": spec.passes,
-            "learning_rate": spec.learning_rate, "half_life": spec.half_life, "epsilon": spec.epsilon}
+            "learning_rate": spec.learning_rate, "half_life": spec.half_life, "epsilon": spec.epsilon,
+            "guide": spec.guide, "keep": spec.keep}
 
 
 def _plot(out: Path, trainer: Trainer) -> None:

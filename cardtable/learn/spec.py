@@ -9,6 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, get_args
 
+Keep = Literal["best", "last"]
+"""The net a run writes at its end: the best of its curve on the evaluation deals, or the last epoch's."""
+
 Returns = Literal["game", "hand"]
 """A sample's target: ``game``, the seat's reward at the end of the game (+1 a winner, -1 the others);
 ``hand``, the points its side scores in the hand (round) the decision belongs to, times ``reward_scale``."""
@@ -35,6 +38,7 @@ class TrainSpec:
     epsilon: float = 0.03
     guide: float = 0.0
     eval_games: int = 1000
+    keep: Keep = "best"
 
     def with_(self, **changes: Any) -> TrainSpec:
         """A copy with some fields changed."""
@@ -72,7 +76,7 @@ def learner_seats(spec: TrainSpec, players: int, env: int) -> tuple[int, ...]:
 
 #: The training choices ``cardtable train --set KEY=VALUE`` may change (the game and its options have flags).
 TUNABLE = ("opponent", "teams", "self_play", "returns", "reward_scale", "hidden", "envs", "games_per_env", "batch",
-           "passes", "learning_rate", "half_life", "epsilon", "guide", "eval_games")
+           "passes", "learning_rate", "half_life", "epsilon", "guide", "eval_games", "keep")
 
 
 def parse_setting(spec: TrainSpec, key: str, text: str) -> TrainSpec:
@@ -86,9 +90,9 @@ def parse_setting(spec: TrainSpec, key: str, text: str) -> TrainSpec:
             value = tuple(int(n) for n in text.split(","))
             if not value or min(value) < 1:
                 raise ValueError
-        elif key == "returns":
+        elif key in ("returns", "keep"):
             value = text
-            if value not in get_args(Returns):
+            if value not in get_args(Returns if key == "returns" else Keep):
                 raise ValueError
         elif kind in ("bool", bool):
             value = {"true": True, "false": False, "1": True, "0": False}[text.lower()]

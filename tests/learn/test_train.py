@@ -159,3 +159,14 @@ def test_the_rate_schedule_halves_every_half_life() -> None:
     spec = DEFAULTS["kaiser"].with_(half_life=100)
     assert [spec.rate_factor(e) for e in (0, 100, 200)] == [1.0, 0.5, 0.25]
     assert DEFAULTS["kaiser"].rate_factor(500) == 1.0
+
+
+def test_keep_last_writes_the_last_epochs_net(tmp_path: Path) -> None:
+    spec = DEFAULTS["durak"].with_(**TINY, keep="last")
+    result = run.train(spec, 3, tmp_path, epochs=2, eval_every=1)
+    net, manifest = load_weights(result.weights)
+    trainer = Trainer(spec, 3)
+    trainer.load_checkpoint(tmp_path / run.CHECKPOINT)
+    assert result.kept_epoch == 2 and manifest.trained["selected_epoch"] == 2
+    assert all(np.array_equal(w, v) for (w, _), (v, _) in zip(net.layers, trainer.net().layers, strict=True))
+    assert manifest.command.endswith("--set keep=last")
