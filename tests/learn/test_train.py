@@ -71,7 +71,8 @@ def test_a_resumed_run_ends_with_the_weights_of_a_run_left_alone(tmp_path: Path)
     b, manifest = load_weights(resumed.weights)
     for (wa, ba), (wb, bb) in zip(a.layers, b.layers, strict=True):
         assert np.array_equal(wa, wb) and np.array_equal(ba, bb)
-    assert manifest.command == "cardtable train crazy_eights --epochs 3 --seed 5 --players 4"
+    assert manifest.command == ("cardtable train crazy_eights --epochs 3 --seed 5 --players 4 --set hidden=16 "
+                                "--set envs=16 --set games_per_env=1 --set batch=64 --set eval_games=32")
     assert manifest.trained["epochs"] == 3
     curve = (tmp_path / "stopped" / "curve.csv").read_text().splitlines()
     assert curve[0].startswith("epoch,samples,updates") and [r.split(",")[0] for r in curve[1:]] == ["0", "2", "3"]
