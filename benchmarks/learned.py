@@ -73,7 +73,7 @@ def main() -> None:
             print(f"{path.name}: {row['bytes'] / 1e6:.2f} MB, {row['weights']:,} weights {row['layers']}; "
                   f"decision {row['median_ms']} ms median, {row['p99_ms']} ms p99 over {len(times)}")
             print(f"  trained by `{manifest.command}`: {t.get('seconds', 0) / 60:.0f} min, "
-                  f"{t.get('learner_steps_per_second')} learner steps/s, simulator {t.get('simulator_share', 0):.0%}"
+                  f"{t.get('learner_steps_per_second')} learner steps/s, simulator {t.get('simulator_share', 0):.1%}"
                   f" of the time; at the end won {s.get('win_rate')} {s.get('interval95')} of {s.get('games')} "
                   f"games against {s.get('against')} ({s.get('seats')})")
 

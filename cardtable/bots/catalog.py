@@ -31,7 +31,7 @@ _GENERIC = {
     "random": BotInfo("Random: any legal move (beginner)", 9, 0.0),
     # Learned players (cardtable.bots.learned): a net per game and option set, where one ships; the decision
     # time is ``benchmarks/learned.py``'s median (building the encoding from the observation, the forward pass).
-    "learned": BotInfo("Learned: a network trained on the batch core's games (fast)", 3, 0.5),
+    "learned": BotInfo("Learned: a network trained on the batch core's games (fast)", 3, 0.3),
 }
 
 # Typical decision times: the median over all of a bot's decisions (forced ones included) printed by
