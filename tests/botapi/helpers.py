@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -118,3 +119,14 @@ def bridge(url: str, token: Path, command: str, log: Path, *extra: str) -> Itera
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def wait_finished(client: Any, tournament: str, timeout: float = 120) -> dict[str, Any]:
+    """The live tournament's public answer once it is finished; ``AssertionError`` after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state = client.get(f"/api/tournaments/{tournament}").json()
+        if state["status"] == "finished":
+            return dict(state)
+        time.sleep(0.1)
+    raise AssertionError(f"tournament {tournament[:12]} did not finish")

@@ -12,20 +12,11 @@ import pytest
 
 from cardtable.server.botapi import tournaments as director_module
 from cardtable.store import BotAccounts, Store
-from tests.botapi.helpers import account, bot_app, play, stream
+from tests.botapi.helpers import account, bot_app, play, stream, wait_finished
 
 BODY = {"game": "crazy_eights", "entries": ["first=random", "heuristic", "last=random"], "options": {"rounds": 1},
         "games": 6, "seed": 4, "concurrency": 2}
 
-
-def _wait(client: Any, tournament: str, timeout: float = 120) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        state = client.get(f"/api/tournaments/{tournament}").json()
-        if state["status"] == "finished":
-            return dict(state)
-        time.sleep(0.1)
-    raise AssertionError(f"tournament {tournament[:12]} did not finish")
 
 
 def _post(client: Any, token: str | None, body: dict[str, Any]) -> Any:
@@ -70,7 +61,7 @@ def test_a_tournament_with_a_connected_bot_plays_at_live_tables_to_its_results(d
         tournament = made.json()["tournament"]
         worker = threading.Thread(target=bot, daemon=True)
         worker.start()
-        state = _wait(client, tournament)
+        state = wait_finished(client, tournament)
         tables = client.get(f"/api/tournaments/{tournament}/tables").json()["tables"]
     results = state["results"]
     assert results["played"] == 6 and set(results["standings"]) == {"mine", "heuristic", "first"}
@@ -85,13 +76,13 @@ def _results(db_url: str, stop_after: int | None) -> dict[str, Any]:
     with bot_app(db_url) as client:
         tournament = _post(client, admin, BODY).json()["tournament"]
         if stop_after is None:
-            return dict(_wait(client, tournament)["results"])
+            return dict(wait_finished(client, tournament)["results"])
         deadline = time.monotonic() + 60
         while client.get(f"/api/tournaments/{tournament}").json()["stored_games"] < stop_after:
             assert time.monotonic() < deadline
             time.sleep(0.05)
     with bot_app(db_url) as client:  # the server restarts: the tournament resumes by itself
-        return dict(_wait(client, tournament)["results"])
+        return dict(wait_finished(client, tournament)["results"])
 
 
 def test_a_restarted_server_resumes_a_live_tournament_with_the_results_of_an_uninterrupted_one(

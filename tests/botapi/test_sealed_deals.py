@@ -4,7 +4,6 @@ follow from; once it is over, the published salt matches the commitment and re-d
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,7 @@ from cardtable.arena.tournament import define, run_tournament
 from cardtable.cli import app
 from cardtable.store import BotAccounts, Store
 from cardtable.store.tournaments import TournamentStore
-from tests.botapi.helpers import account, bot_app, play, stream, table, until
+from tests.botapi.helpers import account, bot_app, play, stream, table, until, wait_finished
 from tests.server.conftest import receive
 from tests.server.realserver import serve
 
@@ -31,15 +30,6 @@ BODY = {"game": "crazy_eights", "entries": ["mine=remote:robo", "heuristic"], "o
 def _post(client: Any, token: str, body: dict[str, Any]) -> Any:
     return client.post("/api/tournaments/live", json=body, headers={"Authorization": f"Bearer {token}"})
 
-
-def _wait(client: Any, tournament: str, timeout: float = 120) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        state = client.get(f"/api/tournaments/{tournament}").json()
-        if state["status"] == "finished":
-            return dict(state)
-        time.sleep(0.1)
-    raise AssertionError(f"tournament {tournament[:12]} did not finish")
 
 
 def test_a_live_tournament_publishes_only_a_commitment_while_played_and_the_seed_and_salt_verify_after(
@@ -66,7 +56,7 @@ def test_a_live_tournament_publishes_only_a_commitment_while_played_and_the_seed
         ws.send_json({"type": "action", "table": at, "id": act["id"], "index": 0})
         play(ws, seed=1)
         play(ws, seed=2)
-        state = _wait(client, tournament)
+        state = wait_finished(client, tournament)
         records = {i: client.get(f"/api/tournaments/{tournament}/games/{i}/record").json() for i in range(2)}
     sealed = state["sealed"]
     assert sealed["seed"] == SEED and state["seed"] == SEED and sealed["commitment"] == promised
