@@ -46,4 +46,5 @@ def test_optional_dependencies_are_grouped_and_make_test_installs_the_ones_tests
     assert "open_spiel" in names["openspiel"]
     assert "psycopg" in names["postgres"]
     assert all("," in dep and "<" in dep for deps in extras.values() for dep in deps if "open_spiel>=1.5;" not in dep)
-    assert ".[test,rl,openspiel]" in (ROOT / "Makefile").read_text()
+    assert {"jax", "optax"} <= names["learn"]  # training only: nothing that plays imports them (lint-imports)
+    assert ".[test,rl,openspiel,learn]" in (ROOT / "Makefile").read_text()

@@ -155,17 +155,20 @@ def test_computer_moves_do_not_run_ahead_past_a_promised_seat(db_url: str) -> No
         created = create(client, "wizard", ["bot", "bot", "bot"], seed=11)
         table_id, host = created["table_id"], created["token"]
         _allow(client, table_id, host)
-        start(client, table_id, host)
-        manager = client.app.state.manager  # type: ignore[attr-defined]
-        table = manager.tables[table_id]
-        assert manager.driver.may_run_ahead(table)  # nobody seated is connected
-        seat = (table.to_act + 1) % 3  # not the seat to act: the promise waits for its turn
-        taken = client.post(f"/api/tables/{table_id}/take", json={"seat": seat, "name": "Summer"})
-        assert taken.status_code == 200, taken.text
-        assert taken.json()["pending"]
-        assert not manager.driver.may_run_ahead(table)
-        deadline = time.monotonic() + 20
-        while client.get(f"/api/tables/{table_id}").json()["seats"][seat]["kind"] != "human":
-            assert time.monotonic() < deadline, "the promised seat was never handed over"
-            time.sleep(0.02)
-        assert manager.driver.may_run_ahead(table)  # the promise is kept: nothing holds the computers back
+        # Watched, so the computers keep the table's pace (nobody watching: full speed, and the seat chosen
+        # below could come to act before the promise reaches the server).
+        with client.websocket_connect(f"/ws/tables/{table_id}"):
+            start(client, table_id, host)
+            manager = client.app.state.manager  # type: ignore[attr-defined]
+            table = manager.tables[table_id]
+            assert manager.driver.may_run_ahead(table)  # nobody seated is connected
+            seat = (table.to_act + 1) % 3  # not the seat to act: the promise waits for its turn
+            taken = client.post(f"/api/tables/{table_id}/take", json={"seat": seat, "name": "Summer"})
+            assert taken.status_code == 200, taken.text
+            assert taken.json()["pending"]
+            assert not manager.driver.may_run_ahead(table)
+            deadline = time.monotonic() + 20
+            while client.get(f"/api/tables/{table_id}").json()["seats"][seat]["kind"] != "human":
+                assert time.monotonic() < deadline, "the promised seat was never handed over"
+                time.sleep(0.02)
+            assert manager.driver.may_run_ahead(table)  # the promise is kept: nothing holds the computers back
