@@ -63,10 +63,9 @@ def train(
     _check_core(spec)
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    total = epochs if epochs is not None else None
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("epoch {task.completed}"),
                   TimeElapsedColumn(), console=console, transient=False) as bar:
-        task = bar.add_task(f"{name}: training", total=total)
+        task = bar.add_task(f"{name}: training", total=epochs)
 
         def on_epoch(trainer, stats, evaluation):  # type: ignore[no-untyped-def]
             text = f"{name}: {stats.samples} samples, loss {stats.loss:.3f}"

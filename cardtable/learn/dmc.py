@@ -17,7 +17,6 @@ import json
 import math
 import os
 import time
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -302,7 +301,7 @@ class Trainer:
         leaves = jax.tree_util.tree_leaves(self.opt_state)
         arrays: dict[str, Any] = {f"param.{k}": np.asarray(v) for k, v in self.params.items()}
         arrays.update({f"opt.{i}": np.asarray(v) for i, v in enumerate(leaves)})
-        meta = {"spec": _spec_json(self.spec), "seed": self.seed, "progress": asdict(self.progress)}
+        meta = {"spec": spec_json(self.spec), "seed": self.seed, "progress": asdict(self.progress)}
         arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
         tmp = path.with_name(path.name + ".tmp")
         with open(tmp, "wb") as f:
@@ -316,8 +315,8 @@ class Trainer:
         with np.load(path, allow_pickle=False) as data:
             arrays = {k: data[k] for k in data.files}
         meta = json.loads(arrays.pop("meta").tobytes().decode())
-        stored = {**_spec_json(self.spec), **meta["spec"]}  # a field added since: the run did what it now asks
-        if stored != _spec_json(self.spec) or meta["seed"] != self.seed:
+        stored = {**spec_json(self.spec), **meta["spec"]}  # a field added since: the run did what it now asks
+        if stored != spec_json(self.spec) or meta["seed"] != self.seed:
             raise ValueError(f"{path} is the checkpoint of another run (seed {meta['seed']}, {meta['spec']})")
         self.params = {k[6:]: jax.numpy.asarray(v) for k, v in arrays.items() if k.startswith("param.")}
         template = self.opt.init(self.params)
@@ -328,10 +327,9 @@ class Trainer:
         self.progress = Progress(**meta["progress"])
 
 
-def _spec_json(spec: TrainSpec) -> dict[str, Any]:
+def spec_json(spec: TrainSpec) -> dict[str, Any]:
+    """The spec as JSON data (what a checkpoint stores and compares)."""
     data = asdict(spec)
     data["hidden"] = list(spec.hidden)
     return data
 
-
-Callback = Callable[[EpochStats, Evaluation | None], None]

@@ -21,7 +21,7 @@ from cardtable.bots.learned import Manifest, Net, save_weights
 from cardtable.core.encoding import encoding_for
 from cardtable.core.options import options_to_dict
 from cardtable.core.registry import load_game
-from cardtable.learn.dmc import EpochStats, Evaluation, Trainer
+from cardtable.learn.dmc import EpochStats, Evaluation, Trainer, spec_json
 from cardtable.learn.spec import DEFAULTS, TrainSpec, settings_text
 
 CHECKPOINT = "checkpoint.npz"
@@ -204,11 +204,8 @@ def _write_weights(trainer: Trainer, path: Path, out: Path) -> None:
 
 
 def _spec_summary(spec: TrainSpec) -> dict[str, Any]:
-    return {"opponent": spec.opponent, "self_play": spec.self_play, "returns": spec.returns,
-            "reward_scale": spec.reward_scale, "hidden": list(spec.hidden), "envs": spec.envs,
-            "games_per_env": spec.games_per_env, "batch": spec.batch, "passes": spec.passes,
-            "learning_rate": spec.learning_rate, "half_life": spec.half_life, "epsilon": spec.epsilon,
-            "guide": spec.guide, "keep": spec.keep}
+    """The training choices (the spec less the game, its options and the measuring), for the manifest."""
+    return {k: v for k, v in spec_json(spec).items() if k not in ("game", "options", "teams", "eval_games")}
 
 
 def _plot(out: Path, trainer: Trainer) -> None:
