@@ -16,13 +16,15 @@ from cardtable.store.db import (
     hash_token,
     resolve_database_url,
 )
+from cardtable.store.ladder import Ladder
 from cardtable.store.live_tournaments import LiveTournaments
 from cardtable.store.models import RECORD_FORMAT, ActionRow, Base, LeaseRow, SeatRow, TableRow
+from cardtable.store.people import People
 from cardtable.store.tournaments import TournamentStore
 
 __all__ = [
     "DATABASE_URL_ENV", "DEFAULT_DATABASE_URL", "LISTED_STATUSES", "OPEN_STATUSES", "RECORD_FORMAT", "ActionRow",
-    "BotAccount", "BotAccounts", "LiveTournaments",
+    "BotAccount", "BotAccounts", "Ladder", "LiveTournaments", "People",
     "Base", "LeaseLost", "LeaseRow", "SeatRow", "StaleVersion", "Store", "StoredSeat",
     "StoredTable", "TableRow", "TournamentStore", "hash_token", "resolve_database_url",
 ]

@@ -34,7 +34,7 @@ TOKEN_PREFIX = "ctb_"
 #: Random bytes in a token (256 bits; the issue asks for 192 or more).
 TOKEN_BYTES = 32
 ROLES = ("bot", "admin")
-ORIGINS = ("admin", "lobby")
+ORIGINS = ("admin", "lobby", "account")
 #: A bot's name: 1–32 letters, digits, spaces, ``_ - .``; no control characters, no lone surrogates.
 NAME_PATTERN = re.compile(r"[\w .\-]{1,32}")
 
@@ -53,6 +53,8 @@ class BotAccountRow(Base):
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
     #: When a server process last saw the account connected (the lobby lists bots seen lately).
     seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    #: The person's account that owns the bot (``origin`` ``account``), as on lichess; ``None``: an admin's.
+    owner_id: Mapped[int | None] = mapped_column(Integer, default=None, index=True)
 
 
 @dataclass(frozen=True)
@@ -113,8 +115,10 @@ class BotAccounts:
     def __init__(self, engine: Engine) -> None:
         self._sessions = sessionmaker(engine, expire_on_commit=False)
 
-    def add(self, name: str, *, role: str = "bot", origin: str = "admin") -> tuple[BotAccount, str]:
-        """Make an account; returns it and its token (shown once). ``ValueError`` for a bad or taken name."""
+    def add(self, name: str, *, role: str = "bot", origin: str = "admin",
+            owner: int | None = None) -> tuple[BotAccount, str]:
+        """Make an account (``owner``: the person's account it belongs to); returns it and its token (shown
+        once). ``ValueError`` for a bad or taken name."""
         name = check_bot_name(name)
         if role not in ROLES:
             raise ValueError(f"role must be one of {', '.join(ROLES)}, not {role!r}")
@@ -122,7 +126,7 @@ class BotAccounts:
             raise ValueError(f"origin must be one of {', '.join(ORIGINS)}, not {origin!r}")
         token = new_token()
         row = BotAccountRow(name=name, role=role, token_hash=hash_bot_token(token), origin=origin,
-                            created_at=utcnow())
+                            created_at=utcnow(), owner_id=owner)
         try:
             with self._sessions.begin() as session:
                 session.add(row)
@@ -145,6 +149,13 @@ class BotAccounts:
             query = query.where(BotAccountRow.revoked_at.is_(None))
         with self._sessions() as session:
             return [_account(row) for row in session.scalars(query)]
+
+    def owned_by(self, person_id: int) -> list[BotAccount]:
+        """The bot accounts a person's account owns, by name."""
+        with self._sessions() as session:
+            rows = session.scalars(select(BotAccountRow).where(BotAccountRow.owner_id == person_id)
+                                   .order_by(BotAccountRow.name))
+            return [_account(row) for row in rows]
 
     def revoke(self, name: str) -> BotAccount:
         """Refuse the token of ``name`` from now on; ``ValueError`` if there is no such account."""

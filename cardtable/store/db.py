@@ -62,11 +62,13 @@ class StoredSeat:
     account: int | None = None
     #: A ``remote`` seat's lost decisions this game by kind, and ``forfeited`` (1) once forfeited.
     failures: dict[str, int] = field(default_factory=dict)
+    #: The person's account that sat here signed in (``cardtable.store.people``), kept when they leave.
+    person: int | None = None
 
     def copy(self) -> StoredSeat:
         """An independent copy (changes are prepared on copies and kept only once stored)."""
         return StoredSeat(self.index, self.kind, self.name, self.bot, self.token_hash, self.taken, self.account,
-                          dict(self.failures))
+                          dict(self.failures), self.person)
 
 
 @dataclass
@@ -140,7 +142,8 @@ class Store:
             for seat in seats:
                 c.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.index == seat.index)
                           .values(name=seat.name, kind=seat.kind, bot=seat.bot, token_hash=seat.token_hash,
-                                  taken=seat.taken, account_id=seat.account, failures=seat.failures or None))
+                                  taken=seat.taken, account_id=seat.account, failures=seat.failures or None,
+                                  person_id=seat.person))
             self.set_status(table_id, status, c, **columns)
         self._run(connection, work)
 
@@ -398,12 +401,12 @@ def _is_conflict(exc: Exception) -> bool:
 def _seat_values(table_id: str, seat: StoredSeat) -> dict[str, Any]:
     return {"table_id": table_id, "index": seat.index, "name": seat.name, "kind": seat.kind, "bot": seat.bot,
             "token_hash": seat.token_hash, "taken": seat.taken, "account_id": seat.account,
-            "failures": seat.failures or None}
+            "failures": seat.failures or None, "person_id": seat.person}
 
 
 def _stored(row: TableRow, *, with_actions: bool = True) -> StoredTable:
-    seats = [StoredSeat(s.index, s.kind, s.name, s.bot, s.token_hash, s.taken, s.account_id, dict(s.failures or {}))
-             for s in row.seats]
+    seats = [StoredSeat(s.index, s.kind, s.name, s.bot, s.token_hash, s.taken, s.account_id, dict(s.failures or {}),
+                        s.person_id) for s in row.seats]
     actions = [(a.seat, dict(a.action)) for a in row.actions] if with_actions else []
     return StoredTable(row.id, row.game, dict(row.options), row.seed, row.status, row.host_token_hash,
                        row.preset, row.host_seat, seats, actions, row.created_at, row.updated_at,

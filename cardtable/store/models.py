@@ -76,6 +76,8 @@ class SeatRow(Base):
     #: The bot account holding a ``remote`` seat (the Bot API), and that seat's lost decisions by kind.
     account_id: Mapped[int | None] = mapped_column(Integer, default=None, index=True)
     failures: Mapped[dict[str, int] | None] = mapped_column(JSON, default=None)
+    #: The person's account holding the seat, when they played signed in (``cardtable.store.people``).
+    person_id: Mapped[int | None] = mapped_column(Integer, default=None, index=True)
 
     table: Mapped[TableRow] = relationship(back_populates="seats")
 
