@@ -19,6 +19,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from cardtable.server.auth import install as install_accounts
 from cardtable.server.botapi import BotApiSettings
 from cardtable.server.botapi import install as install_bot_api
 from cardtable.server.health import install as install_health
@@ -28,6 +29,8 @@ from cardtable.server.logs import install_redaction
 from cardtable.server.manager import TableManager
 from cardtable.server.messages import error_json, error_message
 from cardtable.server.metrics import install as install_metrics
+from cardtable.server.profiles import install as install_profiles
+from cardtable.server.ratings import install as install_ratings
 from cardtable.server.schemas import CreateTable, JoinTable, TokenBody
 from cardtable.server.sockets import read_messages
 from cardtable.server.table_api import install as install_table_extras
@@ -77,6 +80,9 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6, takeo
     app.include_router(tournaments_router)
     social = install_table_extras(app, manager)
     install_bot_api(app, manager, social, bots)
+    install_accounts(app, manager)  # /api/account/…: people's accounts
+    install_ratings(manager)  # rated tables move the ladder when they end
+    install_profiles(app, manager)  # /players/NAME, /leaderboard/GAME and their JSON
     return app
 
 
@@ -164,7 +170,11 @@ def _api(app: FastAPI, manager: TableManager) -> None:
 
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
-        table, seat, token = await manager.create(body, _address(request))
+        person = await request.app.state.accounts.writer(request)  # a signed-in host sits under their name
+        if body.rated and person is None:
+            raise TableError(403, "sign in to create a rated table", code="rated_sign_in", params={})
+        host = (person.id, person.name) if person is not None else None
+        table, seat, token = await manager.create(body, _address(request), host)
         return {"table_id": table.id, "seat": seat, "token": token}
 
     @app.get("/api/tables")
@@ -178,8 +188,10 @@ def _api(app: FastAPI, manager: TableManager) -> None:
         return summary(await manager.find(table_id))
 
     @app.post("/api/tables/{table_id}/join")
-    async def join(table_id: str, body: JoinTable) -> dict[str, Any]:
-        token = await manager.join(await manager.find(table_id), body.seat, body.name)
+    async def join(table_id: str, body: JoinTable, request: Request) -> dict[str, Any]:
+        person = await request.app.state.accounts.writer(request)
+        name, account = (person.name, person.id) if person is not None else (body.name, None)
+        token = await manager.join(await manager.find(table_id), body.seat, name, account)
         return {"table_id": table_id, "seat": body.seat, "token": token}
 
     @app.post("/api/tables/{table_id}/leave")

@@ -50,8 +50,10 @@ class Lifecycle:
 
     # Created, loaded, found.
 
-    async def create(self, body: CreateTable, address: str = "") -> tuple[LiveTable, Seat | None, str]:
-        """A new waiting table; returns it with the host's seat and token."""
+    async def create(self, body: CreateTable, address: str = "",
+                     person: tuple[int, str] | None = None) -> tuple[LiveTable, Seat | None, str]:
+        """A new waiting table; returns it with the host's seat and token (``person``: the signed-in host's
+        account id and name, who sits under that name)."""
         limits = self.registry.limits
         if not self.creations.take(address):
             raise TableError(429, f"too many new tables from your address (at most "
@@ -64,9 +66,12 @@ class Lifecycle:
         if host_seat is not None:
             seats[host_seat].name, seats[host_seat].taken = body.name, True
             seats[host_seat].token_hash = hash_token(token)
+            if person is not None:
+                seats[host_seat].person, seats[host_seat].name = person
         seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
         stored = StoredTable(self.registry.new_id(), game.info.name, options_to_dict(options), seed, WAITING,
-                             hash_token(token), body.preset, host_seat, seats)
+                             hash_token(token), body.preset, host_seat, seats,
+                             settings={"rated": True} if body.rated else {})
 
         table = await self.add_table(stored, game, options)
         return table, host_seat, token

@@ -264,9 +264,10 @@ class TableManager:
         """Waiting, playing and paused tables in this process's memory, newest first."""
         return self.registry.open_tables()
 
-    async def create(self, body: CreateTable, address: str = "") -> tuple[LiveTable, Seat | None, str]:
-        """A new waiting table; returns it with the host's seat and token."""
-        return await self.lifecycle.create(body, address)
+    async def create(self, body: CreateTable, address: str = "",
+                     person: tuple[int, str] | None = None) -> tuple[LiveTable, Seat | None, str]:
+        """A new waiting table; returns it with the host's seat and token (``person``: a signed-in host)."""
+        return await self.lifecycle.create(body, address, person)
 
     def record(self, table: LiveTable) -> dict[str, Any]:
         """The finished (or stopped) game's record as JSON; 409 before (a record reveals every hand)."""
@@ -274,10 +275,11 @@ class TableManager:
 
     # Changes by name (run here or forwarded to the process that drives the table).
 
-    async def join(self, table: LiveTable, seat: int, name: str) -> str:
-        """Give a free human seat to a person; returns the seat's new token."""
+    async def join(self, table: LiveTable, seat: int, name: str, person: int | None = None) -> str:
+        """Give a free human seat to a person (``person``: their account, when signed in); the seat's new token."""
         token = secrets.token_urlsafe(24)
-        await self.operate(table, {"op": "join", "seat": seat, "name": name, "token_hash": hash_token(token)})
+        await self.operate(table, {"op": "join", "seat": seat, "name": name, "token_hash": hash_token(token),
+                                   "person": person})
         return token
 
     async def leave(self, table: LiveTable, token: str) -> None:

@@ -55,8 +55,9 @@ class Operations:
         if isinstance(kind, str) and kind in self.extra:
             return await self.extra[kind](table, operation)
         if kind == "join":
+            person = operation.get("person")
             await self.seating.join(table, int(operation["seat"]), str(operation["name"]),
-                                    str(operation["token_hash"]))
+                                    str(operation["token_hash"]), int(person) if person is not None else None)
         elif kind == "leave":
             await self.seating.leave(table, str(operation["token_hash"]))
         elif kind == "start":

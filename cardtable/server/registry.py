@@ -14,6 +14,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+from sqlalchemy.engine import Connection as DbConnection
+
 from cardtable.core import GameRecord, options_to_dict
 from cardtable.server.limits import Limits, excerpt
 from cardtable.server.live import AnyGame, LiveTable, TableError
@@ -37,6 +39,9 @@ class TableRegistry:
         #: Called with a table's id once it is no longer in memory at all (neither open here nor cached), so
         #: that per-table state elsewhere (chat, summary holds) goes with it.
         self.on_evict: list[Callable[[str], None]] = []
+        #: Called in the transaction that stores a table's last move, with the outcome's JSON (the rating
+        #: ladder's update, ``server/ratings.py``): it commits with that move or not at all.
+        self.on_finish: list[Callable[[LiveTable, dict[str, Any], DbConnection], None]] = []
 
     def game(self, name: str) -> AnyGame:
         """A registered game; 400 if unknown."""
@@ -73,6 +78,11 @@ class TableRegistry:
             return
         for hook in self.on_evict:
             hook(table_id)
+
+    def finished_in(self, table: LiveTable, outcome: dict[str, Any] | None, c: DbConnection) -> None:
+        """Run the ``on_finish`` hooks in the transaction storing the table's last move."""
+        for hook in self.on_finish:
+            hook(table, outcome or {}, c)
 
     def new_id(self) -> str:
         """A fresh random table id."""

@@ -55,6 +55,8 @@ class CreateTable(_Body):
     seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=MAX_SEATS)] | None = None
     name: Name = "Host"
     seed: Annotated[int, Field(ge=0, lt=2**63)] | None = None
+    #: A rated table: its result moves the players' ratings (signed-in people only; ``server/ratings.py``).
+    rated: bool = False
 
 
 class JoinTable(_Body):

@@ -35,8 +35,9 @@ class Seating:
         self.absence = absence
         self.commits = commits
 
-    async def join(self, table: LiveTable, seat: int, name: str, token_hash: str) -> None:
-        """Give the free human seat ``seat`` to a person holding ``token_hash`` (before the start only)."""
+    async def join(self, table: LiveTable, seat: int, name: str, token_hash: str, person: int | None = None) -> None:
+        """Give the free human seat ``seat`` to a person holding ``token_hash`` (before the start only);
+        ``person``: their account (a rated table takes only signed-in people, each at one seat)."""
         async with table.lock:
             if table.status != WAITING:
                 raise TableError(409, f"table {table.id} is {table.status}: seats can be taken only before the "
@@ -51,7 +52,14 @@ class Seating:
                                  params={"seat": seat})
             if target.taken:
                 raise TableError(409, f"seat {seat} is taken", code="seat_taken", params={"seat": seat})
-            target.name, target.taken, target.token_hash = name, True, token_hash
+            if (table.stored.settings or {}).get("rated"):
+                if person is None:
+                    raise TableError(403, "this table is rated: sign in to take a seat", code="rated_sign_in",
+                                     params={})
+                if any(s.person == person for s in table.stored.seats):
+                    raise TableError(409, "you already hold a seat at this rated table", code="rated_one_seat",
+                                     params={})
+            target.name, target.taken, target.token_hash, target.person = name, True, token_hash, person
             store = self.registry.store
             await self.storage.write(lambda c: store.save_seats(table.id, [target], None, c), table)
             table.stored.seats[seat] = target

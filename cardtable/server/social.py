@@ -281,10 +281,13 @@ class Social:
             raise TableError(403, "only the host (or, once the host has left, a player) can start a rematch",
                              code="rematch_host", params={})
         # The same seats (a bot account keeps its seat); a new game's lost decisions start at none.
-        seats = [StoredSeat(s.index, s.kind, s.name, s.bot, s.token_hash, s.taken, s.account) for s in old.seats]
+        seats = [StoredSeat(s.index, s.kind, s.name, s.bot, s.token_hash, s.taken, s.account,
+                            person=s.person if s.kind == "human" else None)
+                 for s in old.seats]
+        rated = {"rated": True} if (old.settings or {}).get("rated") else {}  # a rated table's rematch is rated
         stored = StoredTable(self.manager.new_table_id(), old.game, dict(old.options), secrets.randbelow(2**31),
                              "waiting", hash_token(token), old.preset, host_seat, seats,
-                             settings=asdict(social.settings))
+                             settings={**asdict(social.settings), **rated})
         new = await self.manager.add_table(stored, table.game, table.options)
         social.rematch = new.id
         await self.manager.start(new, token)

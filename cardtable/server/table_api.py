@@ -130,7 +130,10 @@ def _router(manager: TableManager, social: Social, takeovers: Takeovers) -> APIR
 
     @router.post("/api/tables/{table_id}/take")
     async def take(table_id: str, body: TakeBody) -> dict[str, Any]:
-        token, pending = await takeovers.take_seat(await manager.find(table_id), body.seat, body.name)
+        table = await manager.find(table_id)
+        if (table.stored.settings or {}).get("rated"):  # each seat's rating goes to whoever sat there from the deal
+            raise TableError(409, "seats of a rated table are not taken over", code="rated_takeover", params={})
+        token, pending = await takeovers.take_seat(table, body.seat, body.name)
         return {"table_id": table_id, "seat": body.seat, "token": token, "pending": pending}
 
     @router.post("/api/tables/{table_id}/rematch")

@@ -1,0 +1,106 @@
+"""Rated tables: the ladder's update when a rated table's game ends, in the transaction of its last move.
+
+Who is rated (each seat): a person who sat there signed in (``person:ID``), a bot account's seat
+(``bot:ID``) and a built-in computer player (``builtin:NAME@VERSION``: each name and cardtable version is one
+player). A table with a guest's seat is not rated at all (rated tables take only signed-in people; the
+host's rematch of a rated table keeps everyone's account).
+
+Places come from the outcome: teams (Kaiser's and Mus's pairs, else one seat each) ordered by winning first,
+then by score; equal teams share a place. A seat whose person left during play (the computer finished for
+them) or whose bot forfeited counts as the person's or the bot's, placed last with its team.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Connection as DbConnection
+
+from cardtable._version import __version__
+from cardtable.server.live import LiveTable
+from cardtable.server.manager import TableManager
+from cardtable.store import Ladder
+from cardtable.store.accounts import BotAccountRow
+from cardtable.store.ladder import Entrant, bot_key, builtin_key, person_key
+from cardtable.store.people import PersonRow
+
+log = logging.getLogger("cardtable.server")
+
+
+def is_rated(table: LiveTable) -> bool:
+    """Whether the host made the table rated."""
+    return bool((table.stored.settings or {}).get("rated"))
+
+
+def builtin_name(bot: str) -> str:
+    """The ladder name of a built-in computer player at this version."""
+    return f"{bot}@{__version__}"
+
+
+class Ratings:
+    """Rates each rated table when its last move is stored."""
+
+    def __init__(self, manager: TableManager) -> None:
+        self.manager = manager
+        self.ladder = Ladder(manager.store.engine)
+
+    def on_finish(self, table: LiveTable, outcome: dict[str, Any], c: DbConnection) -> None:
+        """The hook: a rated table's ladder update, in the caller's transaction."""
+        if not is_rated(table):
+            return
+        entrants = entrants_of(table, outcome, c)
+        if entrants is None:
+            log.info("table %s is rated but has a guest's seat: not rated", table.id)
+            return
+        self.ladder.rate(c, table.game.info.name, table.id, entrants)
+
+
+def entrants_of(table: LiveTable, outcome: dict[str, Any], c: DbConnection) -> list[Entrant] | None:
+    """Each seat's rated identity, team and place; None if a seat has none (a guest)."""
+    seats = table.stored.seats
+    scores = [float(x) for x in outcome.get("scores", [])]
+    winners = {int(w) for w in outcome.get("winners", [])}
+    teams = [tuple(t) for t in table.game.teams(table.options)]
+    people = _names(c, PersonRow, [s.person for s in seats if s.person is not None])
+    bots = _names(c, BotAccountRow, [s.account for s in seats if s.kind == "remote" and s.account is not None])
+    who: dict[int, tuple[str, str, str, bool]] = {}
+    for seat in seats:
+        if seat.person is not None and seat.person in people:
+            who[seat.index] = (person_key(seat.person), "person", people[seat.person], seat.kind != "human")
+        elif seat.kind == "remote" and seat.account is not None and seat.account in bots:
+            forfeited = bool(seat.failures.get("forfeited")) or seat.index in table.forfeited
+            who[seat.index] = (bot_key(seat.account), "bot", bots[seat.account], forfeited)
+        elif seat.kind == "bot" and seat.bot and seat.person is None:
+            name = builtin_name(seat.bot)
+            who[seat.index] = (builtin_key(name), "builtin", name, False)
+        else:
+            return None
+    order = []
+    for team in teams:
+        abandoned = any(who[s][3] for s in team)
+        won = any(s in winners for s in team)
+        best = max((scores[s] for s in team if s < len(scores)), default=0.0)
+        order.append((abandoned, not won, -best))
+    places = [1 + sum(1 for other in order if other < mine) for mine in order]
+    out = []
+    for index, team in enumerate(teams):
+        for s in team:
+            key, kind, name, abandoned = who[s]
+            out.append(Entrant(s, key, kind, name, index, places[index], s in winners and not abandoned, abandoned))
+    return out
+
+
+def _names(c: DbConnection, row: Any, ids: list[int]) -> dict[int, str]:
+    """Names by id of people's or bot accounts (deleted ones are missing)."""
+    if not ids:
+        return {}
+    return {int(i): str(n) for i, n in c.execute(select(row.id, row.name).where(row.id.in_(ids)))}
+
+
+def install(manager: TableManager) -> Ratings:
+    """Rate rated tables from now on."""
+    ratings = Ratings(manager)
+    manager.registry.on_finish.append(ratings.on_finish)
+    return ratings
