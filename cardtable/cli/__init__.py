@@ -20,6 +20,7 @@ from cardtable.cli.common import console, err, external_factory, fail, load, par
 from cardtable.cli.connect import bot_connect
 from cardtable.cli.durak import durak
 from cardtable.cli.play import play
+from cardtable.cli.review import review
 from cardtable.cli.serve import db, serve
 from cardtable.cli.train import train
 from cardtable.core.errors import DecodeError, InvalidOptions
@@ -215,6 +216,7 @@ def root(version: Annotated[bool, typer.Option("--version", callback=version_cal
 app.command("arena")(arena)
 app.command("durak")(durak)
 app.command("play")(play)
+app.command("review")(review)  # cli/review.py
 app.command("serve")(serve)
 app.command("train")(train)  # cli/train.py (the learn extra)
 app.add_typer(db, name="db")

@@ -1,0 +1,257 @@
+"""The review of a finished game: every decision of a seat, each option's value from what the seat knew.
+
+For each decision (a seat to act with more than one option) the review takes the seat's observation,
+and only it: ``budget`` worlds are sampled consistently with it (``Game.sample_world``, as the search
+bots do); in each, every option is applied and the world played out to the game's horizon with the same
+playout randomness for every option (common random numbers), and the end valued in the game's points
+(:mod:`cardtable.review.values`). An option's value is its mean; the chosen option's loss is the best
+option's mean minus its own, with the standard error of the per-world differences. All randomness
+comes from ``seed`` and the decision's step, so a seeded review is reproducible exactly.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardtable.core.codec import to_json
+from cardtable.core.errors import IllegalAction
+from cardtable.core.observation import Observation
+from cardtable.core.record import GameRecord
+from cardtable.core.types import Seat
+from cardtable.review.values import AnyGame, ReviewSpec, spec_for
+
+#: Worlds sampled per decision: the default, and the range a caller may ask for.
+DEFAULT_BUDGET = 24
+MIN_BUDGET, MAX_BUDGET = 2, 2000
+
+Progress = Callable[[int, int], None]
+"""``(decisions_done, decisions_total)``: called after each reviewed decision."""
+
+
+class ReviewError(ValueError):
+    """A review that cannot be made: a record that does not replay, a seat off the table, a bad budget."""
+
+
+@dataclass(frozen=True)
+class OptionValue:
+    """One option of a decision: the action, its mean value and that mean's standard error."""
+
+    action: Any
+    value: float
+    error: float
+
+    def to_json(self, game: AnyGame) -> dict[str, Any]:
+        """JSON: the action (JSON and words), value and error."""
+        return {"action": to_json(self.action), "text": game.describe_action(self.action),
+                "value": _round(self.value), "error": _round(self.error)}
+
+
+@dataclass(frozen=True)
+class DecisionReview:
+    """One decision: where in the record, the options (best first), the chosen one and its loss."""
+
+    step: int
+    seat: Seat
+    observation: Observation
+    chosen: Any
+    options: tuple[OptionValue, ...]
+    loss: float
+    error: float
+    mark: str | None
+    worlds: int
+    best_value: float = field(default=0.0)
+
+    def to_json(self, game: AnyGame) -> dict[str, Any]:
+        """JSON for the page, the CLI and the API: the seat's view then, options, loss, error and mark."""
+        return {"step": self.step, "seat": self.seat, "observation": to_json(self.observation),
+                "chosen": to_json(self.chosen), "chosen_text": game.describe_action(self.chosen),
+                "options": [o.to_json(game) for o in self.options], "loss": _round(self.loss),
+                "error": _round(self.error), "mark": self.mark, "worlds": self.worlds}
+
+
+@dataclass(frozen=True)
+class GameReview:
+    """A seat's review of a whole game, with the public score line for the chart."""
+
+    game: str
+    seat: Seat
+    budget: int
+    seed: int
+    unit: str
+    horizon: str
+    thresholds: tuple[float, float]
+    decisions: tuple[DecisionReview, ...]
+    scores: tuple[tuple[int, tuple[float, ...]], ...]
+    score_labels: str
+    forced: int
+
+    @property
+    def mean_loss(self) -> float:
+        """The mean loss per reviewed decision (0 with none)."""
+        return sum(d.loss for d in self.decisions) / len(self.decisions) if self.decisions else 0.0
+
+    def count(self, mark: str) -> int:
+        """How many decisions carry ``mark``."""
+        return sum(d.mark == mark for d in self.decisions)
+
+    def to_json(self, game: AnyGame) -> dict[str, Any]:
+        """The whole review as JSON (``cardtable review --json``, the REST API, the page)."""
+        return {"game": self.game, "title": game.info.title, "seat": self.seat, "budget": self.budget,
+                "seed": self.seed, "unit": self.unit, "horizon": self.horizon,
+                "thresholds": {"mistake": self.thresholds[0], "blunder": self.thresholds[1]},
+                "mean_loss": _round(self.mean_loss), "total_loss": _round(sum(d.loss for d in self.decisions)),
+                "mistakes": self.count("mistake"), "blunders": self.count("blunder"), "forced": self.forced,
+                "score_labels": self.score_labels,
+                "scores": [{"step": step, "scores": list(values)} for step, values in self.scores],
+                "decisions": [d.to_json(game) for d in self.decisions]}
+
+
+def _round(x: float) -> float:
+    return round(x, 4)
+
+
+def check_budget(budget: int) -> int:
+    """``budget`` if it is a whole number of worlds in range; ``ReviewError`` otherwise."""
+    if type(budget) is not int or not MIN_BUDGET <= budget <= MAX_BUDGET:
+        raise ReviewError(f"a review budget is {MIN_BUDGET}–{MAX_BUDGET} sampled worlds a decision, not {budget!r}")
+    return budget
+
+
+# One decision.
+
+
+def review_position(game: AnyGame, state: Any, seat: Seat, chosen: Any, *, budget: int = DEFAULT_BUDGET,
+                    seed: int = 0, step: int = 0, spec: ReviewSpec | None = None) -> DecisionReview:
+    """The review of ``seat`` choosing ``chosen`` in ``state``, computed from the seat's observation alone."""
+    spec = spec or spec_for(game)
+    observation = game.observe(state, seat)
+    legal = game.legal_actions(state, seat)
+    return review_decision(game, spec, observation, legal, chosen, budget=budget, rng=_rng(seed, step), step=step)
+
+
+def review_decision(game: AnyGame, spec: ReviewSpec, observation: Observation, legal: Sequence[Any], chosen: Any,
+                    *, budget: int, rng: random.Random, step: int = 0) -> DecisionReview:
+    """Score each option over ``budget`` sampled worlds (common random numbers); the chosen one's loss."""
+    seat = observation.observer
+    if seat is None:
+        raise ReviewError("a review is of a seat's decisions; a spectator's observation has none")
+    options = _options(game, observation, legal, chosen)
+    hints = game.search_hints()
+    sample = hints.sample or game.sample_world
+    apply, playout, value = game.apply_unchecked, spec.playout, spec.value
+    per_world: list[list[float]] = []
+    for _ in range(budget):
+        world = sample(observation, rng)
+        playout_seed = rng.randrange(2**62)
+        row = []
+        for action in options:
+            after, _ = apply(world, seat, action)
+            row.append(value(world, playout(world, after, random.Random(playout_seed)), seat))
+        per_world.append(row)
+    return _summarise(spec, observation, options, chosen, per_world, step)
+
+
+def _options(game: AnyGame, observation: Observation, legal: Sequence[Any], chosen: Any) -> list[Any]:
+    """The options worth scoring: the game's search candidates (all legal ones by default) and the chosen one."""
+    candidates = game.search_hints().candidates
+    options = list(candidates(observation, legal)) if candidates is not None else list(legal)
+    options = [a for a in options if a in legal] or list(legal)
+    if chosen not in options:
+        options.append(chosen)
+    return options
+
+
+def _summarise(spec: ReviewSpec, observation: Observation, options: list[Any], chosen: Any,
+               per_world: list[list[float]], step: int) -> DecisionReview:
+    """Means, errors, the best option, the chosen one's loss (paired per world) and its mark."""
+    n = len(per_world)
+    columns = list(zip(*per_world))
+    means = [sum(c) / n for c in columns]
+    best = max(range(len(options)), key=lambda i: (means[i], options[i] == chosen, -i))
+    mine = options.index(chosen)
+    diffs = [row[best] - row[mine] for row in per_world]
+    loss = means[best] - means[mine]
+    error = _std_error(diffs)
+    values = [OptionValue(a, means[i], _std_error(list(columns[i]))) for i, a in enumerate(options)]
+    ordered = tuple(sorted(values, key=lambda o: (-o.value, o.action != chosen)))
+    seat: Seat = observation.observer  # type: ignore[assignment]  # checked by the caller
+    return DecisionReview(step, seat, observation, chosen, ordered, loss, error, spec.mark(loss, error), n,
+                          means[best])
+
+
+def _std_error(xs: Sequence[float]) -> float:
+    """The standard error of the mean of ``xs`` (0 for fewer than two)."""
+    n = len(xs)
+    if n < 2:
+        return 0.0
+    mean = sum(xs) / n
+    return math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1) / n)
+
+
+def _rng(seed: int, step: int) -> random.Random:
+    """The decision's own stream: the review's seed and the step, so any decision can be redone alone."""
+    return random.Random(seed * 1_000_003 + step)
+
+
+# A whole game.
+
+
+def review_record(game: AnyGame, record: GameRecord, seat: Seat, *, budget: int = DEFAULT_BUDGET, seed: int = 0,
+                  progress: Progress | None = None) -> GameReview:
+    """The review of every decision ``seat`` made in a finished game's record."""
+    spec = spec_for(game)
+    check_budget(budget)
+    states = replay_states(game, record)
+    players = game.players(states[0])
+    if type(seat) is not int or not 0 <= seat < players:
+        raise ReviewError(f"seat {seat!r} is not at this table (seats 0–{players - 1})")
+    if game.outcome(states[-1]) is None:
+        raise ReviewError("this game has not ended: a review is made of a finished game only")
+    steps = [i for i, (actor, _) in enumerate(record.actions) if actor == seat]
+    todo = [i for i in steps if len(game.legal_actions(states[i], seat)) > 1]
+    decisions = []
+    for done, i in enumerate(todo, start=1):
+        decisions.append(review_position(game, states[i], seat, record.actions[i][1], budget=budget, seed=seed,
+                                         step=i, spec=spec))
+        if progress is not None:
+            progress(done, len(todo))
+    return GameReview(game.info.name, seat, budget, seed, spec.unit, spec.horizon, (spec.mistake, spec.blunder),
+                      tuple(decisions), _score_line(game, spec, states), spec.score_labels, len(steps) - len(todo))
+
+
+def replay_states(game: AnyGame, record: GameRecord) -> list[Any]:
+    """Every state of the record (before each action, then the last); ``ReviewError`` if it does not replay."""
+    try:
+        state, _ = game.new(game.options(record.options), record.seed)
+    except ValueError as exc:
+        raise ReviewError(f"the record's options do not fit {game.info.title}: {exc}") from None
+    states = [state]
+    for i, (actor, action) in enumerate(record.actions):
+        try:
+            state, _ = game.apply(state, actor, action)
+        except IllegalAction as exc:
+            raise ReviewError(f"the record does not replay: action {i} ({action.text()}) by seat {actor}: "
+                              f"{exc.reason}") from None
+        states.append(state)
+    return states
+
+
+def _score_line(game: AnyGame, spec: ReviewSpec, states: list[Any]) -> tuple[tuple[int, tuple[float, ...]], ...]:
+    """The public scores at the start and after each step that changed them (a round or hand scored)."""
+    line: list[tuple[int, tuple[float, ...]]] = []
+    for step, state in enumerate(states):
+        scores = tuple(spec.scores(game.observe(state, None)))
+        if not line or line[-1][1] != scores:
+            line.append((step, scores))
+    return tuple(line)
+
+
+def count_decisions(game: AnyGame, record: GameRecord, seat: Seat) -> int:
+    """How many decisions of ``seat`` a review of ``record`` scores (the progress total)."""
+    states = replay_states(game, record)
+    return sum(1 for i, (actor, _) in enumerate(record.actions)
+               if actor == seat and len(game.legal_actions(states[i], seat)) > 1)

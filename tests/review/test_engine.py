@@ -1,0 +1,169 @@
+"""The review engine: it reads only what the seat knew, ranks plain best moves first and is reproducible."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardtable.cards import WIZARD_60
+from cardtable.core.codec import to_json
+from cardtable.core.record import GameRecord
+from cardtable.games.durak.actions import TAKE, Beat
+from cardtable.games.wizard.actions import Bid, Play
+from cardtable.review import ReviewError, review_position, review_record, spec_for
+from cardtable.review.engine import replay_states
+from tests.durak.positions import GAME as DURAK
+from tests.durak.positions import cards, play, position
+from tests.review.games import load, play_record
+from tests.wizard.script import GAME as WIZARD
+from tests.wizard.script import start
+
+SMALL = {"crazy_eights": {"rounds": 1}, "wizard": {"rounds": 5}}
+SEATS = {"crazy_eights": 3, "durak": 2, "kaiser": 4, "mus": 4, "wizard": 4}
+HEURISTIC = {"crazy_eights": "heuristic", "durak": "heuristic", "kaiser": "heuristic", "mus": "simple",
+             "wizard": "heuristic"}
+
+
+def _record(name: str, seed: int = 3) -> GameRecord:
+    game = load(name)
+    return play_record(game, [HEURISTIC[name]] * SEATS[name], seed, **SMALL.get(name, {}))
+
+
+# Honesty: the review of a decision depends on the seat's observation only.
+
+
+@pytest.mark.parametrize("name", sorted(SEATS))
+def test_a_decision_review_is_unchanged_when_the_hidden_cards_are_dealt_otherwise(name: str) -> None:
+    game = load(name)
+    record = _record(name)
+    states = replay_states(game, record)
+    checked = moved = 0
+    for step, (seat, action) in enumerate(record.actions):
+        state = states[step]
+        if seat != 0 or len(game.legal_actions(state, seat)) < 2:
+            continue
+        observation = game.observe(state, seat)
+        other = game.sample_world(observation, random.Random(step))
+        assert game.observe(other, seat) == observation  # another world the seat could be in
+        others = [s for s in range(game.players(state)) if s != seat]
+        moved += any(game.observe(other, s) != game.observe(state, s) for s in others)
+        here = review_position(game, state, seat, action, budget=4, seed=11, step=step)
+        there = review_position(game, other, seat, action, budget=4, seed=11, step=step)
+        assert here.to_json(game) == there.to_json(game)
+        checked += 1
+        if checked == 6:
+            break
+    assert checked >= 3 and moved >= 1  # the worlds differed in what the other seats hold
+
+
+# Constructed positions where one option is plainly best.
+
+
+def test_the_trick_only_the_wizard_can_take_ranks_the_wizard_first() -> None:
+    # Green is trump; seat 0 bid 2 with the wizard and the green 12; seat 1 leads the green 13.
+    state = start(["W1 G12", "G13 R3", "R7 B9"], dealer=0, trump="G1", round_no=2)
+    state, _ = WIZARD.apply(state, 1, Bid(1))
+    state, _ = WIZARD.apply(state, 2, Bid(0))
+    state, _ = WIZARD.apply(state, 0, Bid(2))
+    state, _ = WIZARD.apply(state, 1, Play(WIZARD_60.parse("G13")))
+    state, _ = WIZARD.apply(state, 2, Play(WIZARD_60.parse("R7")))
+    green_12 = Play(WIZARD_60.parse("G12"))
+    review = review_position(WIZARD, state, 0, green_12, budget=16, seed=1)
+    assert review.options[0].action == Play(WIZARD_60.parse("W1"))
+    assert review.loss > 30 and review.mark == "blunder"
+
+
+def test_the_durak_defence_that_saves_the_game_ranks_first() -> None:
+    # The deck is empty: beating with the last card leaves the attacker the fool; taking makes the defender it.
+    hands = ["6♥ 7♠", "K♥"]
+    held = set(cards(" ".join(hands)))
+    gone = " ".join(DURAK.info.deck.text(c) for c in range(36) if c not in held)  # type: ignore[union-attr]
+    state, _ = play(position(hands, trump="Q♠", attacker=0, gone=gone), "attack 6♥")
+    review = review_position(DURAK, state, 1, TAKE, budget=16, seed=1)
+    assert review.options[0].action == Beat(cards("K♥")[0])
+    assert review.options[0].value == 1.0 and review.loss == 2.0 and review.mark == "blunder"
+
+
+def test_a_chosen_best_move_loses_nothing_and_is_not_marked() -> None:
+    hands = ["6♥ 7♠", "K♥"]
+    held = set(cards(" ".join(hands)))
+    gone = " ".join(DURAK.info.deck.text(c) for c in range(36) if c not in held)  # type: ignore[union-attr]
+    state, _ = play(position(hands, trump="Q♠", attacker=0, gone=gone), "attack 6♥")
+    review = review_position(DURAK, state, 1, Beat(cards("K♥")[0]), budget=8, seed=1)
+    assert review.loss == 0.0 and review.mark is None and review.options[0].action == review.chosen
+
+
+# Reproducible, and the order of players' strength.
+
+
+def test_a_seeded_review_is_reproducible_exactly_and_another_seed_differs() -> None:
+    game = load("wizard")
+    record = _record("wizard", seed=5)
+    first = review_record(game, record, 1, budget=6, seed=9).to_json(game)
+    assert review_record(game, record, 1, budget=6, seed=9).to_json(game) == first
+    assert review_record(game, record, 1, budget=6, seed=10).to_json(game) != first
+
+
+def test_the_review_covers_every_unforced_decision_of_the_seat_and_the_public_scores() -> None:
+    game = load("crazy_eights")
+    record = _record("crazy_eights", seed=4)
+    review = review_record(game, record, 2, budget=3)
+    states = replay_states(game, record)
+    unforced = [i for i, (s, _) in enumerate(record.actions) if s == 2 and len(game.legal_actions(states[i], 2)) > 1]
+    assert [d.step for d in review.decisions] == unforced
+    assert review.forced == sum(s == 2 for s, _ in record.actions) - len(unforced)
+    for d in review.decisions:
+        assert d.chosen == record.actions[d.step][1] and d.chosen in [o.action for o in d.options]
+        assert d.observation == game.observe(states[d.step], 2)
+    assert review.scores[0][0] == 0 and review.scores[-1][1] == tuple(-t for t in game.observe(states[-1], None).totals)
+
+
+@pytest.mark.parametrize("name", ["crazy_eights", "wizard"])
+def test_a_random_seat_loses_more_a_decision_than_a_heuristic_one(name: str) -> None:
+    # The order against the default (search) bot is not asserted: with the heuristic's own playouts the
+    # review does not yet rank search above the heuristic (docs/review.md, "Limits").
+    game = load(name)
+    seats = SEATS[name]
+    means = {}
+    for bot in ("random", HEURISTIC[name]):
+        losses = []
+        for seed in range(2):
+            record = play_record(game, [bot] + [HEURISTIC[name]] * (seats - 1), 100 + seed, **SMALL.get(name, {}))
+            losses += [d.loss for d in review_record(game, record, 0, budget=8, seed=seed).decisions]
+        means[bot] = sum(losses) / len(losses)
+    assert means["random"] > 1.3 * means[HEURISTIC[name]], means
+
+
+# Bad input.
+
+
+def test_a_game_in_progress_a_seat_off_the_table_and_a_bad_budget_are_refused() -> None:
+    game = load("crazy_eights")
+    record = _record("crazy_eights")
+    unfinished = GameRecord(record.game, record.options, record.seed, record.actions[:10])
+    with pytest.raises(ReviewError, match="has not ended"):
+        review_record(game, unfinished, 0)
+    with pytest.raises(ReviewError, match="seat 7 is not at this table"):
+        review_record(game, record, 7)
+    with pytest.raises(ReviewError, match="budget"):
+        review_record(game, record, 0, budget=1)
+
+
+def test_a_record_that_does_not_replay_is_refused_naming_the_action() -> None:
+    game = load("crazy_eights")
+    record = _record("crazy_eights")
+    seat, action = record.actions[5]
+    broken = GameRecord(record.game, record.options, record.seed + 1, record.actions)
+    with pytest.raises(ReviewError, match="does not replay: action"):
+        review_record(game, broken, 0)
+    assert to_json(action)  # the original still replays
+    review_record(game, record, seat, budget=2)
+
+
+def test_every_game_has_a_spec_with_a_unit_and_ordered_thresholds() -> None:
+    for name in SEATS:
+        spec = spec_for(load(name))
+        assert spec.unit and 0 < spec.mistake < spec.blunder
+        assert spec.mark(spec.blunder, 0.0) == "blunder" and spec.mark(spec.mistake, 0.0) == "mistake"
+        assert spec.mark(spec.blunder, spec.blunder) is None  # within the noise: no mark
