@@ -12,7 +12,11 @@ from cardtable.review.engine import (
     GameReview,
     OptionValue,
     ReviewError,
+    ReviewPlan,
+    assemble_json,
     check_budget,
+    plan_review,
+    review_chunk,
     review_decision,
     review_position,
     review_record,
@@ -21,6 +25,6 @@ from cardtable.review.values import ReviewSpec, reviewable_games, spec_for
 
 __all__ = [
     "DEFAULT_BUDGET", "MAX_BUDGET", "MIN_BUDGET", "DecisionReview", "GameReview", "OptionValue", "ReviewError",
-    "ReviewSpec", "check_budget", "review_decision", "review_position", "review_record", "reviewable_games",
-    "spec_for",
+    "ReviewPlan", "ReviewSpec", "assemble_json", "check_budget", "plan_review", "review_chunk", "review_decision",
+    "review_position", "review_record", "reviewable_games", "spec_for",
 ]

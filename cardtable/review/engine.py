@@ -100,14 +100,25 @@ class GameReview:
 
     def to_json(self, game: AnyGame) -> dict[str, Any]:
         """The whole review as JSON (``cardtable review --json``, the REST API, the page)."""
-        return {"game": self.game, "title": game.info.title, "seat": self.seat, "budget": self.budget,
-                "seed": self.seed, "unit": self.unit, "horizon": self.horizon,
-                "thresholds": {"mistake": self.thresholds[0], "blunder": self.thresholds[1]},
-                "mean_loss": _round(self.mean_loss), "total_loss": _round(sum(d.loss for d in self.decisions)),
-                "mistakes": self.count("mistake"), "blunders": self.count("blunder"), "forced": self.forced,
-                "score_labels": self.score_labels,
-                "scores": [{"step": step, "scores": list(values)} for step, values in self.scores],
-                "decisions": [d.to_json(game) for d in self.decisions]}
+        spec = spec_for(game)
+        return assemble_json(game, spec, self.seat, self.budget, self.seed, [d.to_json(game) for d in self.decisions],
+                             self.scores, self.forced)
+
+
+def assemble_json(game: AnyGame, spec: ReviewSpec, seat: Seat, budget: int, seed: int,
+                  decisions: list[dict[str, Any]], scores: Sequence[tuple[int, Sequence[float]]],
+                  forced: int) -> dict[str, Any]:
+    """A review's JSON from its decisions' JSON (made here, or in chunks by workers: ``review_chunk``)."""
+    losses = [d["loss"] for d in decisions]
+    return {"game": game.info.name, "title": game.info.title, "seat": seat, "budget": budget, "seed": seed,
+            "unit": spec.unit, "horizon": spec.horizon,
+            "thresholds": {"mistake": spec.mistake, "blunder": spec.blunder},
+            "mean_loss": _round(sum(losses) / len(losses)) if losses else 0.0, "total_loss": _round(sum(losses)),
+            "mistakes": sum(d["mark"] == "mistake" for d in decisions),
+            "blunders": sum(d["mark"] == "blunder" for d in decisions), "forced": forced,
+            "score_labels": spec.score_labels,
+            "scores": [{"step": step, "scores": list(values)} for step, values in scores],
+            "decisions": decisions}
 
 
 def _round(x: float) -> float:
@@ -204,23 +215,16 @@ def review_record(game: AnyGame, record: GameRecord, seat: Seat, *, budget: int 
                   progress: Progress | None = None) -> GameReview:
     """The review of every decision ``seat`` made in a finished game's record."""
     spec = spec_for(game)
-    check_budget(budget)
+    plan = plan_review(game, record, seat, budget)
     states = replay_states(game, record)
-    players = game.players(states[0])
-    if type(seat) is not int or not 0 <= seat < players:
-        raise ReviewError(f"seat {seat!r} is not at this table (seats 0–{players - 1})")
-    if game.outcome(states[-1]) is None:
-        raise ReviewError("this game has not ended: a review is made of a finished game only")
-    steps = [i for i, (actor, _) in enumerate(record.actions) if actor == seat]
-    todo = [i for i in steps if len(game.legal_actions(states[i], seat)) > 1]
     decisions = []
-    for done, i in enumerate(todo, start=1):
+    for done, i in enumerate(plan.steps, start=1):
         decisions.append(review_position(game, states[i], seat, record.actions[i][1], budget=budget, seed=seed,
                                          step=i, spec=spec))
         if progress is not None:
-            progress(done, len(todo))
+            progress(done, len(plan.steps))
     return GameReview(game.info.name, seat, budget, seed, spec.unit, spec.horizon, (spec.mistake, spec.blunder),
-                      tuple(decisions), _score_line(game, spec, states), spec.score_labels, len(steps) - len(todo))
+                      tuple(decisions), plan.scores, spec.score_labels, plan.forced)
 
 
 def replay_states(game: AnyGame, record: GameRecord) -> list[Any]:
@@ -255,3 +259,50 @@ def count_decisions(game: AnyGame, record: GameRecord, seat: Seat) -> int:
     states = replay_states(game, record)
     return sum(1 for i, (actor, _) in enumerate(record.actions)
                if actor == seat and len(game.legal_actions(states[i], seat)) > 1)
+
+
+# In parts, for a pool of workers (the server): plan in the caller, score chunks of steps in the workers.
+
+
+@dataclass(frozen=True)
+class ReviewPlan:
+    """What a review of ``seat`` will score: the unforced steps, the forced count and the public score line."""
+
+    steps: tuple[int, ...]
+    forced: int
+    scores: tuple[tuple[int, tuple[float, ...]], ...]
+
+
+def plan_review(game: AnyGame, record: GameRecord, seat: Seat, budget: int) -> ReviewPlan:
+    """Check the record, seat and budget as :func:`review_record` does; the steps to score."""
+    spec = spec_for(game)
+    check_budget(budget)
+    states = replay_states(game, record)
+    players = game.players(states[0])
+    if type(seat) is not int or not 0 <= seat < players:
+        raise ReviewError(f"seat {seat!r} is not at this table (seats 0–{players - 1})")
+    if game.outcome(states[-1]) is None:
+        raise ReviewError("this game has not ended: a review is made of a finished game only")
+    mine = [i for i, (actor, _) in enumerate(record.actions) if actor == seat]
+    todo = tuple(i for i in mine if len(game.legal_actions(states[i], seat)) > 1)
+    return ReviewPlan(todo, len(mine) - len(todo), _score_line(game, spec, states))
+
+
+def review_chunk(game_name: str, record_json: dict[str, Any], seat: Seat, steps: Sequence[int], budget: int,
+                 seed: int) -> list[dict[str, Any]]:
+    """The JSON of the decisions at ``steps`` (a worker's task: plain data in, plain data out)."""
+    from cardtable.core.registry import load_game
+
+    game = load_game(game_name)
+    record = GameRecord.from_json(record_json, game)
+    spec = spec_for(game)
+    state, _ = game.new(game.options(record.options), record.seed)
+    wanted, out = set(steps), []
+    for i, (actor, action) in enumerate(record.actions):
+        if i in wanted:
+            out.append(review_position(game, state, seat, action, budget=budget, seed=seed, step=i,
+                                       spec=spec).to_json(game))
+        if i >= max(steps, default=-1):
+            break
+        state, _ = game.apply(state, actor, action)
+    return out

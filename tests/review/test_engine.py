@@ -167,3 +167,16 @@ def test_every_game_has_a_spec_with_a_unit_and_ordered_thresholds() -> None:
         assert spec.unit and 0 < spec.mistake < spec.blunder
         assert spec.mark(spec.blunder, 0.0) == "blunder" and spec.mark(spec.mistake, 0.0) == "mistake"
         assert spec.mark(spec.blunder, spec.blunder) is None  # within the noise: no mark
+
+
+def test_a_review_scored_in_chunks_by_workers_is_the_same_review() -> None:
+    from cardtable.review import assemble_json, plan_review, review_chunk
+
+    game = load("kaiser")
+    record = _record("kaiser", seed=2)
+    plan = plan_review(game, record, 3, 4)
+    parts = [review_chunk("kaiser", record.to_json(), 3, plan.steps[i:i + 5], 4, 1)
+             for i in range(0, len(plan.steps), 5)]
+    decisions = [d for part in parts for d in part]
+    whole = assemble_json(game, spec_for(game), 3, 4, 1, decisions, plan.scores, plan.forced)
+    assert whole == review_record(game, record, 3, budget=4, seed=1).to_json(game)
