@@ -31,6 +31,7 @@ from cardtable.server.messages import error_json, error_message
 from cardtable.server.metrics import install as install_metrics
 from cardtable.server.profiles import install as install_profiles
 from cardtable.server.ratings import install as install_ratings
+from cardtable.server.reviews import install as install_reviews
 from cardtable.server.schemas import CreateTable, JoinTable, TokenBody
 from cardtable.server.sockets import read_messages
 from cardtable.server.table_api import install as install_table_extras
@@ -64,6 +65,7 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6, takeo
         try:
             yield
         finally:
+            await _app.state.reviews.close()
             await manager.shutdown()
             if notifier is not None:
                 await notifier.stop()
@@ -83,6 +85,7 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6, takeo
     install_accounts(app, manager)  # /api/account/…: people's accounts
     install_ratings(manager)  # rated tables move the ladder when they end
     install_profiles(app, manager)  # /players/NAME, /leaderboard/GAME and their JSON
+    install_reviews(app, manager)  # /api/tables/{id}/review and /review.html: finished games' reviews
     return app
 
 

@@ -60,6 +60,13 @@ class ReviewStore:
                 ReviewRow.table_id == table_id, ReviewRow.seat == seat, ReviewRow.budget == budget)).first()
             return row.body if row is not None and row.status == "done" else None
 
+    def is_claimed(self, table_id: str, seat: int, budget: int) -> bool:
+        """Whether some process is computing this review now."""
+        with self._sessions() as session:
+            row = session.scalars(select(ReviewRow).where(
+                ReviewRow.table_id == table_id, ReviewRow.seat == seat, ReviewRow.budget == budget)).first()
+            return row is not None and row.status == "running"
+
     def claim(self, table_id: str, seat: int, budget: int, owner: str, *, now: datetime | None = None) -> Claim:
         """Claim the computation of a review for ``owner`` unless it is done or another live process has it."""
         now = now or datetime.now(UTC)
