@@ -54,6 +54,12 @@ export function rankMark(card) {
   return card.text.slice(0, -1);
 }
 
+/** The name printed on a card with no suit: its words in the page's language without the copy's number
+ * ("маг 1" → "маг", "jester 3" → "jester"). */
+export function specialName(card) {
+  return String(card.words || card.rank).replace(/\s*\d+$/, "");
+}
+
 /** The CSS colour class of a card's suit. */
 export function suitClass(card) {
   if (!card.suit) return card.rank === "wizard" ? "w-wizard" : "w-jester";
@@ -94,6 +100,33 @@ export class Catalogue {
   }
 }
 
+/** The ways to order a hand: as dealt (the game's order), by suit then rank, by rank then suit. */
+export const HAND_ORDERS = ["dealt", "suit", "rank"];
+
+/** The hand's cards in the chosen order; suits and ranks go as the deck lists them (a card with no suit,
+ * such as a wizard or jester, after the suits, in deck order). `catalogue.byId` lists the deck in order. */
+export function sortHand(ids, catalogue, order) {
+  if (order !== "suit" && order !== "rank") return [...ids];
+  const suits = new Map();
+  const ranks = new Map();
+  for (const card of catalogue.byId.values()) {
+    if (!suits.has(card.suit)) suits.set(card.suit, card.suit ? suits.size : 1000 + suits.size);
+    if (!ranks.has(card.rank)) ranks.set(card.rank, ranks.size);
+  }
+  const key = (id) => {
+    const card = catalogue.get(id);
+    const suit = suits.has(card.suit) ? suits.get(card.suit) : 2000;
+    const rank = ranks.has(card.rank) ? ranks.get(card.rank) : 2000;
+    if (!card.suit) return [suit + rank, 0];
+    return order === "suit" ? [suit, rank] : [rank, suit];
+  };
+  return [...ids].sort((a, b) => {
+    const [x1, x2] = key(a);
+    const [y1, y2] = key(b);
+    return x1 - y1 || x2 - y2 || a - b;
+  });
+}
+
 /**
  * A card face. `opts.onclick` makes it a button (a legal card); `opts.disabled` greys it out;
  * `opts.selected` marks it chosen; `opts.note` adds a small caption (who played it).
@@ -112,7 +145,7 @@ export function cardFace(catalogue, id, opts = {}) {
   ];
   // Wizards and jesters carry their name at the bottom instead of a second corner.
   if (card.suit) inner.push(h("span", { class: "corner bottom", "aria-hidden": "true" }, h("span", { class: "rank" }, mark)));
-  else inner.push(h("span", { class: "special-name", "aria-hidden": "true" }, card.rank));
+  else inner.push(h("span", { class: "special-name", "aria-hidden": "true" }, specialName(card)));
   const label = opts.label || card.words;
   // The name is the card in words; what clicking it does ("Play 7 of red") is its description.
   const attrs = { class: classes.join(" "), "aria-label": label, "aria-description": opts.description, title: opts.description || label, dataset: { card: String(id) } };

@@ -19,7 +19,7 @@ export function translateStatic() {
   for (const el of document.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
   for (const el of document.querySelectorAll("[data-i18n-placeholder]")) el.setAttribute("placeholder", t(el.dataset.i18nPlaceholder));
   const tools = document.getElementById("page-tools");
-  if (tools) replace(tools, i18n.languageSwitch(h), soundSwitch());
+  if (tools) replace(tools, i18n.languageSwitch(h), soundSwitch(), document.body.classList.contains("table-page") ? notifySwitch() : null);
 }
 
 /** Set up the chat panel and reactions for a table. */
@@ -106,6 +106,31 @@ function soundSwitch() {
     if (box.checked) sound("turn");
   });
   return h("span", { class: "sound-switch" }, box, h("label", { for: "sound-toggle" }, t("sound.label")));
+}
+
+const NOTIFY_KEY = "cardtable.notify";
+
+/** Whether the person asked for a browser notification when their turn comes (and the browser allows it). */
+export function notificationsOn() {
+  return localStorage.getItem(NOTIFY_KEY) === "on" && typeof Notification !== "undefined" && Notification.permission === "granted";
+}
+
+/** The opt-in "Notify me" box: asks the browser's permission when ticked; remembered in this browser. */
+function notifySwitch() {
+  if (typeof Notification === "undefined") return null;
+  const box = h("input", { type: "checkbox", id: "notify-toggle" });
+  box.checked = localStorage.getItem(NOTIFY_KEY) === "on";
+  box.addEventListener("change", async () => {
+    if (box.checked && Notification.permission !== "granted") {
+      const answer = await Notification.requestPermission().catch(() => "denied");
+      if (answer !== "granted") {
+        box.checked = false;
+        notify(t("table.notify_refused"), "warn");
+      }
+    }
+    localStorage.setItem(NOTIFY_KEY, box.checked ? "on" : "off");
+  });
+  return h("span", { class: "sound-switch" }, box, h("label", { for: "notify-toggle", title: t("table.notify_hint") }, t("table.notify_label")));
 }
 
 /** Play "turn" (your turn) or "card" (a card played), if sound is on. */

@@ -5,25 +5,26 @@
 //
 // Pace: views are shown in order from a queue. A view whose events complete a trick first holds the whole
 // trick in the middle (table setting pace_ms, default 1.5 s; a click or a key skips), then a round or
-// hand summary is shown until Continue (or a timeout). The page only delays what it shows: an action is
-// always sent on the newest view, at once.
+// hand summary is shown until Continue (a watcher's goes on by itself). One clock (clock.js): hand, board,
+// prompt, controls and turn marker are all drawn from the step on screen; controls are offered only when
+// that step is the newest and this seat's decision, and a sent action disables them until the server answers.
 
 import * as api from "./api.js";
 import * as i18n from "./i18n.js";
 import { t } from "./i18n.js";
 import { actionName, actionText, classify, matchSelection, selectableCards, typeWords } from "./actions.js";
-import { Catalogue, cardBack, cardFace } from "./cards.js";
+import { Catalogue, HAND_ORDERS, cardBack, cardFace, sortHand } from "./cards.js";
 import { capitalize, h, listWords, notify, replace } from "./dom.js";
 import * as generic from "../games/generic.js";
 import * as words from "./words.js";
 import * as extras from "./extras.js";
 import * as botseats from "./botseats.js";
+import * as clock from "./clock.js";
 
 const REPLAY = document.body.dataset.mode === "replay";
 const params = new URLSearchParams(location.search);
 const tableId = REPLAY ? "" : decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const root = document.getElementById("table");
-const SUMMARY_TIMEOUT_MS = 30000;
 const REDUCED_MOTION = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 const page = {
@@ -49,6 +50,9 @@ const page = {
   pendingVersion: null,// the version an action was sent on; cleared by a newer view or an error
   selected: new Set(), // cards chosen for a multi-card action (Mus discards, several attacks)
   choiceCard: null,    // a card with several legal actions, waiting for the choice
+  handOrder: "dealt",  // how the hand is sorted: "dealt", "suit" or "rank"
+  baseTitle: "",       // the tab's title without "Your turn"
+  titleTurn: false,    // the tab's title says "Your turn"
   selectionVersion: -1,
   resultDismissed: false,
   retries: 0,
@@ -87,6 +91,7 @@ async function main() {
     return;
   }
   setUpSkipping();
+  setUpSorting();
   registerReader();
   connect();
 }
@@ -114,7 +119,8 @@ async function loadGame(name) {
   page.game = await api.game(name);
   page.catalogue = new Catalogue(words.translateCards(page.game.cards));
   const title = t(`game.${name}.title`);
-  document.title = `${title} — cardtable`;
+  page.baseTitle = `${title} — cardtable`;
+  document.title = page.baseTitle;
   document.getElementById("game-title").textContent = title;
   // `?view=generic` draws the table with the generic view (how a game without its own view looks).
   page.module = params.get("view") === "generic" ? generic : await loadModule(name);
@@ -145,6 +151,22 @@ async function copyLink() {
   } catch {
     notify(t("table.link_select"));
   }
+}
+
+const SORT_KEY = "cardtable.hand_order";
+
+/** The hand's order (as dealt, by suit, by rank): chosen in the hand's header, remembered in this browser. */
+function setUpSorting() {
+  const select = document.getElementById("hand-sort");
+  if (!select) return;
+  const saved = localStorage.getItem(SORT_KEY);
+  page.handOrder = HAND_ORDERS.includes(saved) ? saved : "dealt";
+  select.value = page.handOrder;
+  select.addEventListener("change", () => {
+    page.handOrder = HAND_ORDERS.includes(select.value) ? select.value : "dealt";
+    localStorage.setItem(SORT_KEY, page.handOrder);
+    if (page.view) render();
+  });
 }
 
 /** Any click on the table or any key skips the interlude on screen (a held trick, a summary). */
@@ -202,7 +224,7 @@ function onMessage(text) {
   } else if (msg.type === "patch") {
     onPatch(msg);
   } else if (msg.type === "error") {
-    page.pendingVersion = null;
+    clock.refused(page);
     root.dataset.pending = "false";
     const card = (text) => (page.catalogue ? page.catalogue.wordsOfText(text) : text);
     notify(words.errorText(msg, (s) => plainName(s), { game: gameName(), card }), "error");
@@ -257,10 +279,7 @@ function onPatch(patch) {
 function onView(view) {
   const fresh = page.freshSocket;
   page.freshSocket = false;
-  if (page.pendingVersion !== null && (view.version > page.pendingVersion || view.to_act !== view.seat)) {
-    page.pendingVersion = null;
-  }
-  page.latest = view;
+  const answered = clock.receive(page, view);
   if (fresh) {
     // The first view on a connection carries the whole game so far: shown at once, without pauses.
     page.events = [];
@@ -274,6 +293,49 @@ function onView(view) {
   }
   page.queue.push(view);
   pump();
+  if (page.queue.length && page.view) {
+    // Not shown yet: the controls drawn for the step on screen are disabled now (an answer came, or the step
+    // is no longer the newest), and an interlude the page is behind on is cut short.
+    if (answered || page.interlude) render();
+    hurry();
+  }
+}
+
+/** A page with a later trick or round waiting holds its interlude no longer than a move gap. */
+function hurry() {
+  if (!page.interlude || page.sweeping || clock.behind(page) === 0) return;
+  clearTimeout(page.stepTimer);
+  const step = page.interlude;
+  page.stepTimer = setTimeout(step.kind === "summary" ? skipInterlude : nextStep, clock.interludeWait(page, step, waitOptions()));
+}
+
+/** Whether this page watches (nobody's Continue is its to give): its summaries go on by themselves. */
+function watching() {
+  return REPLAY || !page.token || !page.view || page.view.seat === null;
+}
+
+function waitOptions() {
+  return { paceMs: page.paceMs, watcher: watching() };
+}
+
+/** "Skip to now": show every step received at once, without the pauses. */
+function skipToNow() {
+  clearTimeout(page.pumpTimer);
+  page.pumpTimer = null;
+  endInterludesShowingAfter();
+  while (page.queue.length) show(page.queue.shift(), false);
+  render();
+}
+
+/** End the interludes on screen; a view held back behind a summary is shown. */
+function endInterludesShowingAfter() {
+  const after = page.afterSteps;
+  const lines = page.afterLines;
+  endInterludes();
+  if (after) {
+    page.events.push(...lines);
+    page.view = after;
+  }
 }
 
 /** Forget what the page followed of the play (the next view carries the whole game again). */
@@ -295,13 +357,8 @@ function pump() {
   }
   if (page.queue.length) {
     // Moves that arrived together (computer players answering at once) are shown one by one.
-    page.pumpTimer = setTimeout(() => { page.pumpTimer = null; pump(); }, moveGap());
+    page.pumpTimer = setTimeout(() => { page.pumpTimer = null; pump(); }, clock.moveGap(page.paceMs));
   }
-}
-
-/** The pause between two queued moves: a third of the trick pause, at most 0.5 s. */
-function moveGap() {
-  return Math.min(500, Math.round(page.paceMs / 3));
 }
 
 /** Put a view on screen: its events go to the log; returns the interludes it calls for.
@@ -421,7 +478,7 @@ function nextStep(immediate = false) {
     pump();
     return;
   }
-  const wait = step.kind === "trick" ? page.paceMs : SUMMARY_TIMEOUT_MS;
+  const wait = clock.interludeWait(page, step, waitOptions());
   page.stepTimer = setTimeout(step.kind === "summary" ? skipInterlude : nextStep, wait);
 }
 
@@ -442,15 +499,21 @@ function endInterludes() {
   root.dataset.interlude = "";
 }
 
-/** Send an action chosen from the legal actions, on the newest view's version, at once. */
-function send(action) {
-  const view = page.latest || page.view;
-  if (REPLAY || !page.socket || page.socket.readyState !== WebSocket.OPEN || page.pendingVersion !== null) return;
-  page.pendingVersion = view.version;
+/** Send an action chosen from the controls drawn for `version`, if that is still the step on screen and the
+ * seat's decision (clock.take): one move per click, whatever the network does. */
+function send(action, version) {
+  if (REPLAY || !page.socket || page.socket.readyState !== WebSocket.OPEN) return;
+  if (!clock.take(page, version)) return;
   page.stickyNotice = false;
   root.dataset.pending = "true";
   extras.sound("card");
-  page.socket.send(JSON.stringify({ type: "action", version: view.version, action }));
+  page.socket.send(JSON.stringify({ type: "action", version, action }));
+  render();
+}
+
+/** A click that is the second or third of a double or triple click sends nothing (one move per click). */
+function repeated(ev) {
+  return !!ev && ev.detail > 1;
 }
 
 function followRematch(newId) {
@@ -521,15 +584,16 @@ function restoreFocus(key) {
 }
 
 function draw() {
-  const view = page.view;
-  const live = page.latest || view;
+  const view = clock.onScreen(page);
   root.dataset.status = view.status;
   root.dataset.version = String(view.version);
   root.dataset.seat = view.seat === null ? "" : String(view.seat);
-  root.dataset.myTurn = String(!page.interlude && page.queue.length === 0 && live.legal_actions.length > 0);
+  root.dataset.myTurn = String(!page.interlude && clock.mayAct(page));
   root.dataset.pending = String(page.pendingVersion !== null);
+  root.dataset.phase = clock.phase(page);
+  renderTabTitle(view);
   renderHeader(view);
-  if (!REPLAY) botseats.update(live);
+  if (!REPLAY) botseats.update(page.latest || view);
   renderTakeover(view);
   renderTableState(view);
   if (view.status === "waiting" || !view.observation) {
@@ -550,6 +614,25 @@ function draw() {
   renderTimer();
   renderResult(view, ctx);
   if (REPLAY) renderReplayControls();
+}
+
+/** "Your turn" in the tab's title while the step on screen is this seat's decision (and, if the person asked
+ * for it, a browser notification when the turn comes while the tab is hidden). */
+function renderTabTitle(view) {
+  if (!page.baseTitle) return;
+  const mine = !REPLAY && view.seat !== null && clock.mayAct(page);
+  document.title = mine ? `${t("table.tab_your_turn")} · ${page.baseTitle}` : page.baseTitle;
+  if (mine && !page.titleTurn) turnNotification();
+  page.titleTurn = mine;
+}
+
+function turnNotification() {
+  if (!extras.notificationsOn() || !document.hidden || typeof Notification === "undefined") return;
+  try {
+    new Notification(page.baseTitle, { body: t("table.tab_your_turn"), tag: `cardtable-${tableId}` });
+  } catch {
+    // A browser that refuses notifications from a page shows the title only.
+  }
 }
 
 function renderHeader(view) {
@@ -817,27 +900,27 @@ function pileCard(c, view = page.view, seen = null) {
   return el;
 }
 
-// My hand and my controls (always from the newest view: the page never delays what a person sends).
+// My hand and my controls: from the step on screen, like the rest of the board (clock.js). The controls are
+// live only when that step is the newest and this seat's decision.
 
-function renderHand(shown, vm, ctx) {
-  const newest = page.latest && page.latest.version >= shown.version && !page.afterSteps;
-  const view = newest ? page.latest : shown;
+function renderHand(view, vm, ctx) {
   if (page.selectionVersion !== view.version) {
     page.selectionVersion = view.version;
     page.selected.clear();
   }
-  const liveCtx = view === shown ? ctx : context(view);
-  const liveVm = view === shown ? vm : { ...generic.viewModel(liveCtx), ...(page.module.viewModel ? page.module.viewModel(liveCtx) : {}) };
-  const isCard = page.module.isCardAction ? (e) => page.module.isCardAction(e, liveCtx) : undefined;
-  const { byCard, selections, buttons } = classify(view.legal_actions, isCard);
+  const isCard = page.module.isCardAction ? (e) => page.module.isCardAction(e, ctx) : undefined;
+  const offered = clock.controls(page) === "none" ? [] : view.legal_actions;
+  const { byCard, selections, buttons } = classify(offered, isCard);
   const selectable = selectableCards(selections);
-  const hand = liveVm.hand || [];
+  const hand = sortHand(vm.hand || [], page.catalogue, page.handOrder);
   const handBox = document.getElementById("hand");
-  const cards = hand.map((id) => handCard(id, byCard, selectable));
+  const cards = hand.map((id) => handCard(id, byCard, selectable, view.version));
   replace(handBox, cards.length ? cards : view.seat === null ? spectatorBox(view) : h("p", { class: "empty" }, t("hand.empty")));
   const title = view.seat === null ? t("hand.watching") : hand.length ? t("hand.title_count", { n: hand.length }) : t("hand.title");
-  document.getElementById("hand-title").textContent = liveVm.handTitle || title;
-  renderControls(view, liveVm, byCard, selections, buttons, liveCtx);
+  document.getElementById("hand-title").textContent = vm.handTitle || title;
+  const sorter = document.querySelector(".hand-sort");
+  if (sorter) sorter.hidden = view.seat === null || hand.length < 2;
+  renderControls(view, vm, byCard, selections, buttons, ctx);
 }
 
 /** The name field of a spectator about to sit down; what was typed survives the redraws. */
@@ -861,7 +944,7 @@ function spectatorBox(view) {
     bots.map((s) => joinButton(s)));
 }
 
-function handCard(id, byCard, selectable) {
+function handCard(id, byCard, selectable, version) {
   const playable = byCard.has(id) || selectable.has(id);
   const selected = page.selected.has(id) || page.choiceCard === id;
   const entries = byCard.get(id);
@@ -872,18 +955,19 @@ function handCard(id, byCard, selectable) {
     selected,
     selectable: selectable.has(id),
     button: true,
-    disabled: !playable || page.pendingVersion !== null,
+    disabled: !playable || clock.controls(page) !== "enabled",
     label: page.catalogue.words(id),
     description: label,
-    onclick: playable ? () => onCardClick(id, byCard, selectable) : undefined,
+    onclick: playable ? (ev) => onCardClick(ev, id, byCard, selectable, version) : undefined,
   });
 }
 
-function onCardClick(id, byCard, selectable) {
-  if (page.interlude && page.interlude.kind === "trick") endTrickEarly();
+function onCardClick(ev, id, byCard, selectable, version) {
+  if (repeated(ev) || version !== page.view.version) return;
   const entries = byCard.get(id) || [];
   if (entries.length === 1 && !selectable.has(id)) {
-    send(entries[0].action);
+    if (page.interlude && page.interlude.kind === "trick") endTrickEarly();
+    send(entries[0].action, version);
     return;
   }
   if (entries.length > 1 && !selectable.has(id)) {
@@ -905,10 +989,10 @@ function endTrickEarly() {
 function renderControls(view, vm, byCard, selections, buttons, ctx) {
   const box = document.getElementById("actions");
   const controls = [];
-  const busy = page.pendingVersion !== null;
+  const busy = clock.controls(page) !== "enabled";
   // A card with several legal actions (beat which attack card?): its choices first.
   if (page.choiceCard !== null && byCard.has(page.choiceCard)) {
-    for (const entry of byCard.get(page.choiceCard)) controls.push(actionButton(entry, busy, "choice"));
+    for (const entry of byCard.get(page.choiceCard)) controls.push(actionButton(entry, busy, "choice", view.version));
   }
   // Selections: "Discard" is enabled once the chosen cards form a legal discard.
   for (const [type, entries] of selections) {
@@ -918,7 +1002,7 @@ function renderControls(view, vm, byCard, selections, buttons, ctx) {
     const chosen = match ? actionText(match.action, gameName(), cardNames())
       ?? (page.selected.size ? `${name}: ${page.catalogue.wordsList([...page.selected])}` : name) : name;
     const label = match ? chosen : t("actions.choose_first", { name });
-    controls.push(h("button", { type: "button", class: "action submit", disabled: !match || busy || undefined, "aria-label": match ? name : label, title: label, dataset: { kind: "submit" }, onclick: match ? () => send(match.action) : undefined },
+    controls.push(h("button", { type: "button", class: "action submit", disabled: !match || busy || undefined, "aria-label": match ? name : label, title: label, dataset: { kind: "submit" }, onclick: match ? (ev) => { if (!repeated(ev)) send(match.action, view.version); } : undefined },
       chosen));
   }
   if (view.status === "finished" && page.resultDismissed) {
@@ -926,8 +1010,11 @@ function renderControls(view, vm, byCard, selections, buttons, ctx) {
   }
   const groups = page.module.groupButtons ? page.module.groupButtons(buttons, ctx) : [{ entries: buttons }];
   for (const group of groups) {
-    const row = group.entries.map((e) => actionButton(e, busy, "button"));
+    const row = group.entries.map((e) => actionButton(e, busy, "button", view.version));
     controls.push(group.title ? h("div", { class: "action-group", role: "group", "aria-label": group.title }, h("span", { class: "group-title" }, group.title), row) : row);
+  }
+  if (!REPLAY && clock.behind(page) > 0) {
+    controls.push(h("button", { type: "button", id: "skip-to-now", class: "small", onclick: skipToNow }, t("table.skip_to_now")));
   }
   const choosing = page.choiceCard !== null && byCard.has(page.choiceCard);
   const prompt = choosing ? t("actions.choose_how", { card: page.catalogue.words(page.choiceCard) }) : vm.prompt || defaultPrompt(view, byCard, selections, buttons);
@@ -944,9 +1031,14 @@ function cardNames() {
   return { card: (id) => page.catalogue.words(id) };
 }
 
-function actionButton(entry, busy, kind) {
+function actionButton(entry, busy, kind, version) {
   const label = actionName(entry, gameName(), cardNames());
-  return h("button", { type: "button", class: `action${kind === "choice" ? " choice" : ""}`, disabled: busy || undefined, dataset: { kind }, onclick: () => { endTrickEarly(); send(entry.action); } }, label);
+  const onclick = (ev) => {
+    if (repeated(ev) || version !== page.view.version) return;
+    endTrickEarly();
+    send(entry.action, version);
+  };
+  return h("button", { type: "button", class: `action${kind === "choice" ? " choice" : ""}`, disabled: busy || undefined, dataset: { kind }, onclick }, label);
 }
 
 function defaultPrompt(view, byCard, selections, buttons) {
@@ -1031,7 +1123,8 @@ function renderSummary() {
   replace(box, h("div", { class: "summary-card", role: "dialog", "aria-modal": "false", "aria-labelledby": "summary-title" },
     h("h2", { id: "summary-title" }, step.title),
     (step.blocks || []).map((b) => summaryBlock(b)),
-    h("div", { class: "result-buttons" }, h("button", { type: "button", class: "primary", id: "summary-continue", onclick: skipInterlude }, t("summary.continue")))));
+    h("div", { class: "result-buttons" }, h("button", { type: "button", class: "primary", id: "summary-continue", onclick: skipInterlude }, t("summary.continue")),
+      watching() && page.queue.length ? h("button", { type: "button", id: "skip-to-now", onclick: skipToNow }, t("table.skip_to_now")) : null)));
   const button = document.getElementById("summary-continue");
   if (button && !root.contains(document.activeElement)) button.focus({ preventScroll: true });
 }

@@ -1,0 +1,148 @@
+"""The table page's state machine (static/js/clock.js), run in the browser on plain objects: which step is on
+screen, when controls are offered, one move per click, how long interludes stay, presence from now; and the
+hand's sorting (static/js/cards.js)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+
+from tests.browser.conftest import LiveServer
+
+pytestmark = pytest.mark.browser
+
+# Builds a page state and views in the page, runs `body` (which returns a value) with `clock` imported.
+HARNESS = """async (body) => {
+  const clock = await import("/static/js/clock.js");
+  const view = (version, extra = {}) => ({ version, seat: 1, to_act: 1, status: "playing", events: [],
+    legal_actions: [{ action: { type: "play", card: 3 } }], seats: [{ connected: true }, { connected: true }],
+    computer_playing_for: [], ...extra });
+  const other = (version, extra = {}) => view(version, { to_act: 0, legal_actions: [], ...extra });
+  const fresh = (shown, latest = shown) => ({ view: shown, latest, queue: [], interlude: null, afterSteps: null,
+    pendingVersion: null });
+  return (new Function("clock", "view", "other", "fresh", body))(clock, view, other, fresh);
+}"""
+
+
+def run(page: Page, server: LiveServer, body: str) -> Any:
+    """``body`` run in the harness on the lobby page (no JavaScript error); its result."""
+    if page.url == "about:blank":
+        page.goto(server.url + "/")
+    out = page.evaluate(HARNESS, body)
+    assert page.errors == [], page.errors  # type: ignore[attr-defined]
+    return out
+
+
+def test_controls_are_offered_only_at_the_newest_step_that_is_the_seats_decision(page: Page,
+                                                                                 live_server: LiveServer) -> None:
+    out = run(page, live_server, """
+      const live = fresh(view(5));
+      const behind = fresh(view(5), other(6)); behind.queue.push(other(6));
+      const others = fresh(other(5));
+      const summary = fresh(view(5)); summary.interlude = { kind: "summary" };
+      const trick = fresh(view(5)); trick.interlude = { kind: "trick" };
+      const held = fresh(view(5)); held.afterSteps = view(6);
+      return [live, behind, others, summary, trick, held]
+        .map((p) => [clock.phase(p), clock.mayAct(p), clock.controls(p)]);
+    """)
+    assert out == [
+        ["live", True, "enabled"],
+        ["catching", False, "disabled"],
+        ["live", False, "none"],
+        ["summary", False, "none"],
+        ["trick", True, "enabled"],  # a held trick over the newest step: a card played ends the hold
+        ["catching", False, "disabled"],
+    ]
+
+
+def test_one_move_per_click_until_the_server_answers(page: Page, live_server: LiveServer) -> None:
+    out = run(page, live_server, """
+      const p = fresh(view(7));
+      const steps = [];
+      steps.push(clock.take(p, 7));          // the first click sends
+      steps.push(clock.take(p, 7));          // a second click while it is on its way: nothing
+      steps.push(clock.controls(p));
+      steps.push(clock.receive(p, view(7))); // the same version again (someone came back): not an answer
+      steps.push(clock.take(p, 7));
+      steps.push(clock.receive(p, other(8)));// the answer
+      p.queue.push(p.latest);                // not on screen yet
+      steps.push(clock.take(p, 7));          // a click on the old step's control: nothing
+      p.view = p.queue.shift();
+      steps.push(clock.take(p, 8));          // not this seat's decision
+      const q = fresh(view(9));
+      clock.take(q, 9);
+      clock.refused(q);                      // the server said no: the seat chooses again
+      steps.push(clock.take(q, 8));          // a control drawn for an older step
+      steps.push(clock.take(q, 9));
+      return steps;
+    """)
+    assert out == [True, False, "disabled", False, False, True, False, False, False, True]
+
+
+def test_interludes_wait_for_continue_or_go_on_by_themselves(page: Page, live_server: LiveServer) -> None:
+    out = run(page, live_server, """
+      const opts = (watcher) => ({ paceMs: 600, watcher });
+      const p = fresh(view(3));
+      const trick = { kind: "trick" };
+      const summary = { kind: "summary" };
+      const keeping = [clock.interludeWait(p, trick, opts(false)), clock.interludeWait(p, summary, opts(false)),
+        clock.interludeWait(p, summary, opts(true))];
+      p.queue.push(other(4, { events: [{ event: { type: "card_played" } }] }));
+      const oneMove = [clock.behind(p), clock.interludeWait(p, trick, opts(true))];
+      p.queue.push(other(5, { events: [{ event: { type: "trick_won" } }] }));
+      const late = [clock.behind(p), clock.interludeWait(p, trick, opts(false)),
+        clock.interludeWait(p, summary, opts(true)), clock.interludeWait(p, summary, opts(false))];
+      return { keeping, oneMove, late, slow: clock.watchSummaryMs(5000), quick: clock.watchSummaryMs(50) };
+    """)
+    assert out["keeping"] == [600, 30000, 3000]
+    assert out["oneMove"] == [0, 600]
+    # A trick or round already waiting: the held trick and a watcher's summary go by in a move gap; a
+    # player's summary still waits for their Continue.
+    assert out["late"] == [1, 200, 200, 30000]
+    assert (out["slow"], out["quick"]) == (8000, 3000)
+
+
+def test_presence_comes_from_now_and_the_game_from_the_step_on_screen(page: Page, live_server: LiveServer) -> None:
+    out = run(page, live_server, """
+      const shown = view(4, { computer_playing_for: [0], seats: [{ connected: false }, { connected: true }] });
+      const now = other(9, { computer_playing_for: [], seats: [{ connected: true }, { connected: true }] });
+      const p = fresh(shown, now);
+      const drawn = clock.onScreen(p);
+      const watcher = fresh(view(4, { seat: null }), other(9, { computer_playing_for: [] }));
+      return [drawn.version, drawn.to_act, drawn.legal_actions.length, drawn.computer_playing_for,
+        drawn.seats[0].connected, clock.onScreen(watcher).version];
+    """)
+    assert out == [4, 1, 1, [], True, 4]
+
+
+SORT = """async ([order]) => {
+  const { Catalogue, sortHand } = await import("/static/js/cards.js");
+  const words = await import("/static/js/words.js");
+  const games = await (await fetch("/api/games")).json();
+  const wizard = games.find((g) => g.name === "wizard");
+  const catalogue = new Catalogue(words.translateCards(wizard.cards));
+  const byText = new Map(wizard.cards.map((c) => [c.text, c.id]));
+  const hand = ["B3", "R12", "W1", "R2", "N1", "G3", "B1"].map((x) => byText.get(x));
+  return sortHand(hand, catalogue, order).map((id) => catalogue.get(id).text);
+}"""
+
+
+def test_a_hand_sorts_by_suit_or_by_rank_with_wizards_and_jesters_last(page: Page, live_server: LiveServer) -> None:
+    page.goto(live_server.url + "/")
+    games = page.evaluate("async () => (await fetch('/api/games')).json()")
+    texts = [c["text"] for c in next(g for g in games if g["name"] == "wizard")["cards"]]
+    assert {"B3", "R12", "W1", "R2", "N1", "G3", "B1"} <= set(texts), texts[:5]
+    assert page.evaluate(SORT, ["dealt"]) == ["B3", "R12", "W1", "R2", "N1", "G3", "B1"]
+    by_suit = page.evaluate(SORT, ["suit"])
+    by_rank = page.evaluate(SORT, ["rank"])
+    suits = [t for t in texts if t[0] in "RYGB"]
+    suit_order = list(dict.fromkeys(t[0] for t in suits))
+    assert by_suit[:5] == ["R2", "R12", "G3", "B1", "B3"]
+    assert by_rank[:5] == ["B1", "R2", "G3", "B3", "R12"]
+    assert by_suit[:5] == sorted(by_suit[:5], key=lambda t: (suit_order.index(t[0]), int(t[1:])))
+    assert by_rank[:5] == sorted(by_rank[:5], key=lambda t: (int(t[1:]), suit_order.index(t[0])))
+    # Wizards, then jesters, as the deck lists them, after every suited card.
+    assert by_suit[5:] == by_rank[5:] == ["W1", "N1"]
+    assert page.errors == []  # type: ignore[attr-defined]

@@ -1,0 +1,68 @@
+"""What BGA and Trickster players expect (issue 33, item 4): "Your turn" in the tab's title, and the hand
+sorted by suit or by rank, the choice remembered across a reload."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import LiveServer
+from tests.browser.ui import create_table, start_game, take_turn, wait_ready
+
+pytestmark = pytest.mark.browser
+
+
+def catalogue(server: LiveServer, game: str) -> dict[int, dict[str, Any]]:
+    """The game's cards by id, in deck order."""
+    with urllib.request.urlopen(server.url + "/api/games", timeout=10) as response:
+        games = json.load(response)
+    return {c["id"]: c for c in next(g for g in games if g["name"] == game)["cards"]}
+
+
+def hand_ids(page: Page) -> list[int]:
+    return [int(x) for x in page.locator("#hand .card").evaluate_all("els => els.map((e) => e.dataset.card)")]
+
+
+def test_the_tab_title_says_your_turn_only_while_it_is(page: Page, live_server: LiveServer) -> None:
+    create_table(page, live_server.url, game="Wizard", name="Rick", players=3, options={"Rounds": "5"}, pause=0.05)
+    start_game(page)
+    wait_ready(page)
+    expect(page).to_have_title(re.compile(r"^Your turn · Wizard — cardtable$"))
+    take_turn(page)
+    # Once the action is on its way (and while the others play) the title is the table's own again.
+    expect(page).to_have_title("Wizard — cardtable")
+    wait_ready(page)
+    expect(page).to_have_title(re.compile(r"^Your turn · "))
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_hand_sorts_by_suit_or_by_rank_and_the_choice_is_remembered(page: Page, live_server: LiveServer) -> None:
+    cards = catalogue(live_server, "crazy_eights")
+    suits = list(dict.fromkeys(c["suit"] for c in cards.values()))
+    ranks = list(dict.fromkeys(c["rank"] for c in cards.values()))
+    by_suit = lambda i: (suits.index(cards[i]["suit"]), ranks.index(cards[i]["rank"]))  # noqa: E731
+    by_rank = lambda i: (ranks.index(cards[i]["rank"]), suits.index(cards[i]["suit"]))  # noqa: E731
+    create_table(page, live_server.url, game="Crazy Eights", name="Rick", players=2, pause=0.05)
+    start_game(page)
+    wait_ready(page)
+    dealt = hand_ids(page)
+    assert len(dealt) >= 5
+    order = page.get_by_label("Order")
+    expect(order).to_have_value("dealt")
+    order.select_option(label="By suit")
+    assert hand_ids(page) == sorted(dealt, key=by_suit)
+    order.select_option(label="By rank")
+    assert hand_ids(page) == sorted(dealt, key=by_rank)
+    page.reload()
+    expect(page.get_by_label("Order")).to_have_value("rank")
+    wait_ready(page)
+    now = hand_ids(page)
+    assert now == sorted(now, key=by_rank)
+    # The sorted hand still plays: a click on a legal card sends that card.
+    take_turn(page)
+    assert page.errors == []  # type: ignore[attr-defined]
