@@ -13,7 +13,7 @@ from rich.table import Table
 
 import cardtable
 from cardtable.bots import bot_names, make_bot
-from cardtable.cli.accounts import bots
+from cardtable.cli.accounts import bots, players
 from cardtable.cli.arena import arena
 from cardtable.cli.botcheck import bot_check
 from cardtable.cli.common import console, err, external_factory, fail, load, parse_option_pairs, renamed
@@ -221,6 +221,7 @@ app.command("serve")(serve)
 app.command("train")(train)  # cli/train.py (the learn extra)
 app.add_typer(db, name="db")
 app.add_typer(bots, name="bots")
+app.add_typer(players, name="players")
 
 
 def main() -> None:

@@ -1,8 +1,10 @@
-"""``cardtable bots add|list|revoke``: the bot accounts of a server's database (their tokens, for the Bot API)."""
+"""``cardtable bots add|list|revoke``: the bot accounts of a server's database (their tokens, for the Bot API);
+``cardtable players reset-password|list``: people's accounts (an admin's password reset)."""
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Annotated, TextIO
 
@@ -103,3 +105,58 @@ def bots_revoke(name: Annotated[str, typer.Argument(help="The bot's name.")], da
     finally:
         store.close()
     typer.echo(f"bot {account.name!r} revoked")
+
+
+players = typer.Typer(help="People's accounts of a server's database (an admin's tools; people sign up in the "
+                           "lobby).", no_args_is_help=True)
+
+
+@players.command("reset-password")
+def players_reset_password(
+    name: Annotated[str, typer.Argument(help="The account's name, exactly as shown.")],
+    database_url: DatabaseUrl = None,
+    generate: Annotated[bool, typer.Option(
+        "--generate", help="Make a random password and print it once, instead of reading one from stdin.")] = False,
+) -> None:
+    """Set a person's password (read from stdin, or ``--generate``d): every session of the account ends and
+    its login lock goes. Tell the person the new password; they can change it on their account page."""
+    import secrets
+
+    from cardtable.store import People
+
+    if generate:
+        password = secrets.token_urlsafe(12)
+    else:
+        if sys.stdin.isatty():
+            password = typer.prompt("new password", hide_input=True, confirmation_prompt=True)
+        else:
+            password = sys.stdin.readline().rstrip("\r\n")
+    store, _ = _accounts(database_url)
+    try:
+        person = People(store.engine).reset_password(name, password)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    finally:
+        store.close()
+    typer.echo(f"the password of {person.name!r} is reset; every session of the account has ended")
+    if generate:
+        typer.echo(f"new password (shown this once): {password}")
+
+
+@players.command("list")
+def players_list(database_url: DatabaseUrl = None) -> None:
+    """List the people's accounts: name and when made (never a password or a session)."""
+    from sqlalchemy import select
+
+    from cardtable.store.people import PersonRow
+
+    store, _ = _accounts(database_url)
+    try:
+        with store.engine.connect() as c:
+            rows = list(c.execute(select(PersonRow.name, PersonRow.created_at).order_by(PersonRow.name)))
+    finally:
+        store.close()
+    if not rows:
+        typer.echo("no accounts")
+    for account_name, created in rows:
+        typer.echo(f"{account_name}\tmade {created:%Y-%m-%d %H:%M}")

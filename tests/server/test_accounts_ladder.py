@@ -162,3 +162,10 @@ def test_unknown_players_games_and_kinds_are_clear_refusals(site: TestClient) ->
     assert site.get("/api/players/alice").json() == {"name": "alice", "kind": "person", "ratings": [],
                                                      "history": {}, "recent": []}
 
+
+
+def test_the_pages_are_served(site: TestClient) -> None:
+    """The profile, leaderboard and account pages are HTML."""
+    for path in ("/players/alice", "/leaderboard/durak", "/account"):
+        response = site.get(path)
+        assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")

@@ -13,6 +13,11 @@ export function nameSeatsWith(nameOf) {
  * (`code`, `params` and the English `detail` kept on the error). */
 export async function request(method, url, body) {
   const init = { method, headers: { Accept: "application/json" } };
+  if (method !== "GET") {
+    // A signed-in person's requests carry the session's CSRF token (docs/playing.md, Accounts).
+    if (csrfToken === undefined && !url.startsWith("/api/account/")) await account().catch(() => {});
+    if (csrfToken) init.headers["X-CSRF-Token"] = csrfToken;
+  }
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -28,6 +33,23 @@ export async function request(method, url, body) {
     Object.assign(error, { code: data && data.code, params: data && data.params, detail: english, status: response.status });
     throw error;
   }
+  return data;
+}
+
+let csrfToken; // undefined: not asked yet; null: nobody is signed in
+
+/** Who is signed in (`GET /api/account`: `person` is null for a guest); keeps the session's CSRF token. */
+export async function account() {
+  const data = await request("GET", "/api/account");
+  csrfToken = data.csrf || null;
+  return data;
+}
+
+/** Sign up, log in, log out, change the password or delete the account (`POST /api/account/...`). */
+export async function accountAction(what, body = {}) {
+  const data = await request("POST", `/api/account/${what}`, body);
+  if (data && "csrf" in data) csrfToken = data.csrf;
+  if (data && data.person === null) csrfToken = null;
   return data;
 }
 

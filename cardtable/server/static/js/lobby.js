@@ -11,7 +11,7 @@ import * as botmaker from "./botmaker.js";
 // Options people rarely change: folded away under "More rules" (scoring tables, shuffles, test helpers).
 const ADVANCED = /^(scoring\.(?!target$)|betting\.|signals\.)|^(shuffle|deal|first_attacker|attack_cap|player_limit|bout_limit|first_dealer|hand_size)$/;
 
-const state = { games: [], byName: new Map() };
+const state = { games: [], byName: new Map(), me: null };
 const nameInput = document.getElementById("player-name");
 
 async function main() {
@@ -21,6 +21,7 @@ async function main() {
   if (!nameInput.value) nameInput.value = api.lastName();
   nameInput.addEventListener("change", () => api.rememberName(nameInput.value.trim()));
   try {
+  await showAccount();
     state.games = await api.games();
   } catch (err) {
     notify(t("lobby.cannot_load_games", { error: err.message }), "error");
@@ -36,9 +37,33 @@ async function main() {
   setInterval(refreshTables, 4000);
 }
 
-/** The name typed at the top, or null (with a message) if there is none. */
+/** Who is signed in: their name (a link to their profile), ratings and the account page; a guest is offered to
+ * sign in. Only signed-in people may create rated tables. */
+async function showAccount() {
+  const me = await api.account().catch(() => ({ person: null }));
+  state.me = me.person ? me : null;
+  const bar = document.getElementById("account-bar");
+  const rated = document.getElementById("create-rated");
+  rated.disabled = !state.me;
+  const boards = h("a", { href: "/leaderboard/wizard", id: "leaderboards-link" }, t("ladder.leaderboards"));
+  if (!state.me) {
+    document.getElementById("create-rated-help").textContent = t("lobby.rated_sign_in");
+    replace(bar, h("a", { href: "/account", id: "sign-in-link" }, t("account.sign_in")), " · ", boards);
+    return;
+  }
+  const name = me.person.name;
+  nameInput.value = name;
+  nameInput.disabled = true;
+  const ratings = me.ratings.map((r) => `${t(`game.${r.game}.title`)} ${r.rating}${r.provisional ? "?" : ""}`).join(" · ");
+  replace(bar, h("a", { href: `/players/${encodeURIComponent(name)}`, id: "me-link" }, name),
+    ratings ? h("span", { class: "my-ratings", id: "my-ratings" }, ` (${ratings}) `) : " ",
+    h("a", { href: "/account", id: "account-link" }, t("account.title")), " · ", boards);
+}
+
+/** The name typed at the top (a signed-in person's own name), or null (with a message) if there is none. */
 function requireName() {
   const name = nameInput.value.trim();
+  if (state.me) return state.me.person.name;
   if (!name) {
     notify(t("lobby.type_name"), "error");
     nameInput.focus();
@@ -249,7 +274,7 @@ async function onCreate(event) {
     const seats = readSeats();
     const options = { ...readOptions(), players: seats.length };
     const preset = document.getElementById("create-preset").value || null;
-    body = { game: g.name, options, preset, seats, name, seed: readSeed() };
+    body = { game: g.name, options, preset, seats, name, seed: readSeed(), rated: document.getElementById("create-rated").checked };
   } catch (err) {
     notify(err.message, "error");
     return;
@@ -289,13 +314,15 @@ function tableItem(table) {
   const mine = api.loadToken(table.table_id);
   const open = table.status === "waiting";
   return h("li", { class: "table-item", dataset: { table: table.table_id } },
-    h("h3", {}, `${t(`game.${table.game}.title`)} · `, h("span", { class: "table-status" }, t(`lobby.status.${table.status}`))),
+    h("h3", {}, `${t(`game.${table.game}.title`)} · `, h("span", { class: "table-status" }, t(`lobby.status.${table.status}`)),
+      table.rated ? [" · ", h("span", { class: "table-rated" }, t("lobby.rated_table"))] : null),
     table.status === "error" ? h("p", { class: "table-error" }, t("lobby.stopped", { reason: table.error ? words.stopText(table.error, (s) => (table.seats[s] ? words.displayName(table.seats[s].name) || t("seat.numbered", { n: s + 1 }) : null)) : t("table.no_reason") })) : null,
     h("ul", { class: "seat-list" }, table.seats.map((s) => h("li", {},
       h("span", { class: "seat-no" }, `${t("seat.numbered", { n: s.seat + 1 })}: `),
       s.kind === "bot" ? t("seat.computer", { bot: words.botWord(s.bot) })
         : s.kind === "remote" ? [words.displayName(s.name), t("seat.bot_mark"), ...words.botSeatTags(s).map((x) => ` · ${x}`)].join("") : s.taken ? `${words.displayName(s.name)}${s.host ? t("seat.host_mark") : ""}` : t("seat.free"),
-      open && !mine && (s.kind === "bot" || !s.taken) ? h("button", { type: "button", class: "small join", onclick: () => join(table, s.seat) }, t(s.kind === "bot" ? "table.take_seat" : "table.join_seat", { n: s.seat + 1 })) : null))),
+      s.rating ? h("span", { class: "seat-rating" }, ` · ${s.rating.rating}${s.rating.provisional ? "?" : ""}`) : null,
+      open && !mine && (s.kind === "bot" || !s.taken) && (!table.rated || (state.me && s.kind === "human")) ? h("button", { type: "button", class: "small join", onclick: () => join(table, s.seat) }, t(s.kind === "bot" ? "table.take_seat" : "table.join_seat", { n: s.seat + 1 })) : null))),
     h("a", { class: "button small", href: `/table/${encodeURIComponent(table.table_id)}` }, mine ? t("lobby.back_to_seat") : t("lobby.watch")));
 }
 
@@ -323,7 +350,8 @@ async function join(table, seat) {
   const name = requireName();
   if (!name) return;
   try {
-    const res = await api.takeSeat(table.table_id, seat, name);
+    // A rated table's free seats are joined (they are never taken over from the computer).
+    const res = table.rated ? await api.joinTable(table.table_id, seat, name) : await api.takeSeat(table.table_id, seat, name);
     api.saveToken(table.table_id, res.token);
     location.href = `/table/${encodeURIComponent(table.table_id)}`;
   } catch (err) {
