@@ -114,6 +114,8 @@ class Bridge:
         self._random = rng or random.Random()
         self.say = say or (lambda text: log.info("%s", text))
         self.programs: dict[str, TableProgram] = {}
+        #: Tables whose seat the bot has been given (a ``hello``) on this run: a second ``hello`` is a seat back.
+        self.seated: set[str] = set()
         self.name: str | None = None
         self.connected = asyncio.Event()
         self._socket: Any = None
@@ -204,18 +206,32 @@ class Bridge:
             for invitation in found:
                 if isinstance(invitation, dict) and self.accept:
                     self.say(f"accepting the invitation to table {invitation.get('table')} "
-                             f"(seat {invitation.get('seat')}, {invitation.get('game')})")
+                             f"({page_seat(invitation.get('seat'))}, {invitation.get('game')})")
                     await self._send({"type": "accept", "invitation": invitation.get("id")})
         elif kind in ("hello", "act", "refused", "end") and isinstance(message.get("table"), str):
+            if kind == "hello":
+                self._greeted(message)
             program = self._program(message["table"])
             program.queue.put_nowait(message)
         elif kind == "left" and isinstance(message.get("table"), str):
             gone = self.programs.pop(message["table"], None)
+            self.seated.discard(message["table"])
             if gone is not None:
                 gone.queue.put_nowait({"type": "left"})
             self.say(f"left table {message['table']}: {message.get('reason', '')}")
         elif kind == "error":
             self.say(f"the server said: {message.get('message')}")
+
+    def _greeted(self, hello: dict[str, Any]) -> None:
+        """Say which seat the bot plays at a table, or that it has its seat back (after a drop or a restart the
+        computer played the seat's turns meanwhile)."""
+        table = hello["table"]
+        seat = page_seat(hello.get("seat"))
+        if table in self.seated:
+            self.say(f"table {table}: {seat} is the bot's again (the computer played its turns while it was away)")
+        else:
+            self.say(f"table {table}: playing {seat} ({hello.get('game')})")
+            self.seated.add(table)
 
     # One table.
 
@@ -281,6 +297,11 @@ class Bridge:
                 program.task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await program.task
+
+
+def page_seat(seat: object) -> str:
+    """A seat as the table page numbers it, from 1 ("seat 2" for the protocol's seat 1)."""
+    return f"seat {seat + 1}" if isinstance(seat, int) and not isinstance(seat, bool) else f"seat {seat}"
 
 
 @dataclass(frozen=True)

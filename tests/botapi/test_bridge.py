@@ -89,6 +89,12 @@ def test_a_restart_mid_game_and_a_revoked_token(tmp_path: Path) -> None:
             assert end["seats"][1]["kind"] == "bot"
         text = log.read_text()
         assert "the bot's token was revoked" in text
+        # Seats as the table page numbers them (the protocol's seat 1 is the page's seat 2); the seat back after
+        # the restart is said.
+        table = created["table_id"]
+        assert f"accepting the invitation to table {table} (seat 2, crazy_eights)" in text
+        assert f"table {table}: playing seat 2 (crazy_eights)" in text
+        assert f"table {table}: seat 2 is the bot's again" in text
         assert "ctb_" not in text and "ctb_" not in (tmp_path / "a.log").read_text() + (tmp_path / "b.log").read_text()
     except BaseException as failure:
         raise _diagnose(tmp_path, failure) from failure
