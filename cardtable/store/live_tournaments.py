@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import DateTime, Integer, String, UniqueConstraint, select
+from sqlalchemy import Boolean, DateTime, Integer, String, UniqueConstraint, false, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column, sessionmaker
@@ -32,6 +32,8 @@ class LiveTournamentRow(Base):
     #: ``sha256`` of the seed and the salt, published while the tournament is played.
     commitment: Mapped[str | None] = mapped_column(String(64), default=None)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    #: Its tables are rated: each game moves the ladder (``cardtable.store.ladder``).
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class LiveTableRow(Base):
@@ -54,6 +56,7 @@ class LiveTournament:
     concurrency: int
     salt: str | None
     commitment: str | None
+    rated: bool = False
 
 
 class LiveTournaments:
@@ -63,13 +66,13 @@ class LiveTournaments:
         self._sessions = sessionmaker(engine, expire_on_commit=False)
 
     def add(self, tournament_id: str, concurrency: int, salt: str | None = None,
-            commitment: str | None = None) -> LiveTournament:
-        """Mark a tournament live (once; asking again keeps the first concurrency and salt); its row."""
+            commitment: str | None = None, *, rated: bool = False) -> LiveTournament:
+        """Mark a tournament live (once; asking again keeps the first concurrency, salt and ``rated``); its row."""
         try:
             with self._sessions.begin() as session:
                 if session.get(LiveTournamentRow, tournament_id) is None:
                     session.add(LiveTournamentRow(tournament_id=tournament_id, concurrency=concurrency, salt=salt,
-                                                  commitment=commitment, created_at=utcnow()))
+                                                  commitment=commitment, created_at=utcnow(), rated=rated))
         except IntegrityError:
             pass  # another process marked it meanwhile
         found = self.get(tournament_id)
@@ -104,4 +107,4 @@ class LiveTournaments:
 
 
 def _live(row: LiveTournamentRow) -> LiveTournament:
-    return LiveTournament(row.tournament_id, row.concurrency, row.salt, row.commitment)
+    return LiveTournament(row.tournament_id, row.concurrency, row.salt, row.commitment, bool(row.rated))
