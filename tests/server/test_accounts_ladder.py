@@ -169,3 +169,29 @@ def test_the_pages_are_served(site: TestClient) -> None:
     for path in ("/players/alice", "/leaderboard/durak", "/account"):
         response = site.get(path)
         assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
+
+
+def test_a_rated_live_tournament_moves_the_ladder_and_an_unrated_one_does_not(db_url: str) -> None:
+    """Built-in players in a rated live tournament are each rated once per game, the stronger (the catalogue's
+    strength rank) above the weaker; the same players in an unrated tournament leave the ladder as it was."""
+    from cardtable.bots.catalog import bot_info
+    from cardtable.server.botapi import BotApiSettings
+    from tests.botapi.helpers import account, wait_finished
+
+    admin = account(db_url, "boss", role="admin")
+    body = {"game": "crazy_eights", "entries": ["a=random", "b=heuristic"], "options": {"rounds": 1},
+            "games": 12, "seed": 3, "concurrency": 2}
+    with TestClient(create_app(db_url, bot_delay=0, bots=BotApiSettings())) as client:
+        headers = {"Authorization": f"Bearer {admin}"}
+        unrated = client.post("/api/tournaments/live", json=dict(body, seed=4), headers=headers)
+        assert unrated.status_code == 201, unrated.text
+        wait_finished(client, unrated.json()["tournament"])
+        assert client.get("/api/leaderboard/crazy_eights").json()["players"] == []
+        rated = client.post("/api/tournaments/live", json=dict(body, rated=True), headers=headers)
+        assert rated.status_code == 201, rated.text
+        wait_finished(client, rated.json()["tournament"])
+        board = client.get("/api/leaderboard/crazy_eights").json()["players"]
+    assert [p["games"] for p in board] == [12, 12] and {p["kind"] for p in board} == {"builtin"}
+    strength = {f"{name}@{cardtable.__version__}": bot_info("crazy_eights", name).strength  # type: ignore[union-attr]
+                for name in ("random", "heuristic")}
+    assert [p["name"] for p in board] == sorted(strength, key=strength.__getitem__)

@@ -68,6 +68,8 @@ class LiveTournamentBody(_Body):
     games: Annotated[int, Field(ge=1, le=10_000)] = 10
     seed: Annotated[int, Field(ge=0, lt=2**31)] = 1
     concurrency: Annotated[int, Field(ge=1, le=32)] = 2
+    #: Its tables are rated: each game moves the ladder of every entry (bot accounts and built-in players).
+    rated: bool = False
 
 
 class NewBotBody(_Body):
@@ -220,7 +222,7 @@ def _tournament_router(manager: TableManager, hub: BotHub, director: LiveTournam
         if tournament.format == "duplicate":
             raise TableError(400, "a live tournament deals every game afresh (round-robin): in duplicate the same "
                                   "cards are played at several tables, and watching one would show them at another")
-        live = await director.submit(tournament, body.concurrency)
+        live = await director.submit(tournament, body.concurrency, rated=body.rated)
         log.info("admin %s started live tournament %s", account.name, tournament.id[:12])
         return {"tournament": tournament.id, "games": tournament.games, "commitment": live.commitment}
 

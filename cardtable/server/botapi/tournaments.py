@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 import time
@@ -86,14 +87,16 @@ class LiveTournamentDirector:
         self.waiting_since: dict[str, float] = {}
         #: Seconds a new table waits for its bots' seats to connect before it is dealt anyway.
         self.seat_wait = SEAT_WAIT
+        #: The tournaments directed here whose tables are rated (their results move the ladder).
+        self.rated: set[str] = set()
 
-    async def submit(self, tournament: Tournament, concurrency: int) -> LiveTournament:
+    async def submit(self, tournament: Tournament, concurrency: int, *, rated: bool = False) -> LiveTournament:
         """Store the tournament (if new), mark it live with a fresh secret salt (kept if it was live already)
-        and direct it here; its live row (the commitment to publish)."""
+        and direct it here; its live row (the commitment to publish). ``rated``: its tables are rated."""
         await asyncio.to_thread(self.store.ensure, tournament.stored())
         salt = new_salt()
-        live = await asyncio.to_thread(self.live.add, tournament.id, concurrency, salt,
-                                       commitment(tournament.seed, salt))
+        live = await asyncio.to_thread(functools.partial(self.live.add, tournament.id, concurrency, salt,
+                                                         commitment(tournament.seed, salt), rated=rated))
         self._direct(tournament, live)
         return live
 
@@ -121,6 +124,8 @@ class LiveTournamentDirector:
         self.running[tournament.id] = asyncio.get_running_loop().create_task(self._run(tournament, live))
 
     async def _run(self, tournament: Tournament, live: LiveTournament) -> None:
+        if live.rated:
+            self.rated.add(tournament.id)
         try:
             await self._play(tournament, live.concurrency, live.salt)
         except asyncio.CancelledError:
@@ -180,7 +185,8 @@ class LiveTournamentDirector:
                 seats.append(StoredSeat(index, "bot", f"{name} ({spec})", spec, None, True))
         stored = StoredTable(self.manager.new_table_id(), game.info.name, dict(tournament.options), planned.seed,
                              "waiting", hash_token(secrets.token_urlsafe(24)), None, None, seats,
-                             settings={"tournament": tournament.id, "game": planned.index})
+                             settings={"tournament": tournament.id, "game": planned.index,
+                                       **({"rated": True} if tournament.id in self.rated else {})})
         table = await self.manager.add_table(stored, game, options)
         linked = await asyncio.to_thread(self.live.link, tournament.id, planned.index, table.id)
         if linked != table.id:  # another process made this game's table first: ours is given up
