@@ -24,7 +24,20 @@ from datetime import UTC, datetime
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import Boolean, DateTime, Float, Index, Integer, String, UniqueConstraint, func, insert, select, update
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -68,6 +81,8 @@ class RatingRow(Base):
     games: Mapped[int] = mapped_column(Integer, default=0)
     wins: Mapped[int] = mapped_column(Integer, default=0)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    #: The sums of the player's per-game figures in this game (Wizard: ``rounds``, ``exact_bids``).
+    figures: Mapped[dict[str, int] | None] = mapped_column(JSON, default=None)
 
 
 class ResultRow(Base):
@@ -89,6 +104,8 @@ class ResultRow(Base):
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    #: The seat's figures in this game (Wizard: ``rounds``, ``exact_bids``), when the game has some.
+    figures: Mapped[dict[str, int] | None] = mapped_column(JSON, default=None)
 
 
 @dataclass(frozen=True)
@@ -103,6 +120,8 @@ class Entrant:
     place: int
     won: bool
     abandoned: bool = False
+    #: The seat's figures in this game (``server/ratings.py``: Wizard's rounds and exact bids).
+    figures: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -116,11 +135,12 @@ class Rating:
     wins: int
     provisional: bool
     score: float = 0.0
+    figures: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """As the API sends it."""
         return {"game": self.game, "rating": self.rating, "uncertainty": self.uncertainty, "games": self.games,
-                "wins": self.wins, "provisional": self.provisional}
+                "wins": self.wins, "provisional": self.provisional, "figures": dict(self.figures)}
 
 
 @dataclass(frozen=True)
@@ -149,9 +169,11 @@ def builtin_key(name: str) -> str:
     return f"builtin:{name}"
 
 
-def shown(game: str, mu: float, sigma: float, games: int, wins: int) -> Rating:
+def shown(game: str, mu: float, sigma: float, games: int, wins: int,
+          figures: dict[str, int] | None = None) -> Rating:
     """A rating as shown from its stored numbers."""
-    return Rating(game, round(mu), round(2 * sigma), games, wins, games < PROVISIONAL_GAMES, mu - 2 * sigma)
+    return Rating(game, round(mu), round(2 * sigma), games, wins, games < PROVISIONAL_GAMES, mu - 2 * sigma,
+                  dict(figures or {}))
 
 
 def new_ratings(teams: Sequence[Sequence[tuple[float, float]]],
@@ -190,6 +212,11 @@ class Ladder:
             for entrant, (mu, sigma) in zip(team, values, strict=True):
                 changes.setdefault(ids[entrant.key], []).append((mu, sigma))
         won = {ids[e.key] for e in entrants if e.won}
+        figures = {pid: dict(f) for pid, f in self._figures(c, game, list(changes)).items()}
+        for entrant in entrants:
+            sums = figures.setdefault(ids[entrant.key], {})
+            for name, value in entrant.figures.items():
+                sums[name] = sums.get(name, 0) + value
         final: dict[int, tuple[float, float]] = {}
         for player_id, seats in changes.items():
             mu0, _ = current[player_id]
@@ -198,11 +225,18 @@ class Ladder:
             final[player_id] = (mu, sigma)
             c.execute(update(RatingRow).where(RatingRow.player_id == player_id, RatingRow.game == game).values(
                 mu=mu, sigma=sigma, score=mu - 2 * sigma, games=RatingRow.games + 1,
-                wins=RatingRow.wins + (1 if player_id in won else 0), updated_at=now))
+                wins=RatingRow.wins + (1 if player_id in won else 0), updated_at=now,
+                figures=figures.get(player_id) or None))
         c.execute(insert(ResultRow), [
             {"table_id": table_id, "seat": e.seat, "player_id": ids[e.key], "game": game, "place": e.place,
              "won": e.won, "abandoned": e.abandoned, "mu": final[ids[e.key]][0], "sigma": final[ids[e.key]][1],
-             "created_at": now} for e in entrants])
+             "created_at": now, "figures": dict(e.figures) or None} for e in entrants])
+
+    def _figures(self, c: Connection, game: str, player_ids: list[int]) -> dict[int, dict[str, int]]:
+        """The players' figure sums in ``game`` (their rows are locked already)."""
+        rows = c.execute(select(RatingRow.player_id, RatingRow.figures)
+                         .where(RatingRow.game == game, RatingRow.player_id.in_(player_ids)))
+        return {int(pid): dict(f or {}) for pid, f in rows}
 
     def _player_ids(self, c: Connection, entrants: Sequence[Entrant]) -> dict[str, int]:
         """The ladder ids of the entrants' keys; new players are added (a concurrent insert is fine)."""
@@ -247,8 +281,9 @@ class Ladder:
                             .where(RatedPlayerRow.key == key)).first()
             if row is None:
                 return None
-            ratings = [shown(g, mu, s, n, w) for g, mu, s, n, w in c.execute(
-                select(RatingRow.game, RatingRow.mu, RatingRow.sigma, RatingRow.games, RatingRow.wins)
+            ratings = [shown(g, mu, s, n, w, f) for g, mu, s, n, w, f in c.execute(
+                select(RatingRow.game, RatingRow.mu, RatingRow.sigma, RatingRow.games, RatingRow.wins,
+                       RatingRow.figures)
                 .where(RatingRow.player_id == row[0]).order_by(RatingRow.game))]
             return Player(int(row[0]), row[1], row[2], row[3], ratings)
 
