@@ -342,7 +342,8 @@ async function refreshFinished() {
     const src = `/api/tables/${encodeURIComponent(table.table_id)}/replay${token ? `?token=${encodeURIComponent(token)}` : ""}`;
     return h("li", { class: "table-item", dataset: { finished: table.table_id } },
       h("span", {}, `${t(`game.${table.game}.title`)}: ${table.seats.map(words.displayName).join(", ")} `),
-      h("a", { class: "button small", href: `/replay.html?src=${encodeURIComponent(src)}` }, t("lobby.replay")));
+      h("a", { class: "button small", href: `/replay.html?src=${encodeURIComponent(src)}` }, t("lobby.replay")), " ",
+      h("a", { class: "button small", href: `/review.html?table=${encodeURIComponent(table.table_id)}` }, t("lobby.review")));
   }) : h("li", { class: "empty" }, t("lobby.no_finished")));
 }
 

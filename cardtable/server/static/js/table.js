@@ -1163,6 +1163,7 @@ function renderResult(view, ctx) {
     h("button", { type: "button", onclick: () => { page.resultDismissed = true; render(); } }, t("result.show_table"))];
   if (!REPLAY && view.seat !== null) buttons.unshift(h("button", { type: "button", class: "primary", id: "rematch", onclick: onRematch }, t("result.rematch")));
   if (!REPLAY) buttons.push(h("a", { class: "button", href: replayLink() }, t("result.replay")));
+  if (!REPLAY) buttons.push(h("a", { class: "button", id: "review-link", href: `/review.html?table=${encodeURIComponent(tableId)}&seat=${view.seat ?? 0}` }, t("result.review")));
   replace(box, h("div", { class: "result-card", role: "dialog", "aria-modal": "false", "aria-labelledby": "result-title" },
     h("h2", { id: "result-title" }, t("result.title")),
     h("p", { class: "winners" }, headline),
