@@ -10,15 +10,15 @@ import urllib.request
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from tests.browser.conftest import SCREENSHOTS, LiveServer
 from tests.browser.ui import is_finished, screenshot, take_turn, wait_ready
 
 pytestmark = pytest.mark.browser
 
-LAPTOP = {"width": 1366, "height": 768}
-PHONE = {"width": 390, "height": 844}
+LAPTOP: ViewportSize = {"width": 1366, "height": 768}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 #: Each game at its largest table; names as long as people's are.
 LARGEST: dict[str, dict[str, Any]] = {
     "wizard": {"players": 6},
@@ -107,7 +107,7 @@ def problems(page: Page) -> list[str]:
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
 @pytest.mark.parametrize("game", list(LARGEST))
 def test_every_game_at_its_largest_table_fits(browser: Browser, live_server: LiveServer, game: str,
-                                              viewport: dict[str, int]) -> None:
+                                              viewport: ViewportSize) -> None:
     ctx = browser.new_context(viewport=viewport)
     ctx.set_default_timeout(30_000)
     page = ctx.new_page()
