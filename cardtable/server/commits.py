@@ -79,7 +79,7 @@ class GroupCommit:
                 registry.store.save_seats(table.id, away, None, c)
             if last.status == FINISHED:  # nothing left to drive: the lease goes with the last move
                 registry.store.release(registry.owner, [table.id], c)
-                registry.finished_in(table, last.outcome, c)
+                registry.finished_in(table, last.outcome, [e for m in taken for e in m.events], c)
         try:
             await self.storage.write(work, table, fenced=True)
         except TableError as exc:

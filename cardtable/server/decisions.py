@@ -83,7 +83,7 @@ class Decisions:
                                     outcome=outcome_data, owner=owner)
                 if status == FINISHED:  # nothing left to drive: the lease goes with the last move
                     store.release(owner, [table.id], c)
-                    self.registry.finished_in(table, outcome_data, c)
+                    self.registry.finished_in(table, outcome_data, list(events), c)
             await self.storage.write(work, table, fenced=True)
             assert table.record is not None
             table.state, table.record = state, table.record.with_action(seat, action)

@@ -5,6 +5,8 @@ Who is rated (each seat): a person who sat there signed in (``person:ID``), a bo
 player). A table with a guest's seat is not rated at all (rated tables take only signed-in people; the
 host's rematch of a rated table keeps everyone's account).
 
+Figures (Wizard: rounds played and bid exactly) come from the game's public events.
+
 Places come from the outcome: teams (Kaiser's and Mus's pairs, else one seat each) ordered by winning first,
 then by score; equal teams share a place. A seat whose person left during play (the computer finished for
 them) or whose bot forfeited counts as the person's or the bot's, placed last with its team.
@@ -19,6 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.engine import Connection as DbConnection
 
 from cardtable._version import __version__
+from cardtable.games.wizard.events import RoundScored
 from cardtable.server.live import LiveTable
 from cardtable.server.manager import TableManager
 from cardtable.store import Ladder
@@ -46,19 +49,20 @@ class Ratings:
         self.manager = manager
         self.ladder = Ladder(manager.store.engine)
 
-    def on_finish(self, table: LiveTable, outcome: dict[str, Any], c: DbConnection) -> None:
+    def on_finish(self, table: LiveTable, outcome: dict[str, Any], events: list[Any], c: DbConnection) -> None:
         """The hook: a rated table's ladder update, in the caller's transaction."""
         if not is_rated(table):
             return
-        entrants = entrants_of(table, outcome, c)
+        entrants = entrants_of(table, outcome, c, figures_of(table.game.info.name, events))
         if entrants is None:
             log.info("table %s is rated but has a guest's seat: not rated", table.id)
             return
         self.ladder.rate(c, table.game.info.name, table.id, entrants)
 
 
-def entrants_of(table: LiveTable, outcome: dict[str, Any], c: DbConnection) -> list[Entrant] | None:
-    """Each seat's rated identity, team and place; None if a seat has none (a guest)."""
+def entrants_of(table: LiveTable, outcome: dict[str, Any], c: DbConnection,
+                figures: dict[int, dict[str, int]] | None = None) -> list[Entrant] | None:
+    """Each seat's rated identity, team, place and figures; None if a seat has none (a guest)."""
     seats = table.stored.seats
     scores = [float(x) for x in outcome.get("scores", [])]
     winners = {int(w) for w in outcome.get("winners", [])}
@@ -88,7 +92,22 @@ def entrants_of(table: LiveTable, outcome: dict[str, Any], c: DbConnection) -> l
     for index, team in enumerate(teams):
         for s in team:
             key, kind, name, abandoned = who[s]
-            out.append(Entrant(s, key, kind, name, index, places[index], s in winners and not abandoned, abandoned))
+            out.append(Entrant(s, key, kind, name, index, places[index], s in winners and not abandoned, abandoned,
+                               (figures or {}).get(s, {})))
+    return out
+
+
+def figures_of(game: str, events: list[Any]) -> dict[int, dict[str, int]]:
+    """Each seat's per-game figures from the game's public events: Wizard's rounds and rounds bid exactly."""
+    if game != "wizard":
+        return {}
+    out: dict[int, dict[str, int]] = {}
+    for event in events:
+        if isinstance(event, RoundScored):
+            for seat, (bid, tricks) in enumerate(zip(event.bids, event.tricks, strict=True)):
+                mine = out.setdefault(seat, {"rounds": 0, "exact_bids": 0})
+                mine["rounds"] += 1
+                mine["exact_bids"] += int(bid == tricks)
     return out
 
 

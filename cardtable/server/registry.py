@@ -39,9 +39,9 @@ class TableRegistry:
         #: Called with a table's id once it is no longer in memory at all (neither open here nor cached), so
         #: that per-table state elsewhere (chat, summary holds) goes with it.
         self.on_evict: list[Callable[[str], None]] = []
-        #: Called in the transaction that stores a table's last move, with the outcome's JSON (the rating
-        #: ladder's update, ``server/ratings.py``): it commits with that move or not at all.
-        self.on_finish: list[Callable[[LiveTable, dict[str, Any], DbConnection], None]] = []
+        #: Called in the transaction that stores a table's last move, with the outcome's JSON and every event of
+        #: the game (the rating ladder's update, ``server/ratings.py``): it commits with that move or not at all.
+        self.on_finish: list[Callable[[LiveTable, dict[str, Any], list[Any], DbConnection], None]] = []
 
     def game(self, name: str) -> AnyGame:
         """A registered game; 400 if unknown."""
@@ -79,10 +79,12 @@ class TableRegistry:
         for hook in self.on_evict:
             hook(table_id)
 
-    def finished_in(self, table: LiveTable, outcome: dict[str, Any] | None, c: DbConnection) -> None:
-        """Run the ``on_finish`` hooks in the transaction storing the table's last move."""
+    def finished_in(self, table: LiveTable, outcome: dict[str, Any] | None, events: list[Any],
+                    c: DbConnection) -> None:
+        """Run the ``on_finish`` hooks in the transaction storing the table's last move (``events``: the
+        events of the moves stored with it, not yet in ``table.events``)."""
         for hook in self.on_finish:
-            hook(table, outcome or {}, c)
+            hook(table, outcome or {}, [*table.events, *events], c)
 
     def new_id(self) -> str:
         """A fresh random table id."""

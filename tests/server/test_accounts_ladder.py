@@ -195,3 +195,24 @@ def test_a_rated_live_tournament_moves_the_ladder_and_an_unrated_one_does_not(db
     strength = {f"{name}@{cardtable.__version__}": bot_info("crazy_eights", name).strength  # type: ignore[union-attr]
                 for name in ("random", "heuristic")}
     assert [p["name"] for p in board] == sorted(strength, key=strength.__getitem__)
+
+
+def test_a_profile_shows_wizards_exact_bid_share(site: TestClient) -> None:
+    """A rated Wizard game: alice's figures are her rounds and the rounds she bid exactly, as the record says."""
+    from cardtable.core import GameRecord, replay
+    from cardtable.games.wizard.events import RoundScored
+
+    sign_up(site)
+    created = rated_table(site, "wizard", ["human", "bot", "bot"])
+    play_to_the_end(site, created)
+    game = cardtable.load_game("wizard")
+    record = GameRecord.from_json(site.get(f"/api/tables/{created['table_id']}/record").json(), game)
+    state, events = replay(game, record)
+    rounds = [e for e in events if isinstance(e, RoundScored)]
+    [rating] = site.get("/api/players/alice").json()["ratings"]
+    assert rounds and rating["figures"] == {"rounds": len(rounds),
+                                            "exact_bids": sum(e.bids[0] == e.tricks[0] for e in rounds)}
+    bot = site.get(f"/api/players/{builtin_name(default_bot(game))}").json()["ratings"][0]
+    assert bot["figures"] == {"rounds": 2 * len(rounds),  # one player in two seats: both seats' rounds count
+                              "exact_bids": sum((e.bids[1] == e.tricks[1]) + (e.bids[2] == e.tricks[2]) for e in rounds)}
+    assert bot["games"] == 1

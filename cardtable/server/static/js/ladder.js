@@ -16,6 +16,12 @@ const gameTitle = (name) => (i18n.has(`game.${name}.title`) ? t(`game.${name}.ti
 const when = (iso) => new Date(iso).toLocaleString(i18n.lang());
 /** "1540 ± 310", with the provisional mark for the first games. */
 const ratingText = (r) => `${r.rating} ± ${r.uncertainty}${r.provisional ? ` (${t("ladder.provisional")})` : ""}`;
+/** A game's own figures in words (Wizard: the share of rounds bid exactly), or "–". */
+function figuresText(r) {
+  const f = r.figures || {};
+  if (f.rounds) return t("ladder.exact_bids", { share: Math.round((100 * (f.exact_bids || 0)) / f.rounds), n: f.exact_bids || 0, rounds: f.rounds });
+  return "–";
+}
 
 async function start() {
   await i18n.load();
@@ -43,10 +49,11 @@ async function showPlayer(name) {
     h("h2", {}, t("ladder.ratings")),
     data.ratings.length ? h("table", { class: "ratings" },
       h("thead", {}, h("tr", {}, h("th", { class: "name", scope: "col" }, t("ladder.game")), h("th", { scope: "col" }, t("ladder.rating")),
-        h("th", { scope: "col" }, t("ladder.games")), h("th", { scope: "col" }, t("ladder.wins")))),
+        h("th", { scope: "col" }, t("ladder.games")), h("th", { scope: "col" }, t("ladder.wins")), h("th", { scope: "col" }, t("ladder.figures")))),
       h("tbody", {}, data.ratings.map((r) => h("tr", { dataset: { game: r.game } },
         h("th", { class: "name", scope: "row" }, h("a", { href: `/leaderboard/${r.game}` }, gameTitle(r.game))),
-        h("td", { class: "rating" }, ratingText(r)), h("td", {}, String(r.games)), h("td", {}, String(r.wins)))))) : h("p", {}, t("ladder.no_ratings")),
+        h("td", { class: "rating" }, ratingText(r)), h("td", {}, String(r.games)), h("td", {}, String(r.wins)),
+        h("td", { class: "figures" }, figuresText(r)))))) : h("p", {}, t("ladder.no_ratings")),
     games.map((g) => h("section", {}, h("h3", {}, t("ladder.history", { game: gameTitle(g) })), chart(data.history[g] || [], gameTitle(g)))),
     h("h2", {}, t("ladder.recent")),
     data.recent.length ? h("table", { class: "recent" },
