@@ -330,14 +330,14 @@ class Ladder:
                 for t, mu, s, at in reversed(rows)]
 
     def recent(self, player_id: int, limit: int = 20) -> list[dict[str, Any]]:
-        """The player's last ``limit`` rated games, newest first: table, game, place, won, rating after."""
+        """The player's last ``limit`` rated games, newest first: table, seat, game, place, won, rating after."""
         with self.engine.connect() as c:
-            rows = list(c.execute(select(ResultRow.table_id, ResultRow.game, ResultRow.place, ResultRow.won,
-                                         ResultRow.abandoned, ResultRow.mu, ResultRow.created_at)
+            rows = list(c.execute(select(ResultRow.table_id, ResultRow.seat, ResultRow.game, ResultRow.place,
+                                         ResultRow.won, ResultRow.abandoned, ResultRow.mu, ResultRow.created_at)
                                   .where(ResultRow.player_id == player_id)
                                   .order_by(ResultRow.id.desc()).limit(limit)))
-        return [{"table_id": t, "game": g, "place": p, "won": bool(w), "abandoned": bool(a), "rating": round(mu),
-                 "at": _iso(at)} for t, g, p, w, a, mu, at in rows]
+        return [{"table_id": t, "seat": s, "game": g, "place": p, "won": bool(w), "abandoned": bool(a),
+                 "rating": round(mu), "at": _iso(at)} for t, s, g, p, w, a, mu, at in rows]
 
     def count_players(self) -> int:
         """How many players the ladder holds."""

@@ -194,6 +194,7 @@ class People:
         """The account if ``password`` is its password and it is not locked; None otherwise, after the same work
         (one hash verification) whether the name is unknown, the password wrong or the account locked."""
         now = self.clock()
+        name = unicodedata.normalize("NFC", name.strip()) if isinstance(name, str) else ""
         with self._sessions.begin() as session:
             row = session.scalar(select(PersonRow).where(PersonRow.name == name).with_for_update())
             if row is None:

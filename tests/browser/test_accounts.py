@@ -81,7 +81,8 @@ def test_sign_up_play_rated_see_the_rating_log_out_and_in(server: LiveServer, co
     assert found and int(found.group(2)) < 1000  # one game made the rating surer than a newcomer's 1500 ± 1000
     expect(row.locator("td").nth(1)).to_have_text("1")
     expect(page.locator("table.recent")).to_contain_text("Durak")
-    assert page.locator(f"a[href*='{table_id}']").count() == 1
+    assert page.locator(f"a[href*='{table_id}']").count() == 2  # its replay and its review
+    expect(page.get_by_role("link", name="Review")).to_have_attribute("href", f"/review.html?table={table_id}&seat=0")
     expect(page.get_by_role("img")).to_have_attribute("aria-label", re.compile(r"Durak: .* 1 rated games"))
     page.get_by_role("link", name="Durak").click()
     page.wait_for_url(base + "/leaderboard/durak")

@@ -63,6 +63,7 @@ def test_a_rated_game_moves_the_ratings_of_the_person_and_the_built_in_player(si
     assert (rating["rating"] > MU) == alice_won and rating["rating"] != MU
     assert [h["table_id"] for h in profile["history"]["durak"]] == [created["table_id"]]
     assert profile["recent"][0]["table_id"] == created["table_id"] and profile["recent"][0]["won"] == alice_won
+    assert profile["recent"][0]["seat"] == 0
     bot = site.get(f"/api/players/{DURAK_BOT}").json()
     assert bot["kind"] == "builtin" and bot["ratings"][0]["games"] == 1
     assert (bot["ratings"][0]["rating"] > MU) != alice_won
@@ -207,12 +208,12 @@ def test_a_profile_shows_wizards_exact_bid_share(site: TestClient) -> None:
     play_to_the_end(site, created)
     game = cardtable.load_game("wizard")
     record = GameRecord.from_json(site.get(f"/api/tables/{created['table_id']}/record").json(), game)
-    state, events = replay(game, record)
+    _, events = replay(game, record)
     rounds = [e for e in events if isinstance(e, RoundScored)]
     [rating] = site.get("/api/players/alice").json()["ratings"]
     assert rounds and rating["figures"] == {"rounds": len(rounds),
                                             "exact_bids": sum(e.bids[0] == e.tricks[0] for e in rounds)}
     bot = site.get(f"/api/players/{builtin_name(default_bot(game))}").json()["ratings"][0]
-    assert bot["figures"] == {"rounds": 2 * len(rounds),  # one player in two seats: both seats' rounds count
-                              "exact_bids": sum((e.bids[1] == e.tricks[1]) + (e.bids[2] == e.tricks[2]) for e in rounds)}
+    exact = sum((e.bids[1] == e.tricks[1]) + (e.bids[2] == e.tricks[2]) for e in rounds)
+    assert bot["figures"] == {"rounds": 2 * len(rounds), "exact_bids": exact}  # one player, two seats: both count
     assert bot["games"] == 1

@@ -60,7 +60,7 @@ async function showPlayer(name) {
       h("thead", {}, h("tr", {}, h("th", { class: "name", scope: "col" }, t("ladder.game")), h("th", { scope: "col" }, t("ladder.place")),
         h("th", { scope: "col" }, t("ladder.rating_after")), h("th", { scope: "col" }, t("ladder.when")), h("th", { scope: "col" }, t("ladder.replay")))),
       h("tbody", {}, data.recent.map((r) => h("tr", {},
-        h("td", { class: "name" }, gameTitle(r.game)),
+        h("td", { class: "name" }, gameTitle(r.game), " · ", h("a", { href: `/review.html?table=${encodeURIComponent(r.table_id)}&seat=${r.seat}` }, t("ladder.review"))),
         h("td", {}, `${r.place}${r.won ? ` · ${t("ladder.won")}` : ""}${r.abandoned ? ` · ${t("ladder.abandoned")}` : ""}`),
         h("td", {}, String(r.rating)), h("td", {}, when(r.at)),
         h("td", {}, h("a", { href: `/replay.html?src=${encodeURIComponent(`/api/tables/${encodeURIComponent(r.table_id)}/replay`)}` }, t("ladder.replay"))))))) : h("p", {}, t("ladder.no_games")));
