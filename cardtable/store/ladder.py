@@ -311,14 +311,14 @@ class Ladder:
                     offset: int = 0) -> list[dict[str, Any]]:
         """The best rated players of ``game`` by ``mu - 2 sigma`` (optionally of one kind), best first."""
         query = (select(RatedPlayerRow.name, RatedPlayerRow.kind, RatingRow.mu, RatingRow.sigma, RatingRow.games,
-                        RatingRow.wins)
+                        RatingRow.wins, RatingRow.figures)
                  .join(RatedPlayerRow, RatedPlayerRow.id == RatingRow.player_id)
                  .where(RatingRow.game == game, RatingRow.games > 0))
         query = query.where(RatingRow.kind == kind) if kind is not None else query.where(RatingRow.kind != "deleted")
         query = query.order_by(RatingRow.score.desc(), RatingRow.id).limit(limit).offset(offset)
         with self.engine.connect() as c:
-            return [{"rank": offset + i + 1, "name": name, "kind": k, **shown(game, mu, s, n, w).to_json()}
-                    for i, (name, k, mu, s, n, w) in enumerate(c.execute(query))]
+            return [{"rank": offset + i + 1, "name": name, "kind": k, **shown(game, mu, s, n, w, f).to_json()}
+                    for i, (name, k, mu, s, n, w, f) in enumerate(c.execute(query))]
 
     def history(self, player_id: int, game: str, limit: int = 100) -> list[dict[str, Any]]:
         """The player's rating after each of its last ``limit`` rated games of ``game``, oldest first."""

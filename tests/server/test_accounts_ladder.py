@@ -217,3 +217,5 @@ def test_a_profile_shows_wizards_exact_bid_share(site: TestClient) -> None:
     exact = sum((e.bids[1] == e.tricks[1]) + (e.bids[2] == e.tricks[2]) for e in rounds)
     assert bot["figures"] == {"rounds": 2 * len(rounds), "exact_bids": exact}  # one player, two seats: both count
     assert bot["games"] == 1
+    board = {p["name"]: p["figures"] for p in site.get("/api/leaderboard/wizard").json()["players"]}
+    assert board["alice"] == rating["figures"]
