@@ -75,6 +75,9 @@ def test_a_restart_mid_game_and_a_revoked_token(tmp_path: Path) -> None:
             assert first.request("POST", f"/api/tables/{created['table_id']}/start",
                                  {"token": created["token"]})[0] == 200
             wait_for(lambda: summary(first, created)["version"] >= 6)
+            # The API says what is true: the bot's program is connected while it plays its seat.
+            playing = summary(first, created)["seats"][1]
+            assert playing["connected"] is True and not playing["away"], playing
             stop(first)  # SIGTERM mid-game: every accepted move is stored, the sockets closed
             # A new process on the same port and database resumes the table; the bridge reconnects to it.
             second = stack.enter_context(serve(database, tmp_path / "b.log", *args, port=first.port))
@@ -83,6 +86,8 @@ def test_a_restart_mid_game_and_a_revoked_token(tmp_path: Path) -> None:
             wait_for(lambda: log.read_text().count("connected to") >= 2)
             wait_for(lambda: summary(second, created)["version"] > before + 6)
             assert summary(second, created)["seats"][1]["kind"] == "remote"
+            back = wait_for(lambda: (s := summary(second, created)["seats"][1])["connected"] and s)
+            assert not back["away"], back
             BotAccounts(Store(database).engine).revoke("py")
             assert connected.wait(30) == 2
             end = wait_for(lambda: (s := summary(second, created))["status"] == "finished" and s, timeout=120)
