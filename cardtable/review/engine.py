@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cardtable.core.codec import to_json
@@ -38,16 +38,22 @@ class ReviewError(ValueError):
 
 @dataclass(frozen=True)
 class OptionValue:
-    """One option of a decision: the action, its mean value and that mean's standard error."""
+    """One option of a decision: the action, its mean value and that mean's standard error.
+
+    ``open_value`` is the "open cards" value: the option played out from the true position, every hand
+    (and the stock) known. It is shown beside the estimate, labelled, and takes no part in it.
+    """
 
     action: Any
     value: float
     error: float
+    open_value: float | None = None
 
     def to_json(self, game: AnyGame) -> dict[str, Any]:
-        """JSON: the action (JSON and words), value and error."""
+        """JSON: the action (JSON and words), value, error and the open-cards value."""
         return {"action": to_json(self.action), "text": game.describe_action(self.action),
-                "value": _round(self.value), "error": _round(self.error)}
+                "value": _round(self.value), "error": _round(self.error),
+                "open_value": None if self.open_value is None else _round(self.open_value)}
 
 
 @dataclass(frozen=True)
@@ -141,7 +147,22 @@ def review_position(game: AnyGame, state: Any, seat: Seat, chosen: Any, *, budge
     spec = spec or spec_for(game)
     observation = game.observe(state, seat)
     legal = game.legal_actions(state, seat)
-    return review_decision(game, spec, observation, legal, chosen, budget=budget, rng=_rng(seed, step), step=step)
+    review = review_decision(game, spec, observation, legal, chosen, budget=budget, rng=_rng(seed, step), step=step)
+    rng = _rng(seed, -1 - step)
+    playouts = max(1, budget // OPEN_SHARE)
+    seeds = [rng.randrange(2**62) for _ in range(playouts)]
+    options = [replace(o, open_value=_open_value(game, spec, state, seat, o.action, seeds)) for o in review.options]
+    return replace(review, options=tuple(options))
+
+
+#: The open-cards value plays ``budget // OPEN_SHARE`` playouts an option from the true position (at least one).
+OPEN_SHARE = 8
+
+
+def _open_value(game: AnyGame, spec: ReviewSpec, state: Any, seat: Seat, action: Any, seeds: list[int]) -> float:
+    """The option's mean value played out from the true position (every hand known), the same seeds for all."""
+    after, _ = game.apply_unchecked(state, seat, action)
+    return sum(spec.value(state, spec.playout(state, after, random.Random(s)), seat) for s in seeds) / len(seeds)
 
 
 def review_decision(game: AnyGame, spec: ReviewSpec, observation: Observation, legal: Sequence[Any], chosen: Any,

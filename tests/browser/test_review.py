@@ -39,6 +39,9 @@ def test_a_finished_games_review_opens_with_its_chart_and_steps_by_keyboard(
     expect(page.locator("#decision-facts .card").first).to_be_visible()  # the seat's hand then
     assert page.locator("#decision-options tbody tr").count() >= 2
     expect(page.locator("#decision-options tr.chosen")).to_have_count(1)
+    open_cells = page.locator("#decision-options td.open-value")  # the open-cards value beside each estimate
+    expect(open_cells).to_have_count(page.locator("#decision-options tbody tr").count())
+    expect(open_cells.first).to_have_text(re.compile(r"^-?\d+(\.\d+)?$"))
     page.keyboard.press("ArrowRight")
     expect(position).to_have_text(re.compile(rf"^Decision 2 of {n} "))
     page.keyboard.press("End")

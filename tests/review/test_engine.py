@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -11,7 +12,7 @@ from cardtable.core.codec import to_json
 from cardtable.core.record import GameRecord
 from cardtable.games.durak.actions import TAKE, Beat
 from cardtable.games.wizard.actions import Bid, Play
-from cardtable.review import ReviewError, review_position, review_record, spec_for
+from cardtable.review import ReviewError, review_decision, review_position, review_record, spec_for
 from cardtable.review.engine import replay_states
 from tests.durak.positions import GAME as DURAK
 from tests.durak.positions import cards, play, position
@@ -33,6 +34,11 @@ def _record(name: str, seed: int = 3) -> GameRecord:
 # Honesty: the review of a decision depends on the seat's observation only.
 
 
+def _estimate(decision: dict[str, Any]) -> dict[str, Any]:
+    """A decision's JSON without the open-cards values (labelled apart: they read the true hands by design)."""
+    return {**decision, "options": [{k: v for k, v in o.items() if k != "open_value"} for o in decision["options"]]}
+
+
 @pytest.mark.parametrize("name", sorted(SEATS))
 def test_a_decision_review_is_unchanged_when_the_hidden_cards_are_dealt_otherwise(name: str) -> None:
     game = load(name)
@@ -50,7 +56,7 @@ def test_a_decision_review_is_unchanged_when_the_hidden_cards_are_dealt_otherwis
         moved += any(game.observe(other, s) != game.observe(state, s) for s in others)
         here = review_position(game, state, seat, action, budget=4, seed=11, step=step)
         there = review_position(game, other, seat, action, budget=4, seed=11, step=step)
-        assert here.to_json(game) == there.to_json(game)
+        assert _estimate(here.to_json(game)) == _estimate(there.to_json(game))
         checked += 1
         if checked == 6:
             break
@@ -180,3 +186,22 @@ def test_a_review_scored_in_chunks_by_workers_is_the_same_review() -> None:
     decisions = [d for part in parts for d in part]
     whole = assemble_json(game, spec_for(game), 3, 4, 1, decisions, plan.scores, plan.forced)
     assert whole == review_record(game, record, 3, budget=4, seed=1).to_json(game)
+
+
+def test_the_open_cards_value_reads_the_true_hands_and_is_labelled_apart() -> None:
+    # Seat 0's first real choice in a Wizard game: every option gets an open-cards value beside its estimate.
+    game = load("wizard")
+    record = _record("wizard", seed=6)
+    states = replay_states(game, record)
+    step = next(i for i, (s, _) in enumerate(record.actions) if s == 0 and len(game.legal_actions(states[i], 0)) > 1)
+    review = review_position(game, states[step], 0, record.actions[step][1], budget=16, seed=3, step=step)
+    assert all(o.open_value is not None for o in review.options)
+    data = review.to_json(game)
+    assert all("open_value" in o for o in data["options"])
+    # The estimate, the loss and the mark come from the sampled worlds alone (the honesty test above).
+    worlds_only = review_decision(game, spec_for(game), game.observe(states[step], 0),
+                                  game.legal_actions(states[step], 0), record.actions[step][1], budget=16,
+                                  rng=random.Random(3 * 1_000_003 + step), step=step)
+    assert [(o.action, o.value, o.error) for o in worlds_only.options] == \
+        [(o.action, o.value, o.error) for o in review.options]
+    assert worlds_only.loss == review.loss and worlds_only.mark == review.mark

@@ -203,14 +203,17 @@ function decision(d) {
   const rows = d.options.map((o) => h("tr", { class: [o.text === d.chosen_text ? "chosen" : "", o === best ? "best" : ""].join(" ").trim() || undefined },
     h("td", { lang: page.engineLang }, o.text),
     h("td", {}, num(o.value)), h("td", {}, `± ${num(o.error)}`),
+    h("td", { class: "open-value" }, o.open_value === null || o.open_value === undefined ? "–" : num(o.open_value)),
     h("td", {}, o.text === d.chosen_text ? t("review.played") : o === best ? t("review.best") : "")));
   replace(document.getElementById("decision"),
     h("h2", { id: "decision-title" }, t("review.seen_by", { name: seatName(d.seat), step: d.step })),
     seen(d.observation),
+    h("p", { class: "review-open-note" }, t("review.open_help")),
     h("p", { id: "decision-verdict" }, t("review.verdict", { chosen: d.chosen_text, loss: num(d.loss), error: num(d.error), unit }), " ", markWord(d.mark)),
     h("table", { id: "decision-options", "aria-label": t("review.options") },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("review.option")), h("th", { scope: "col" }, t("review.value", { unit })),
-        h("th", { scope: "col" }, t("review.error")), h("th", { scope: "col" }, ""))),
+        h("th", { scope: "col" }, t("review.error")), h("th", { scope: "col", title: t("review.open_help") }, t("review.open")),
+        h("th", { scope: "col" }, ""))),
       h("tbody", {}, rows)));
   document.getElementById("decision").hidden = false;
 }
