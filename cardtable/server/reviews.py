@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -163,6 +164,8 @@ class Reviews:
         for table_id, job in list(self.jobs.items()):
             if job.task is not None:
                 job.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await job.task
             await asyncio.to_thread(self.store.release, table_id, job.seat, job.budget, self.owner)
         self.jobs.clear()
         if self._executor is not None:

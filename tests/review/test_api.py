@@ -98,7 +98,7 @@ def test_a_finished_games_review_is_computed_stored_and_shared_with_another_proc
         record = GameRecord.from_json(client.get(f"/api/tables/{table_id}/record").json(), GAME)
     expected = review_record(GAME, record, 0, budget=4, seed=0).to_json(GAME)
     assert done["status"] == "done" and done["review"] == {**expected, "table_id": table_id}
-    with TestClient(_app(db_url, GatedPool())) as other:  # another process on the same database
+    with TestClient(_app(db_url, pool)) as other:  # another process on the same database
         again = other.post(url)
         assert again.status_code == 200 and again.json()["review"] == done["review"]
         assert not other.app.state.reviews.jobs  # type: ignore[attr-defined]  # nothing recomputed
@@ -143,3 +143,25 @@ def test_the_process_pool_computes_a_review(db_url: str) -> None:
         assert client.post(url).status_code == 202
         done = _wait_done(client, url)
         assert done["review"]["seat"] == 1 and done["review"]["decisions"]
+
+
+def test_a_review_cut_short_by_shutdown_stores_nothing_and_another_process_takes_it_up(db_url: str) -> None:
+    stuck = GatedPool()
+    try:
+        with TestClient(_app(db_url, stuck)) as client:
+            table_id = _finished_table(client)
+            url = f"/api/tables/{table_id}/review?seat=0&budget=4"
+            assert client.post(url).status_code == 202  # held at the gate until the server stops
+    finally:
+        stuck.gate.set()
+        stuck.shutdown(wait=True)
+    later = GatedPool()
+    try:
+        with TestClient(_app(db_url, later)) as other:
+            assert other.get(url).status_code == 404  # nothing stored, no claim left behind
+            assert other.post(url).status_code == 202  # so this process computes it
+            later.gate.set()
+            assert _wait_done(other, url)["review"]["seat"] == 0
+    finally:
+        later.gate.set()
+        later.shutdown(wait=True)
