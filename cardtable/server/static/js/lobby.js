@@ -17,6 +17,7 @@ const nameInput = document.getElementById("player-name");
 async function main() {
   await i18n.load();
   translateStatic();
+  document.title = `cardtable — ${t("lobby.title")}`;
   // A name typed while the page was loading is kept.
   if (!nameInput.value) nameInput.value = api.lastName();
   nameInput.addEventListener("change", () => api.rememberName(nameInput.value.trim()));
