@@ -64,6 +64,10 @@ def bot_factories(game: Game[Any, Any, Any, Any]) -> dict[str, BotFactory]:
     out = {**GENERIC_BOTS, **plugins, **own}
     if game.can_sample_worlds() and _has_encoding(game):
         out.setdefault("learned", partial(learned_bot, game))
+        from cardtable.bots.guided import GUIDED_GAMES, guided_bot
+
+        if game.info.name in GUIDED_GAMES:
+            out.setdefault("learned_search", partial(guided_bot, game))
     if game.can_sample_worlds() and "search" not in own:
         budgets = game_search_budgets(game)
         for name in SEARCH_BUDGETS:

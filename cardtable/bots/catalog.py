@@ -89,6 +89,13 @@ DEFAULT_BOT: dict[str, str] = {
     "crazy_eights": "search",
 }
 
+#: The default at a table whose options a shipped net was trained for, where that learned player beats
+#: ``DEFAULT_BOT`` head to head (docs/learning.md): Mus's learned pair won 0.583 [0.548, 0.616] of 800
+#: games against the ``reader`` pair. Other tables keep ``DEFAULT_BOT``.
+DEFAULT_WHERE_TRAINED: dict[str, str] = {
+    "mus": "learned",
+}
+
 
 def bot_info(game: str, bot: str) -> BotInfo | None:
     """The metadata of ``bot`` in ``game`` (None if it has none)."""

@@ -285,12 +285,15 @@ class LearnedBot:
 
     def act(self, observation: Observation, legal_actions: Sequence[Any]) -> Any:
         """The legal action of highest value; ``WeightsError`` if no net was trained for this table."""
+        return legal_actions[self.ranking(observation, legal_actions)[0]]
+
+    def ranking(self, observation: Observation, legal_actions: Sequence[Any]) -> list[int]:
+        """Indices of ``legal_actions``, the net's favourite first (a tie goes to the lower action id)."""
         x, world = self.encode(observation)
         net, _ = self._net(self.encoding.options_of(world))
         values = net.values(x)
         ids = [self.encoding.action_id(action, world) for action in legal_actions]
-        best = max(range(len(ids)), key=lambda i: (float(values[ids[i]]), -ids[i]))
-        return legal_actions[best]
+        return sorted(range(len(ids)), key=lambda i: (-float(values[ids[i]]), ids[i]))
 
     def encode(self, observation: Observation) -> tuple[npt.NDArray[np.uint8], Any]:
         """The seat's encoding, from a world consistent with ``observation`` (and that world, for action ids)."""

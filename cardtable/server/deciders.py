@@ -55,7 +55,7 @@ def bot_for(table: LiveTable, seat: Seat) -> Bot:
     :func:`catch_up`, which :func:`think` calls so that it goes on as the one that played so far."""
     if seat not in table.bots:
         stored = table.stored.seats[seat]
-        name = stored.bot if stored.kind in ("bot", "remote") and stored.bot else default_bot(table.game)
+        name = stored.bot if stored.kind in ("bot", "remote") and stored.bot else default_bot(table.game, table.options)
         # From the deal seed only, so a table created with a seed replays the same game.
         seed = zlib.crc32(f"{table.stored.seed}:{seat}".encode())
         table.bots[seat] = make_bot(table.game, name, seed)

@@ -152,7 +152,7 @@ class Lifecycle:
             seats = [s.copy() for s in table.stored.seats]
             for seat in seats:
                 if seat.kind == "human" and not seat.taken:
-                    seat.kind, seat.bot, seat.taken = "bot", default_bot(table.game), True
+                    seat.kind, seat.bot, seat.taken = "bot", default_bot(table.game, table.options), True
                     seat.name = bot_name(seat.bot, seat.index)
             try:
                 state, events = table.game.new(table.options, table.stored.seed)

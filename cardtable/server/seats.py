@@ -78,7 +78,7 @@ class Seating:
                 target.name, target.taken, target.token_hash = "", False, None
                 status = ABANDONED if seat == table.stored.host_seat else None
             elif table.status in (PLAYING, PAUSED):
-                bot = default_bot(table.game)
+                bot = default_bot(table.game, table.options)
                 target.kind, target.bot, target.token_hash = "bot", bot, None
                 target.name = f"{target.name} (now {bot} bot)"[:64]
             else:
@@ -123,7 +123,7 @@ def layout(game: AnyGame, body: CreateTable) -> tuple[Any, list[StoredSeat]]:
     seats = []
     for index, (kind, bot) in enumerate(kinds):
         if kind == "bot":
-            bot = bot or default_bot(game)
+            bot = bot or default_bot(game, options)
             if bot not in known:
                 raise TableError(400, f"no computer player {excerpt(bot, 40)!r} for {game.info.title} "
                                       f"(known: {', '.join(known)})")

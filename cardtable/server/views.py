@@ -13,8 +13,8 @@ from typing import Any
 
 import msgspec
 
-from cardtable.bots import bot_names
-from cardtable.bots.catalog import DEFAULT_BOT, bot_info
+from cardtable.bots import bot_names, make_bot
+from cardtable.bots.catalog import DEFAULT_BOT, DEFAULT_WHERE_TRAINED, bot_info
 from cardtable.core import to_json
 from cardtable.core.types import Seat
 from cardtable.server.live import AnyGame, Connection, LiveTable
@@ -28,8 +28,20 @@ def encode(message: Any) -> str:
     return _encoder.encode(message).decode("utf-8")
 
 
-def default_bot(game: AnyGame) -> str:
-    """The computer player used when none is named: the catalog's choice, else the game's first bot or ``random``."""
+def default_bot(game: AnyGame, options: Any = None) -> str:
+    """The computer player used when none is named: the catalog's choice, else the game's first bot or ``random``.
+
+    With the table's ``options``: the learned player where the catalog prefers it (``DEFAULT_WHERE_TRAINED``)
+    and a shipped net was trained for exactly those options.
+    """
+    trained = DEFAULT_WHERE_TRAINED.get(game.info.name)
+    if options is not None and trained is not None and trained in bot_names(game):
+        try:
+            make_bot(game, trained, options=options)
+        except ValueError:
+            pass
+        else:
+            return trained
     chosen = DEFAULT_BOT.get(game.info.name)
     if chosen is not None and chosen in bot_names(game):
         return chosen
@@ -59,6 +71,7 @@ def game_entry(game: AnyGame) -> dict[str, Any]:
                     for s in info.option_specs],
         "presets": {name: {k: to_json(v) for k, v in values.items()} for name, values in info.presets.items()},
         "bots": bot_names(game), "default_bot": default_bot(game), "bot_info": bots_json(game),
+        "default_where_trained": DEFAULT_WHERE_TRAINED.get(game.info.name),
         "cards": _cards(game),
     }
 

@@ -26,3 +26,21 @@ def test_the_lobby_offers_the_learned_player_and_refuses_a_table_it_was_not_trai
         created = client.post("/api/tables", json={"game": "durak", "seats": [
             {"kind": "human"}, {"kind": "bot", "bot": "learned"}]})
         assert created.status_code == 201, created.text
+
+
+def test_mus_s_default_is_the_learned_pair_on_the_rules_its_net_was_trained_for_and_reader_elsewhere(
+        tmp_path: Path) -> None:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'cardtable.db'}", bot_delay=0)) as client:
+        mus = {g["name"]: g for g in client.get("/api/games").json()}["mus"]
+        assert mus["default_where_trained"] == "learned" and mus["default_bot"] == "reader"
+        seats = [{"kind": "human"}] + [{"kind": "bot", "bot": None}] * 3
+        trained = client.post("/api/tables", json={"game": "mus", "seats": seats})
+        other = client.post("/api/tables", json={"game": "mus", "seats": seats, "options": {"scoring.target": 30}})
+        assert trained.status_code == 201 and other.status_code == 201, (trained.text, other.text)
+        bots = {name: [s["bot"] for s in client.get(f"/api/tables/{r.json()['table_id']}").json()["seats"][1:]]
+                for name, r in (("trained", trained), ("other", other))}
+        assert bots == {"trained": ["learned"] * 3, "other": ["reader"] * 3}
+        # A game with no learned default keeps its catalogue default whatever the options.
+        durak = client.post("/api/tables", json={"game": "durak", "seats": [{"kind": "human"}, {"kind": "bot"}]})
+        seat = client.get(f"/api/tables/{durak.json()['table_id']}").json()["seats"][1]
+        assert seat["bot"] == {g["name"]: g for g in client.get("/api/games").json()}["durak"]["default_bot"]

@@ -209,7 +209,7 @@ class ParticleSearchBot:
             self.deal_size = len(obs.hand) - obs.drawn_this_turn
         self.tracker.before_turn(obs)
         self.filter.before_turn(obs)
-        moves = candidates_usual_first(obs, legal_actions, self.heuristic)
+        moves = self._candidates(obs, legal_actions)
         if len(moves) == 1:
             action = moves[0]
         else:
@@ -221,6 +221,10 @@ class ParticleSearchBot:
         self.tracker.after_action(obs, action)
         self.filter.after_action(obs, action)
         return action
+
+    def _candidates(self, obs: CrazyEightsObservation, legal: Sequence[Action]) -> list[Action]:
+        """The moves to score, the default (the heuristic's move, which wins ties) first."""
+        return candidates_usual_first(obs, legal, self.heuristic)
 
     def _search(self, obs: CrazyEightsObservation, moves: list[Action], deadline: float) -> Action:
         """Score every move on the same deals and playout seeds; stop at ``deadline`` (a ``time.perf_counter``

@@ -40,10 +40,10 @@ class EndgameBot(CarefulBot):
         """One of ``legal_actions``."""
         obs: Any = observation
         choice = self._early(obs, legal_actions)
-        if len(legal_actions) == 1 or not self._known_endgame(obs):
+        if len(legal_actions) == 1 or not self.known_endgame(obs):
             return choice
         state = world.sample_world(obs, random.Random(0))  # the deck is empty: the one consistent world
-        values = {a: _read_out(state, obs.seat, a) for a in legal_actions}
+        values = {a: read_out(state, obs.seat, a) for a in legal_actions}
         best = max(values.values())
         if values[choice] == best:
             return choice
@@ -60,14 +60,14 @@ class EndgameBot(CarefulBot):
         return choice
 
     @staticmethod
-    def _known_endgame(obs: Any) -> bool:
+    def known_endgame(obs: Any) -> bool:
         """Whether every card is known: the deck is empty and exactly one other seat holds cards."""
         if obs.deck_count or obs.seat is None:
             return False
         return sum(1 for s, n in enumerate(obs.hand_counts) if s != obs.seat and n) == 1
 
 
-def _read_out(state: Any, seat: int, action: DurakAction) -> float:
+def read_out(state: Any, seat: int, action: DurakAction) -> float:
     """The game value for ``seat`` after ``action`` and a playout of the search policy to the end."""
     state, _ = _GAME.apply_unchecked(state, seat, action)
     for _ in range(ENDGAME_PLAYOUT_CAP):
