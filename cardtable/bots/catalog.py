@@ -42,6 +42,8 @@ _QUICK = BotInfo("Quick search: fewer sampled deals (strong, fast)", 2, 7.6)
 
 BOT_INFO: dict[str, dict[str, BotInfo]] = {
     "wizard": {
+        "learned_search": BotInfo("Learned + search: the net's bids; its cards overruled by 256 sampled deals "
+                                  "where clearly worse (strongest, under a second)", 1, 1.9),
         "search": BotInfo("Search: plays out 256 sampled deals per card (strongest, well under a second)", 1, 0.6),
         "search_quick": BotInfo("Quick search: 8 sampled deals per card (like the heuristic, fast)", 3, 2.0),
         "heuristic": BotInfo("Heuristic: counts expected tricks, chases or ducks (fast)", 3, 0.05),
@@ -56,6 +58,8 @@ BOT_INFO: dict[str, dict[str, BotInfo]] = {
         "simple": BotInfo("Simple: thresholds on hand strength (fast)", 4, 0.01),
     },
     "durak": {
+        "learned_search": BotInfo("Learned + search: the net while the deck lasts, then the ending solved exactly "
+                                  "(strong, up to a second)", 1, 0.2),
         "search": _SEARCH, "search_quick": _QUICK,
         "endgame": BotInfo("Endgame: reads out the ending once the deck is empty (strongest, fast)", 1, 0.05),
         "careful": BotInfo("Careful: defends when it can, sheds pairs (fast)", 3, 0.01),
@@ -64,6 +68,8 @@ BOT_INFO: dict[str, dict[str, BotInfo]] = {
         "lowest": BotInfo("Lowest: always the lowest card (baseline)", 4, 0.01),
     },
     "kaiser": {
+        "learned_search": BotInfo("Learned + search: the net's moves, overruled by 400 sampled deals' playouts "
+                                  "where clearly worse (strongest, under a second)", 1, 16.0),
         "search": BotInfo("Search: plays out 500 sampled deals per move (strongest, well under a second)", 1, 20.0),
         "search_quick": BotInfo("Quick search: 40 sampled deals per move (fast; about even with the heuristic)",
                                 3, 1.1),
@@ -71,6 +77,8 @@ BOT_INFO: dict[str, dict[str, BotInfo]] = {
         "lowest": BotInfo("Lowest: counts aces and kings to bid, always the lowest card (baseline)", 4, 0.01),
     },
     "crazy_eights": {
+        "learned_search": BotInfo("Learned + search: the net's moves, overruled by 1000 sampled deals where "
+                                  "clearly worse (strong, under a second)", 2, 0.08),
         "search": BotInfo("Search: reads the hands exactly, plays out 1000 sampled deals per choice "
                           "(wins about a third of four-player games against heuristics; under a second)", 1, 0.06),
         "search_quick": BotInfo("Quick search: reads the hands exactly, 250 sampled deals per choice "

@@ -224,14 +224,19 @@ function renderSeats(reset = false) {
   const n = Number.parseInt(document.getElementById("create-players").value, 10);
   const previous = reset ? [] : [...document.querySelectorAll("[data-seat-choice]")].map((s) => s.value);
   const bots = g.bots || [];
-  const choices = () => [h("option", { value: "human" }, t("lobby.seat_person")),
-    bots.map((b) => h("option", { value: `bot:${b}` }, t(b === g.default_bot ? "lobby.seat_bot_default" : "lobby.seat_bot", { bot: words.botLabel(g.name, b, (g.bot_info || {})[b]?.label) })))];
+  const label = (b) => words.botLabel(g.name, b, (g.bot_info || {})[b]?.label);
+  // Where a learned player beats the default on the rules its net was trained for, the default seat ("bot:",
+  // no name) lets the server choose by the table's options: that player on those rules, the default elsewhere.
+  const trained = g.default_where_trained;
+  const auto = trained ? [h("option", { value: "bot:" }, t("lobby.seat_bot_auto", { bot: label(trained), fallback: label(g.default_bot) }))] : [];
+  const choices = () => [h("option", { value: "human" }, t("lobby.seat_person")), auto,
+    bots.map((b) => h("option", { value: `bot:${b}` }, t(b === g.default_bot && !trained ? "lobby.seat_bot_default" : "lobby.seat_bot", { bot: label(b) })))];
   const rows = [h("div", { class: "seat-row" }, h("span", { class: "seat-no" }, t("seat.numbered", { n: 1 })), h("span", {}, t("lobby.you")))];
   for (let seat = 1; seat < n; seat++) {
     const id = `seat-${seat}`;
     const select = h("select", { id, dataset: { seatChoice: String(seat) } }, choices());
     const wanted = previous[seat - 1];
-    select.value = wanted && [...select.options].some((o) => o.value === wanted) ? wanted : `bot:${g.default_bot || bots[0]}`;
+    select.value = wanted && [...select.options].some((o) => o.value === wanted) ? wanted : trained ? "bot:" : `bot:${g.default_bot || bots[0]}`;
     rows.push(h("div", { class: "seat-row" }, h("label", { for: id, class: "seat-no" }, t("seat.numbered", { n: seat + 1 })), select));
   }
   replace(document.getElementById("seat-rows"), rows);
@@ -240,7 +245,7 @@ function renderSeats(reset = false) {
 function readSeats() {
   const seats = [{ kind: "human" }];
   for (const select of document.querySelectorAll("[data-seat-choice]")) {
-    seats.push(select.value === "human" ? { kind: "human" } : { kind: "bot", bot: select.value.slice(4) });
+    seats.push(select.value === "human" ? { kind: "human" } : { kind: "bot", bot: select.value.slice(4) || null });
   }
   return seats;
 }
