@@ -88,7 +88,7 @@ def post(server: LiveServer, path: str, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def open_table(page: Page, server: LiveServer, game: str, options: dict[str, Any]) -> None:
-    """A table of ``game`` with computer players and its host's page, started; long names on every seat."""
+    """A table of ``game`` with computer players, opened on its host's page and started."""
     made = post(server, "/api/tables", {"game": game, "name": HOST, "options": options, "seed": 11})
     table_id, token = made["table_id"], made["token"]
     post(server, f"/api/tables/{table_id}/settings", {"token": token, "pace_ms": 50})
@@ -142,9 +142,9 @@ def test_every_game_at_its_largest_table_fits(browser: Browser, live_server: Liv
         ctx.close()
 
 
-def test_the_lobby_on_a_phone_puts_open_tables_and_create_first(browser: Browser, live_server: LiveServer) -> None:
-    """On a phone the open tables come first, then "Create a table" on the first screen; finished games and
-    the bots after the form."""
+def test_the_lobby_on_a_phone_puts_create_and_open_tables_first(browser: Browser, live_server: LiveServer) -> None:
+    """On a phone "Create a table" comes first, on the first screen, then the open tables (however many the
+    server has: other tests' tables are open on this one); finished games and the bots after them."""
     ctx = browser.new_context(viewport=PHONE)
     page = ctx.new_page()
     try:
@@ -153,11 +153,32 @@ def test_the_lobby_on_a_phone_puts_open_tables_and_create_first(browser: Browser
         ids = ["tables-title", "create-title", "create-button", "finished-title", "bots-title", "games-title"]
         tops = page.evaluate("""(ids) => Object.fromEntries(
             ids.map((id) => [id, document.getElementById(id).getBoundingClientRect().top + scrollY]))""", ids)
-        assert tops["tables-title"] < tops["create-title"] < tops["finished-title"] < tops["bots-title"], tops
+        assert tops["create-title"] < tops["create-button"] < tops["tables-title"] < tops["finished-title"], tops
+        assert tops["finished-title"] < tops["bots-title"] < tops["games-title"], tops
         assert tops["create-title"] < PHONE["height"], tops
-        assert tops["create-button"] < tops["finished-title"], tops
-        assert tops["games-title"] > tops["create-button"], tops
         assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
         screenshot(page, SCREENSHOTS / "phone-lobby.png")
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "ru"])
+def test_the_table_top_bar_is_one_line_on_a_laptop_in_every_language(browser: Browser, live_server: LiveServer,
+                                                                     lang: str) -> None:
+    """The host's top bar (title, status, invite, Seat a bot, Rules, language, Sound, Notify me, Pause, Leave)
+    keeps to one line at 1366 px, in English, Spanish and Russian."""
+    ctx = browser.new_context(viewport=LAPTOP)
+    page = ctx.new_page()
+    try:
+        page.goto(live_server.url + "/")
+        page.evaluate("(lang) => localStorage.setItem('cardtable.lang', lang)", lang)
+        open_table(page, live_server, "wizard", {"players": 6})
+        expect(page.locator("#pause-resume")).to_be_visible()
+        rows = page.evaluate("""() => [...document.querySelectorAll('.topbar > *')].filter((el) => el.checkVisibility())
+            .map((el) => Math.round(el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2))""")
+        assert len(rows) >= 8, rows
+        assert max(rows) - min(rows) <= 12, rows  # centred on one line
+        assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+        screenshot(page, SCREENSHOTS / f"laptop-top-bar-{lang}.png")
     finally:
         ctx.close()

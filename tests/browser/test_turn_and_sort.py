@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import LiveServer
-from tests.browser.ui import create_table, start_game, take_turn, wait_ready
+from tests.browser.conftest import SCREENSHOTS, LiveServer
+from tests.browser.ui import create_table, screenshot, start_game, take_turn, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -58,6 +58,7 @@ def test_the_hand_sorts_by_suit_or_by_rank_and_the_choice_is_remembered(page: Pa
     assert hand_ids(page) == sorted(dealt, key=by_suit)
     order.select_option(label="By rank")
     assert hand_ids(page) == sorted(dealt, key=by_rank)
+    screenshot(page, SCREENSHOTS / "hand-sorted.png")
     page.reload()
     expect(page.get_by_label("Order")).to_have_value("rank")
     wait_ready(page)
