@@ -19,6 +19,7 @@ from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.engine import Connection as DbConnection
+from sqlalchemy.exc import SQLAlchemyError
 
 from cardtable._version import __version__
 from cardtable.games.wizard.events import RoundScored
@@ -53,11 +54,17 @@ class Ratings:
         """The hook: a rated table's ladder update, in the caller's transaction."""
         if not is_rated(table):
             return
-        entrants = entrants_of(table, outcome, c, figures_of(table.game.info.name, events))
-        if entrants is None:
-            log.info("table %s is rated but has a guest's seat: not rated", table.id)
-            return
-        self.ladder.rate(c, table.game.info.name, table.id, entrants)
+        try:
+            with c.begin_nested():  # a savepoint: a failure here takes back the ladder's writes alone
+                entrants = entrants_of(table, outcome, c, figures_of(table.game.info.name, events))
+                if entrants is None:
+                    log.info("table %s is rated but has a guest's seat: not rated", table.id)
+                    return
+                self.ladder.rate(c, table.game.info.name, table.id, entrants)
+        except SQLAlchemyError:
+            raise  # the database's trouble: the whole write fails and is tried again, the rating with it
+        except Exception:  # a fault of ours must not keep the game from ending: it ends unrated, and says why
+            log.exception("table %s: the ladder could not be updated; the game is stored unrated", table.id)
 
 
 def entrants_of(table: LiveTable, outcome: dict[str, Any], c: DbConnection,

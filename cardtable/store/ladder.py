@@ -241,8 +241,9 @@ class Ladder:
     def _player_ids(self, c: Connection, entrants: Sequence[Entrant]) -> dict[str, int]:
         """The ladder ids of the entrants' keys; new players are added (a concurrent insert is fine)."""
         keys = {e.key: e for e in entrants}
-        _insert_missing(c, RatedPlayerRow, [{"key": k, "kind": e.kind, "name": e.name} for k, e in keys.items()],
-                        ["key"])
+        # In key order, as every transaction does: two inserting the same new players never deadlock.
+        _insert_missing(c, RatedPlayerRow, [{"key": k, "kind": keys[k].kind, "name": keys[k].name}
+                                            for k in sorted(keys)], ["key"])
         return {k: int(i) for k, i in c.execute(select(RatedPlayerRow.key, RatedPlayerRow.id)
                                                 .where(RatedPlayerRow.key.in_(list(keys))))}
 

@@ -20,6 +20,8 @@ from tests.server.conftest import play_alone, receive, short_options
 from tests.server.test_accounts_api import csrf, fast, sign_up
 
 DURAK_BOT = builtin_name(default_bot(cardtable.load_game("durak")))
+#: Games of the rated live tournament: enough for the stronger of two built-in players to come out on top.
+GAMES_RATED = 20
 
 
 @pytest.fixture
@@ -172,28 +174,33 @@ def test_the_pages_are_served(site: TestClient) -> None:
         assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
 
 
-def test_a_rated_live_tournament_moves_the_ladder_and_an_unrated_one_does_not(db_url: str) -> None:
+def test_a_rated_live_tournament_moves_the_ladder_and_an_unrated_one_does_not(
+        db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Built-in players in a rated live tournament are each rated once per game, the stronger (the catalogue's
     strength rank) above the weaker; the same players in an unrated tournament leave the ladder as it was."""
     from cardtable.bots.catalog import bot_info
     from cardtable.server.botapi import BotApiSettings
+    from cardtable.server.botapi import tournaments as director_module
     from tests.botapi.helpers import account, wait_finished
 
+    # The deals follow from the seed and the secret salt: a fixed salt deals the same games every run.
+    monkeypatch.setattr(director_module, "new_salt", lambda: "5a" * 32)
+
     admin = account(db_url, "boss", role="admin")
-    body = {"game": "crazy_eights", "entries": ["a=random", "b=heuristic"], "options": {"rounds": 1},
-            "games": 12, "seed": 3, "concurrency": 2}
+    body = {"game": "durak", "entries": ["a=random", "b=heuristic"], "games": GAMES_RATED, "seed": 3,
+            "concurrency": 2}
     with TestClient(create_app(db_url, bot_delay=0, bots=BotApiSettings())) as client:
         headers = {"Authorization": f"Bearer {admin}"}
         unrated = client.post("/api/tournaments/live", json=dict(body, seed=4), headers=headers)
         assert unrated.status_code == 201, unrated.text
         wait_finished(client, unrated.json()["tournament"])
-        assert client.get("/api/leaderboard/crazy_eights").json()["players"] == []
+        assert client.get("/api/leaderboard/durak").json()["players"] == []
         rated = client.post("/api/tournaments/live", json=dict(body, rated=True), headers=headers)
         assert rated.status_code == 201, rated.text
         wait_finished(client, rated.json()["tournament"])
-        board = client.get("/api/leaderboard/crazy_eights").json()["players"]
-    assert [p["games"] for p in board] == [12, 12] and {p["kind"] for p in board} == {"builtin"}
-    strength = {f"{name}@{cardtable.__version__}": bot_info("crazy_eights", name).strength  # type: ignore[union-attr]
+        board = client.get("/api/leaderboard/durak").json()["players"]
+    assert [p["games"] for p in board] == [GAMES_RATED] * 2 and {p["kind"] for p in board} == {"builtin"}
+    strength = {f"{name}@{cardtable.__version__}": bot_info("durak", name).strength  # type: ignore[union-attr]
                 for name in ("random", "heuristic")}
     assert [p["name"] for p in board] == sorted(strength, key=strength.__getitem__)
 
@@ -219,3 +226,19 @@ def test_a_profile_shows_wizards_exact_bid_share(site: TestClient) -> None:
     assert bot["games"] == 1
     board = {p["name"]: p["figures"] for p in site.get("/api/leaderboard/wizard").json()["players"]}
     assert board["alice"] == rating["figures"]
+
+
+def test_a_fault_in_the_ladder_update_ends_the_game_unrated(site: TestClient, monkeypatch: pytest.MonkeyPatch,
+                                                            caplog: pytest.LogCaptureFixture) -> None:
+    """A bug in the rating code (not the database's trouble): the game still ends and is stored, nothing of
+    the ladder is written, and the log says why."""
+    def broken(*_args: Any, **_kwargs: Any) -> None:
+        raise ValueError("a bug in the ladder")
+
+    monkeypatch.setattr(Ladder, "rate", broken)
+    sign_up(site)
+    created = rated_table(site, "durak", ["human", "bot"])
+    play_to_the_end(site, created)
+    assert site.get(f"/api/tables/{created['table_id']}").json()["status"] == "finished"
+    assert site.get("/api/leaderboard/durak").json()["players"] == []
+    assert "the ladder could not be updated" in caplog.text
