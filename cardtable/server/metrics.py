@@ -1,8 +1,9 @@
 """Prometheus metrics at ``GET /metrics`` (prometheus-client), one registry per app.
 
 Tables by status, sockets and bot sessions (gauges); actions stored, commits, writes per commit and commit
-seconds (counters and a histogram); errors by kind. The list with each metric's meaning is in
-docs/hosting.md (*Metrics*).
+seconds (counters and a histogram); errors by kind; the review queue (its places in use, its size, the pool's
+workers, the decisions left to score; reviews ended by outcome and busy refusals by reason).
+The list with each metric's meaning is in docs/hosting.md (*Metrics*).
 
 Gauges are read when scraped, so they cost nothing between scrapes; counters are bumped by small hooks
 (the store writer's ``on_commit``, the manager's ``on_change``, the app's refusal handler).
@@ -16,7 +17,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.responses import Response
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from cardtable.server.live import LiveTable
@@ -42,6 +43,7 @@ class Metrics:
         self.errors = Counter("cardtable_errors", "Requests refused and tables stopped in error, by kind.",
                               ["kind"], registry=self.registry)
         self.registry.register(_Gauges(manager, app))
+        self.registry.register(_ReviewQueue(app))
         self._versions: dict[str, int] = {}
 
     def on_commit(self, seconds: float, writes: int) -> None:
@@ -92,6 +94,44 @@ class _Gauges(Collector):
         hub = getattr(self.app.state, "bots", None)
         sessions = len(getattr(hub, "sessions", {}) or {})
         yield GaugeMetricFamily("cardtable_bot_sessions", "Bots connected over the Bot API.", value=sessions)
+
+
+class _ReviewQueue(Collector):
+    """The review queue (``app.state.reviews``), read at each scrape: its counts live in ``Reviews``."""
+
+    def __init__(self, app: FastAPI) -> None:
+        self.app = app
+
+    def collect(self) -> Iterator[Any]:
+        """The queue's gauges and counters as they are now (nothing when the app has no reviews)."""
+        reviews = getattr(self.app.state, "reviews", None)
+        if reviews is None:
+            return
+        jobs = list(reviews.jobs.values())
+        yield GaugeMetricFamily("cardtable_reviews_in_progress",
+                                "Reviews being computed by this process (each holds a place in the queue).",
+                                value=len(jobs))
+        yield GaugeMetricFamily("cardtable_reviews_queue_size",
+                                "Places in the review queue: reviews computed at once before 503 busy.",
+                                value=reviews.queue)
+        yield GaugeMetricFamily("cardtable_reviews_workers", "Worker processes of the review pool.",
+                                value=reviews.workers)
+        yield GaugeMetricFamily("cardtable_reviews_decisions_pending",
+                                "Decisions the reviews in progress have still to score.",
+                                value=sum(job.total - job.done for job in jobs))
+        yield _counter("cardtable_reviews", "Reviews ended in this process by outcome.", "outcome",
+                       reviews.outcomes, ("done", "failed", "cancelled"))
+        yield _counter("cardtable_reviews_busy", "Reviews refused 503 busy, by reason.", "reason",
+                       reviews.busy, ("queue_full", "same_game"))
+
+
+def _counter(name: str, documentation: str, label: str, counts: dict[str, int],
+             known: tuple[str, ...]) -> CounterMetricFamily:
+    """A counter family with a sample for each known label value (0 until counted) and any other counted."""
+    family = CounterMetricFamily(name, documentation, labels=[label])
+    for value in sorted(set(known) | set(counts)):
+        family.add_metric([value], counts.get(value, 0))
+    return family
 
 
 def install(app: FastAPI, manager: TableManager) -> Metrics:

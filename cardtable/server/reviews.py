@@ -22,6 +22,7 @@ import multiprocessing
 import os
 import secrets
 import socket
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -83,7 +84,11 @@ class Reviews:
         self.manager = manager
         self.store = ReviewStore(manager.store.engine)
         self.queue = queue
+        self.workers = workers
         self.jobs: dict[str, Job] = {}
+        #: Reviews ended here by outcome (``done``, ``failed``, ``cancelled``) and 503s by reason (for /metrics).
+        self.outcomes: Counter[str] = Counter()
+        self.busy: Counter[str] = Counter()
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"[:64]
         self.make_executor = executor or _process_pool(workers)
         self._executor: concurrent.futures.Executor | None = None
@@ -96,6 +101,7 @@ class Reviews:
         if job is not None:
             if (job.seat, job.budget) == (seat, budget):
                 return 202, job.status()
+            self.busy["same_game"] += 1
             raise TableError(503, f"seat {job.seat} of this game is being reviewed; try again when it is done")
         stored = await asyncio.to_thread(self.store.get, table.id, seat, budget)
         if stored is not None:
@@ -105,6 +111,7 @@ class Reviews:
                 return 202, {"status": "running", "seat": seat, "budget": budget, "done": 0, "total": None}
             return 404, {"status": "none", "detail": "this review has not been asked for yet (POST starts it)"}
         if len(self.jobs) >= self.queue:
+            self.busy["queue_full"] += 1
             raise TableError(503, "reviews are busy: try again in a minute")
         claim = await asyncio.to_thread(self.store.claim, table.id, seat, budget, self.owner)
         if claim.state == "done":
@@ -140,6 +147,7 @@ class Reviews:
         game, record = table.game, table.record
         assert record is not None  # checked: a finished table has its record
         loop = asyncio.get_running_loop()
+        outcome = "cancelled"  # unless it ends otherwise: the server is shutting down
         try:
             if self._executor is None:
                 self._executor = self.make_executor()
@@ -153,11 +161,14 @@ class Reviews:
             body = assemble_json(game, spec_for(game), job.seat, job.budget, 0, decisions, plan.scores, plan.forced)
             body["table_id"] = table.id
             await asyncio.to_thread(self.store.save, table.id, job.seat, job.budget, self.owner, body)
+            outcome = "done"
         except Exception:
+            outcome = "failed"
             log.exception("the review of table %s seat %d failed; nothing stored", table.id, job.seat)
             await asyncio.to_thread(self.store.release, table.id, job.seat, job.budget, self.owner)
         finally:
             self.jobs.pop(table.id, None)
+            self.outcomes[outcome] += 1
 
     async def close(self) -> None:
         """Stop the jobs and the pool (the server is shutting down); their claims are released."""
