@@ -14,6 +14,6 @@ RefusalCode = Literal[
     "changing_hands", "no_table", "table_stopped", "server_failed", "illegal", "refused",
     "bots_closed", "bots_rate", "bot_name_taken", "bot_name_bad", "no_bot", "seat_is_bot", "seat_held",
     "not_a_bot_seat", "csrf", "sign_in", "name_taken", "login_refused", "login_rate", "rated_sign_in",
-    "rated_one_seat", "rated_takeover", "no_player",
+    "rated_one_seat", "rated_takeover", "no_player", "vote_own_seat", "vote_not_away",
 ]
 CODES: frozenset[str] = frozenset(get_args(RefusalCode))

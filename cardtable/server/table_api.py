@@ -20,6 +20,7 @@ from pydantic import Field, StringConstraints
 from cardtable.core import GameRecord
 from cardtable.server.live import TableError
 from cardtable.server.manager import TableManager
+from cardtable.server.replacements import Replacements
 from cardtable.server.replay import replay_frames
 from cardtable.server.schemas import Name, Token, _Body
 from cardtable.server.social import Social
@@ -58,6 +59,13 @@ class TakeBody(_Body):
     name: Name
 
 
+class ReplaceVoteBody(_Body):
+    """``POST /api/tables/{id}/replace_vote``: a seated person's token and the absent person's seat."""
+
+    token: Token
+    seat: Annotated[int, Field(ge=0, lt=64)]
+
+
 class RematchBody(_Body):
     """``POST /api/tables/{id}/rematch``, ``…/reader`` and ``…/continue``: the caller's token."""
 
@@ -76,7 +84,7 @@ def install(app: FastAPI, manager: TableManager) -> Social:
     manager.run_ahead_checks.append(takeovers.no_takeover_pending)
     manager.on_relay.append(social.on_relay)
     app.state.social = social
-    app.include_router(_router(manager, social, takeovers))
+    app.include_router(_router(manager, social, takeovers, Replacements(manager, social)))
     _stop_timers_on_shutdown(app, timers)
     return social
 
@@ -95,8 +103,12 @@ def _stop_timers_on_shutdown(app: FastAPI, timers: TurnTimers) -> None:
     app.router.lifespan_context = lifespan
 
 
-def _router(manager: TableManager, social: Social, takeovers: Takeovers) -> APIRouter:
+def _router(manager: TableManager, social: Social, takeovers: Takeovers, replacements: Replacements) -> APIRouter:
     router = APIRouter()
+
+    @router.post("/api/tables/{table_id}/replace_vote")
+    async def replace_vote(table_id: str, body: ReplaceVoteBody) -> dict[str, Any]:
+        return await replacements.vote(await manager.find(table_id), body.token, body.seat)
 
     @router.get("/api/tables/{table_id}/social")
     async def social_state(table_id: str) -> dict[str, Any]:

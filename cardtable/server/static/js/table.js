@@ -676,7 +676,27 @@ function renderTakeover(view) {
   const seats = (view.computer_playing_for || []).filter((s) => !(view.seats[s] && view.seats[s].forfeited));
   box.hidden = seats.length === 0;
   const isBot = (s) => view.seats[s] && view.seats[s].kind === "remote";
+  // A seated person may vote to let the computer play an absent person's seat for good (replacements.py).
+  const mayVote = (s) => !REPLAY && !!page.token && view.seat !== null && view.seat !== s && !isBot(s)
+    && (view.status === "playing" || view.status === "paused");
   replace(box, seats.map((s) => h("p", {}, t(isBot(s) ? "table.computer_playing_for_bot" : "table.computer_playing_for", { name: seatName(s) }))));
+  const votes = document.getElementById("replace-votes");
+  if (!votes) return;
+  const voting = seats.filter(mayVote);
+  votes.hidden = voting.length === 0;
+  replace(votes, voting.map((s) => h("button", { type: "button", class: "small replace-vote", dataset: { seat: String(s) }, onclick: () => voteReplace(s) },
+    t("table.replace_button", { name: plainName(s) }))));
+}
+
+/** Vote to let the computer play an absent person's seat for good; the answer says how many votes it needs. */
+async function voteReplace(seat) {
+  const name = plainName(seat);
+  try {
+    const res = await api.request("POST", `/api/tables/${encodeURIComponent(tableId)}/replace_vote`, { token: page.token, seat });
+    notify(res.replaced ? t("table.replaced", { name }) : t("table.replace_voted", { votes: res.votes, needed: res.needed }));
+  } catch (err) {
+    notify(err.message, "error");
+  }
 }
 
 function isHost(view) {
