@@ -33,6 +33,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    bindparam,
     func,
     insert,
     select,
@@ -196,13 +197,14 @@ class Ladder:
         """Update the ratings of a rated table's entrants in the caller's transaction (``c``).
 
         A player holding several seats of the table (one built-in player in two seats) gets the mean of its
-        seats' changes and one game. Needs two teams or more; fewer change nothing.
+        seats' changes and one game. Needs two teams or more; fewer change nothing. The statements are built
+        once (module constants with bound parameters): this runs at the end of every rated game.
         """
         if len({e.team for e in entrants}) < 2:
             return
         ids = self._player_ids(c, entrants)
         now = utcnow()
-        current = self._locked_ratings(c, game, entrants, ids)
+        current, figures = self._locked_ratings(c, game, entrants, ids)
         teams = sorted({e.team for e in entrants})
         members = [[e for e in entrants if e.team == t] for t in teams]
         places = [min(e.place for e in team) for team in members]
@@ -212,53 +214,48 @@ class Ladder:
             for entrant, (mu, sigma) in zip(team, values, strict=True):
                 changes.setdefault(ids[entrant.key], []).append((mu, sigma))
         won = {ids[e.key] for e in entrants if e.won}
-        figures = {pid: dict(f) for pid, f in self._figures(c, game, list(changes)).items()}
         for entrant in entrants:
             sums = figures.setdefault(ids[entrant.key], {})
             for name, value in entrant.figures.items():
                 sums[name] = sums.get(name, 0) + value
         final: dict[int, tuple[float, float]] = {}
-        for player_id, seats in changes.items():
+        updates = []
+        for player_id, seats in sorted(changes.items()):
             mu0, _ = current[player_id]
             mu = mu0 + sum(m - mu0 for m, _ in seats) / len(seats)
             sigma = sum(s for _, s in seats) / len(seats)
             final[player_id] = (mu, sigma)
-            c.execute(update(RatingRow).where(RatingRow.player_id == player_id, RatingRow.game == game).values(
-                mu=mu, sigma=sigma, score=mu - 2 * sigma, games=RatingRow.games + 1,
-                wins=RatingRow.wins + (1 if player_id in won else 0), updated_at=now,
-                figures=figures.get(player_id) or None))
-        c.execute(insert(ResultRow), [
+            updates.append({"pid_": player_id, "game_": game, "mu_": mu, "sigma_": sigma, "score_": mu - 2 * sigma,
+                            "win_": 1 if player_id in won else 0, "now_": now,
+                            "figures_": figures.get(player_id) or None})
+        c.execute(_UPDATE_RATING, updates)
+        c.execute(_INSERT_RESULT, [
             {"table_id": table_id, "seat": e.seat, "player_id": ids[e.key], "game": game, "place": e.place,
              "won": e.won, "abandoned": e.abandoned, "mu": final[ids[e.key]][0], "sigma": final[ids[e.key]][1],
              "created_at": now, "figures": dict(e.figures) or None} for e in entrants])
-
-    def _figures(self, c: Connection, game: str, player_ids: list[int]) -> dict[int, dict[str, int]]:
-        """The players' figure sums in ``game`` (their rows are locked already)."""
-        rows = c.execute(select(RatingRow.player_id, RatingRow.figures)
-                         .where(RatingRow.game == game, RatingRow.player_id.in_(player_ids)))
-        return {int(pid): dict(f or {}) for pid, f in rows}
 
     def _player_ids(self, c: Connection, entrants: Sequence[Entrant]) -> dict[str, int]:
         """The ladder ids of the entrants' keys; new players are added (a concurrent insert is fine)."""
         keys = {e.key: e for e in entrants}
         # In key order, as every transaction does: two inserting the same new players never deadlock.
         _insert_missing(c, RatedPlayerRow, [{"key": k, "kind": keys[k].kind, "name": keys[k].name}
-                                            for k in sorted(keys)], ["key"])
-        return {k: int(i) for k, i in c.execute(select(RatedPlayerRow.key, RatedPlayerRow.id)
-                                                .where(RatedPlayerRow.key.in_(list(keys))))}
+                                            for k in sorted(keys)], ("key",))
+        return {k: int(i) for k, i in c.execute(_PLAYER_IDS, {"keys_": list(keys)})}
 
-    def _locked_ratings(self, c: Connection, game: str, entrants: Sequence[Entrant],
-                        ids: dict[str, int]) -> dict[int, tuple[float, float]]:
-        """The entrants' ``(mu, sigma)`` in ``game``, their rows locked until the transaction ends (in id order)."""
+    def _locked_ratings(self, c: Connection, game: str, entrants: Sequence[Entrant], ids: dict[str, int],
+                        ) -> tuple[dict[int, tuple[float, float]], dict[int, dict[str, int]]]:
+        """The entrants' ``(mu, sigma)`` in ``game`` and their figure sums, their rows locked until the
+        transaction ends (in id order, so that two transactions never wait for each other in a circle)."""
         kinds = {ids[e.key]: e.kind for e in entrants}
         _insert_missing(c, RatingRow, [
             {"player_id": pid, "game": game, "kind": kind, "mu": MU, "sigma": SIGMA, "score": MU - 2 * SIGMA,
              "games": 0, "wins": 0, "updated_at": utcnow()} for pid, kind in sorted(kinds.items())],
-            ["player_id", "game"])
-        query = (select(RatingRow.player_id, RatingRow.mu, RatingRow.sigma)
-                 .where(RatingRow.game == game, RatingRow.player_id.in_(sorted(kinds)))
-                 .order_by(RatingRow.player_id).with_for_update())
-        return {int(pid): (float(mu), float(sigma)) for pid, mu, sigma in c.execute(query)}
+            ("player_id", "game"))
+        current, figures = {}, {}
+        for pid, mu, sigma, sums in c.execute(_LOCKED_RATINGS, {"game_": game, "ids_": sorted(kinds)}):
+            current[int(pid)] = (float(mu), float(sigma))
+            figures[int(pid)] = dict(sums or {})
+        return current, figures
 
     def forget_person(self, c: Connection | None, person_id: int) -> None:
         """A deleted account's ladder entry: renamed ``deleted player``, its key freed, off the leaderboards."""
@@ -346,22 +343,40 @@ class Ladder:
             return int(c.scalar(select(func.count()).select_from(RatedPlayerRow)) or 0)
 
 
-def _insert_missing(c: Connection, table: type[Base], rows: list[dict[str, Any]], keys: list[str]) -> None:
+_UPDATE_RATING = (update(RatingRow)
+                  .where(RatingRow.player_id == bindparam("pid_"), RatingRow.game == bindparam("game_"))
+                  .values(mu=bindparam("mu_"), sigma=bindparam("sigma_"), score=bindparam("score_"),
+                          games=RatingRow.games + 1, wins=RatingRow.wins + bindparam("win_"),
+                          updated_at=bindparam("now_"), figures=bindparam("figures_")))
+_INSERT_RESULT = insert(ResultRow)
+_PLAYER_IDS = (select(RatedPlayerRow.key, RatedPlayerRow.id)
+               .where(RatedPlayerRow.key.in_(bindparam("keys_", expanding=True))))
+_LOCKED_RATINGS = (select(RatingRow.player_id, RatingRow.mu, RatingRow.sigma, RatingRow.figures)
+                   .where(RatingRow.game == bindparam("game_"),
+                          RatingRow.player_id.in_(bindparam("ids_", expanding=True)))
+                   .order_by(RatingRow.player_id).with_for_update())
+_INSERTS: dict[tuple[str, str], Any] = {}
+
+
+def _insert_missing(c: Connection, table: type[Base], rows: list[dict[str, Any]], keys: tuple[str, ...]) -> None:
     """Insert the rows whose ``keys`` are not there yet; a row another transaction inserts meanwhile is kept."""
     if not rows:
         return
     name = c.dialect.name
-    if name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert as pg_insert
-        c.execute(pg_insert(table).values(rows).on_conflict_do_nothing(index_elements=keys))
-    elif name == "sqlite":
-        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-        c.execute(sqlite_insert(table).values(rows).on_conflict_do_nothing(index_elements=keys))
-    else:
+    if name not in ("postgresql", "sqlite"):
         for row in rows:
             exists = select(*[getattr(table, k) for k in keys]).where(*[getattr(table, k) == row[k] for k in keys])
             if c.execute(exists).first() is None:
                 c.execute(insert(table).values(row))
+        return
+    statement = _INSERTS.get((name, table.__tablename__))
+    if statement is None:
+        from sqlalchemy.dialects import postgresql, sqlite
+
+        dialect_insert = postgresql.insert if name == "postgresql" else sqlite.insert
+        statement = _INSERTS[(name, table.__tablename__)] = dialect_insert(table).on_conflict_do_nothing(
+            index_elements=list(keys))
+    c.execute(statement, rows)
 
 
 def _iso(moment: datetime) -> str:
