@@ -1,6 +1,6 @@
 """The table page's state machine (static/js/clock.js), run in the browser on plain objects: which step is on
 screen, when controls are offered, one move per click, how long interludes stay, presence from now; and the
-hand's sorting (static/js/cards.js)."""
+hand's sorting and Wizard's special cards named in the page's language (static/js/cards.js)."""
 
 from __future__ import annotations
 
@@ -146,3 +146,25 @@ def test_a_hand_sorts_by_suit_or_by_rank_with_wizards_and_jesters_last(page: Pag
     # Wizards, then jesters, as the deck lists them, after every suited card.
     assert by_suit[5:] == by_rank[5:] == ["W1", "N1"]
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+FACES = """async ([lang]) => {
+  const i18n = await import("/static/js/i18n.js");
+  const words = await import("/static/js/words.js");
+  const { Catalogue, cardFace } = await import("/static/js/cards.js");
+  await i18n.load(lang);
+  const games = await (await fetch("/api/games")).json();
+  const wizard = games.find((g) => g.name === "wizard");
+  const catalogue = new Catalogue(words.translateCards(wizard.cards));
+  return wizard.cards.filter((c) => !c.suit)
+    .map((c) => cardFace(catalogue, c.id).querySelector(".special-name").textContent);
+}"""
+
+
+@pytest.mark.parametrize(("lang", "names"), [("en", {"wizard", "jester"}), ("es", {"mago", "bufón"}),
+                                             ("ru", {"маг", "шут"})])
+def test_wizards_and_jesters_are_named_on_the_card_in_the_pages_language(page: Page, live_server: LiveServer,
+                                                                         lang: str, names: set[str]) -> None:
+    page.goto(live_server.url + "/")
+    printed = page.evaluate(FACES, [lang])
+    assert len(printed) == 8 and set(printed) == names, printed
