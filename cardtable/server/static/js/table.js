@@ -39,6 +39,7 @@ const page = {
   steps: [],           // interludes still to show for the view on screen
   interlude: null,     // {kind: "trick" | "summary", ...} on screen now
   stepTimer: null,
+  stepDeadline: 0,     // when the interlude on screen ends (performance.now() time)
   afterLines: [],      // its log lines
   afterSteps: null,    // the view to show once the interludes are over (it dealt the next round)
   plays: [],           // the cards of the trick in progress, from card_played events ({seat, card})
@@ -301,12 +302,16 @@ function onView(view) {
   }
 }
 
-/** A page with a later trick or round waiting holds its interlude no longer than a move gap. */
+/** A page with a later trick or round waiting holds its interlude no longer than a move gap (only ever
+ * sooner than planned: views arriving one after another never put the end off). */
 function hurry() {
   if (!page.interlude || page.sweeping || clock.behind(page) === 0) return;
-  clearTimeout(page.stepTimer);
   const step = page.interlude;
-  page.stepTimer = setTimeout(step.kind === "summary" ? skipInterlude : nextStep, clock.interludeWait(page, step, waitOptions()));
+  const wait = clock.interludeWait(page, step, waitOptions());
+  if (performance.now() + wait >= page.stepDeadline) return;
+  clearTimeout(page.stepTimer);
+  page.stepDeadline = performance.now() + wait;
+  page.stepTimer = setTimeout(step.kind === "summary" ? skipInterlude : nextStep, wait);
 }
 
 /** Whether this page watches (nobody's Continue is its to give): its summaries go on by themselves. */
@@ -479,6 +484,7 @@ function nextStep(immediate = false) {
     return;
   }
   const wait = clock.interludeWait(page, step, waitOptions());
+  page.stepDeadline = performance.now() + wait;
   page.stepTimer = setTimeout(step.kind === "summary" ? skipInterlude : nextStep, wait);
 }
 
