@@ -9,8 +9,11 @@ import sqlite3
 import subprocess
 import sys
 import time
+import types
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 import cardtable
 from cardtable.arena.entries import Entry
@@ -66,8 +69,25 @@ def test_local_workers_give_the_same_results_as_one(tmp_path: Path) -> None:
     assert json.dumps(one, sort_keys=True) == json.dumps(two, sort_keys=True)
 
 
-def test_ray_gives_the_same_results_as_one_process(tmp_path: Path) -> None:
+def _patient_ray_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Give Ray's node start four times its wait (120 s) for the raylet to register with the GCS.
+
+    Ray 2.x waits a fixed 30 s there (``ray/_private/node.py``: ``raylet_start_wait_time_s = 30``, no setting
+    or environment variable), and a machine under heavy load took longer. That module alone is given a clock
+    running at a quarter of real speed, so its waits last four times as long and nothing else is touched.
+    """
+    import ray._private.node as node
+
+    real = node.time
+    slow = {name: getattr(real, name) for name in dir(real) if not name.startswith("_")}
+    slow["monotonic"] = lambda: real.monotonic() / 4
+    monkeypatch.setattr(node, "time", types.SimpleNamespace(**slow))
+
+
+def test_ray_gives_the_same_results_as_one_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import ray
+
+    _patient_ray_start(monkeypatch)
 
     local = run_tournament(small(games=4), store_at(tmp_path / "local.db"))
     remote = run_tournament(small(games=4), store_at(tmp_path / "ray.db"), backend="ray")

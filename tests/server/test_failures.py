@@ -32,8 +32,8 @@ def _next_error(ws: Any) -> str:
     return str(message["message"])
 
 
-def _wait_for(predicate: Any, seconds: float = 20.0) -> None:
-    """Poll until ``predicate()`` holds; fail after ``seconds``."""
+def _wait_for(predicate: Any, seconds: float = 120.0) -> None:
+    """Poll until ``predicate()`` holds; fail after ``seconds`` (a hang guard, not a timed assertion)."""
     deadline = time.monotonic() + seconds
     while not predicate():
         assert time.monotonic() < deadline, "timed out"

@@ -17,7 +17,7 @@ from cardtable.server import create_app
 from tests.server.conftest import create, receive, start
 
 
-def _wait_for(predicate: Any, seconds: float = 20.0) -> None:
+def _wait_for(predicate: Any, seconds: float = 120.0) -> None:
     deadline = time.monotonic() + seconds
     while not predicate():
         assert time.monotonic() < deadline, "timed out"

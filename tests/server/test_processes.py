@@ -119,7 +119,7 @@ def _owner(database: str, table_id: str) -> str | None:
     return None if owner is None else str(owner)
 
 
-def _wait_for_owner(database: str, table_id: str, dead: str | None, seconds: float = 30.0) -> None:
+def _wait_for_owner(database: str, table_id: str, dead: str | None, seconds: float = 120.0) -> None:
     """Wait until a live process holds the table's lease."""
     deadline = time.monotonic() + seconds
     while _owner(database, table_id) in (None, dead):

@@ -24,17 +24,17 @@ def database() -> Iterator[str]:
 
 
 def _chat(ws: ClientConnection) -> dict[str, Any]:
-    """The next chat line on a socket (views and other messages skipped); fails after 15 s."""
-    deadline = time.monotonic() + 15
+    """The next chat line on a socket (views and other messages skipped); fails after 60 s (a hang guard)."""
+    deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        message = json.loads(ws.recv(timeout=15))
+        message = json.loads(ws.recv(timeout=60))
         if message["type"] == "chat":
             return dict(message["line"])
     raise AssertionError("no chat line came")
 
 
-def _eventually(check: Any, seconds: float = 10.0) -> None:
-    """Wait until ``check()`` is true (a relay is asynchronous)."""
+def _eventually(check: Any, seconds: float = 60.0) -> None:
+    """Wait until ``check()`` is true (a relay is asynchronous; ``seconds`` is a hang guard)."""
     deadline = time.monotonic() + seconds
     while not check():
         assert time.monotonic() < deadline, "never became true"
