@@ -24,7 +24,9 @@ def test_a_live_tournament_nobody_watches_plays_at_full_speed(db_url: str) -> No
     with TestClient(create_app(db_url, bot_delay=SLOW, bots=BotApiSettings())) as client:
         made = client.post("/api/tournaments/live", json=body, headers={"Authorization": f"Bearer {admin}"})
         assert made.status_code == 201, made.text
-        deadline = time.monotonic() + 120  # two games at the 30 s pace would take well over ten minutes
+        # Room for a busy machine (at full speed: a second or two), yet short of the 30 s pace: a game of over
+        # ten moves (asserted below) at that pace takes over five minutes, and two are played side by side.
+        deadline = time.monotonic() + 240
         while (state := client.get(f"/api/tournaments/{made.json()['tournament']}").json())["status"] != "finished":
             assert time.monotonic() < deadline, f"{state['stored_games']} of 2 games stored"
             time.sleep(0.1)
