@@ -228,8 +228,8 @@ function renderSeats(reset = false) {
   // Where a learned player beats the default on the rules its net was trained for, the default seat ("bot:",
   // no name) lets the server choose by the table's options: that player on those rules, the default elsewhere.
   const trained = g.default_where_trained;
-  const auto = trained ? [h("option", { value: "bot:" }, t("lobby.seat_bot_auto", { bot: label(trained), fallback: label(g.default_bot) }))] : [];
-  const choices = () => [h("option", { value: "human" }, t("lobby.seat_person")), auto,
+  const auto = () => (trained ? h("option", { value: "bot:" }, t("lobby.seat_bot_auto", { bot: words.botWord(trained), fallback: words.botWord(g.default_bot) })) : null);
+  const choices = () => [h("option", { value: "human" }, t("lobby.seat_person")), auto(),
     bots.map((b) => h("option", { value: `bot:${b}` }, t(b === g.default_bot && !trained ? "lobby.seat_bot_default" : "lobby.seat_bot", { bot: label(b) })))];
   const rows = [h("div", { class: "seat-row" }, h("span", { class: "seat-no" }, t("seat.numbered", { n: 1 })), h("span", {}, t("lobby.you")))];
   for (let seat = 1; seat < n; seat++) {
