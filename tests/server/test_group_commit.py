@@ -46,7 +46,7 @@ def test_views_show_stored_moves_only_and_a_restart_resumes_from_the_last_stored
 
         def transaction(work: Any) -> Any:
             if stall.is_set():  # the writer hangs (a dying disk); when released, the commit fails
-                give_up.wait(30)
+                give_up.wait(300)  # a hang guard longer than _wait_for's: the test releases it
                 raise OSError(5, "Input/output error")
             result = original(work)
             durable.append(_stored_version(path, table_id))
