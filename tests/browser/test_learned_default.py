@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import urllib.request
+
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import LiveServer
