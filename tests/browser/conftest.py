@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
 
 from cardtable.server import create_app
 from cardtable.server.botapi import BotApiSettings
@@ -30,6 +30,10 @@ SCREENSHOTS = (
     if os.environ.get("CARDTABLE_SCREENSHOTS") == "docs"
     else Path(tempfile.gettempdir()) / "cardtable-screenshots"
 )
+
+# Playwright's assertions wait 5 s by default, which a busy machine can miss (a bot's move, then the page's
+# render); they pass as soon as the page is right, so a longer wait costs nothing when it is.
+expect.set_options(timeout=30_000)
 
 
 def _free_port() -> int:
