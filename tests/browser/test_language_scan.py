@@ -48,6 +48,17 @@ READ = """() => {
   return out;
 }"""
 
+#: The names people sit under at the server's tables, open and finished (the lobby lists them); not the
+#: computer players' names, which the page words itself ("Компьютер 2 (поиск)").
+NAMES = """async () => {
+  const lists = await Promise.all(['/api/tables', '/api/finished'].map(async (u) => (await fetch(u)).json()));
+  const person = (seat) => (typeof seat === 'string'
+    ? (/^Computer \\d/.test(seat) || / \\(now .* bot\\)$/.test(seat) ? '' : seat)
+    : (seat.kind === 'human' ? seat.name || '' : ''));
+  return lists.flatMap((list) => (Array.isArray(list) ? list : list.tables || []))
+    .flatMap((table) => (table.seats || []).map(person));
+}"""
+
 NAME = "Rick"
 #: Words every page may show: the player's name, the site's name, the language switch's own names.
 COMMON = {"rick", "cardtable", "english", "español", "русский"}
@@ -108,11 +119,14 @@ class Reader:
         self.read_count = 0
 
     def read(self, where: str) -> None:
-        """Read the page now; remember each foreign word with the first place it was seen."""
+        """Read the page now; remember each foreign word with the first place it was seen (people's names,
+        as typed at the server's tables, are no language)."""
         self.read_count += 1
+        names = {w.lower() for name in self.page.evaluate(NAMES) for w in LATIN_WORD.findall(name)}
         for text in self.page.evaluate(READ):
             for word in foreign(self.lang, text):
-                self.found.setdefault(word, f"{where}: {text[:160]}")
+                if word.lower() not in names:
+                    self.found.setdefault(word, f"{where}: {text[:160]}")
 
 
 def open_in(page: Page, server: LiveServer, lang: str, token: tuple[str, str] | None = None) -> None:
