@@ -164,8 +164,9 @@ class LiveTable:
 
     @property
     def to_act(self) -> Seat | None:
-        """The seat that must act now, if the game is on."""
-        if self.state is None or self.status == "error":
+        """The seat that must act now, if the game is on (nobody once it is over: finished by the rules, or by a
+        side's resignation)."""
+        if self.state is None or self.status in ("error", "finished"):
             return None
         return self.game.to_act(self.state)
 

@@ -22,6 +22,7 @@ from cardtable.server.live import TableError
 from cardtable.server.manager import TableManager
 from cardtable.server.replacements import Replacements
 from cardtable.server.replay import replay_frames
+from cardtable.server.resignations import Resignations
 from cardtable.server.schemas import Name, Token, _Body
 from cardtable.server.social import Social
 from cardtable.server.takeovers import Takeovers
@@ -105,6 +106,11 @@ def _stop_timers_on_shutdown(app: FastAPI, timers: TurnTimers) -> None:
 
 def _router(manager: TableManager, social: Social, takeovers: Takeovers, replacements: Replacements) -> APIRouter:
     router = APIRouter()
+    resignations = Resignations(manager)
+
+    @router.post("/api/tables/{table_id}/resign")
+    async def resign(table_id: str, body: RematchBody) -> dict[str, Any]:
+        return await resignations.resign(await manager.find(table_id), body.token)
 
     @router.post("/api/tables/{table_id}/replace_vote")
     async def replace_vote(table_id: str, body: ReplaceVoteBody) -> dict[str, Any]:

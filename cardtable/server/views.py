@@ -86,9 +86,12 @@ def _cards(game: AnyGame) -> list[dict[str, Any]]:
 
 
 def outcome_json(table: LiveTable) -> dict[str, Any] | None:
-    """The outcome once the game is over: ``{"type": "outcome", "scores", "winners", "reason"}``."""
+    """The outcome once the game is over: ``{"type": "outcome", "scores", "winners", "reason"}`` (a game ended by
+    a resignation has the one stored with the table)."""
     outcome = None if table.state is None else table.game.outcome(table.state)
-    return None if outcome is None else dict(to_json(outcome))
+    if outcome is None:
+        return dict(table.stored.outcome) if table.status == "finished" and table.stored.outcome else None
+    return dict(to_json(outcome))
 
 
 def seats_json(table: LiveTable) -> list[dict[str, Any]]:

@@ -649,7 +649,30 @@ function renderHeader(view) {
   if (!leave) return;
   leave.hidden = !page.token || view.status === "finished" || view.seat === null;
   leave.onclick = onLeave;
+  renderResign(view);
   renderPauseResume(view);
+}
+
+/** Whether the game has two sides (two players, or Kaiser's and Mus's pairs): then a side may resign. */
+function twoSides(view) {
+  return view.seats.length === 2 || !!(page.game && page.game.has_teams);
+}
+
+/** Resign (for one's pair in Kaiser and Mus): the game ends and the other side wins (resignations.py). */
+function renderResign(view) {
+  const button = document.getElementById("resign");
+  if (!button) return;
+  const pair = view.seats.length > 2;
+  button.hidden = REPLAY || !page.token || view.seat === null || !twoSides(view) || !(view.status === "playing" || view.status === "paused");
+  replace(button, t(pair ? "table.resign_pair" : "table.resign"));
+  button.onclick = async () => {
+    if (!confirm(t(pair ? "table.resign_confirm_pair" : "table.resign_confirm"))) return;
+    try {
+      await api.request("POST", `/api/tables/${encodeURIComponent(tableId)}/resign`, { token: page.token });
+    } catch (err) {
+      notify(err.message, "error");
+    }
+  };
 }
 
 /** The host's Pause / Resume button (the server refuses anyone else): a socket message, answered by a view. */

@@ -245,8 +245,14 @@ function rewrite(text, rules, nameOf, card) {
 
 /** Why the game ended, in the page's language (null: no pattern knows the engine's line). */
 export function reasonText(game, reason, nameOf) {
-  return rewrite(reason, REASONS[game] || [], nameOf);
+  return rewrite(reason, [...RESIGNED, ...(REASONS[game] || [])], nameOf);
 }
+
+// A game a side resigned (cardtable/server/resignations.py), in any game.
+const RESIGNED = [
+  [/^seat (\d+) resigned$/, "reason.resigned", ["seat"]],
+  [/^(seats \d+ and \d+) resigned$/, "reason.resigned_pair", ["team"]],
+];
 
 /** Why a table stopped, in the page's language (else the server's line with seats named). */
 export function stopText(reason, nameOf) {
