@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser.conftest import LiveServer
 from tests.browser.ui import create_table, is_finished, play_to_end, share_link, start_game, take_turn, wait_ready
@@ -126,14 +127,27 @@ OFFERED = """() => !!document.querySelector(
   || !document.getElementById('summary').hidden || !document.getElementById('result').hidden"""
 
 
+# Scrolls a control into view and measures it, in one step.
+MEASURE = """(el) => {
+  el.scrollIntoView({ block: 'nearest' });
+  const r = el.getBoundingClientRect();
+  return { x: r.x, y: r.y, width: r.width, height: r.height };
+}"""
+
+
 def burst(page: Page, gaps: list[int], *, counted: bool) -> None:
     """Click the first playable card (else the first action button) once, then again after each gap (ms),
     at the same spot: ``counted`` clicks are a double or triple click (the browser counts them), else each
     is a click of its own."""
     target = page.locator("#hand button.card.legal:enabled, #actions button[data-kind=button]:enabled").first
-    target.scroll_into_view_if_needed()
-    box = target.bounding_box()
-    assert box is not None
+    box = None
+    for _ in range(100):  # a redraw may replace the control between finding and measuring it: find it again
+        try:
+            box = target.evaluate(MEASURE)
+            break
+        except PlaywrightError:
+            page.wait_for_timeout(50)
+    assert box is not None, "the control kept being replaced"
     x, y = box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 20)
     page.mouse.move(x, y)
     for i, gap in enumerate([0, *gaps]):
