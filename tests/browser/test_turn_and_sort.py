@@ -67,3 +67,36 @@ def test_the_hand_sorts_by_suit_or_by_rank_and_the_choice_is_remembered(page: Pa
     # The sorted hand still plays: a click on a legal card sends that card.
     take_turn(page)
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+# The browser's notifications, recorded: permission granted when asked, each notification kept; the tab
+# counts as hidden (as when the person looks at another tab).
+NOTIFICATIONS = """(() => {
+  window.shown = [];
+  class Recorded {
+    constructor(title, options) { window.shown.push({ title, body: options && options.body }); }
+    static requestPermission() { Recorded.permission = 'granted'; return Promise.resolve('granted'); }
+  }
+  Recorded.permission = 'default';
+  window.Notification = Recorded;
+  Object.defineProperty(document, 'hidden', { get: () => true });
+})();"""
+
+
+def test_notify_me_is_opt_in_and_tells_of_the_turn_while_the_tab_is_hidden(page: Page, live_server: LiveServer) -> None:
+    page.add_init_script(NOTIFICATIONS)
+    create_table(page, live_server.url, game="Wizard", name="Rick", players=3, options={"Rounds": "5"}, pause=0.05)
+    start_game(page)
+    wait_ready(page)
+    assert page.evaluate("window.shown") == []  # off by default: nothing shown
+    box = page.get_by_label("Notify me")
+    expect(box).not_to_be_checked()
+    box.check()
+    take_turn(page)
+    wait_ready(page)
+    expect(page).to_have_title(re.compile(r"^Your turn · "))
+    shown = page.evaluate("window.shown")
+    assert shown and shown[-1] == {"title": "Wizard — cardtable", "body": "Your turn"}, shown
+    page.reload()
+    expect(page.get_by_label("Notify me")).to_be_checked()  # remembered in this browser
+    assert page.errors == []  # type: ignore[attr-defined]
