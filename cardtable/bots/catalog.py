@@ -99,9 +99,11 @@ DEFAULT_BOT: dict[str, str] = {
 
 #: The default at a table whose options a shipped net was trained for, where that learned player beats
 #: ``DEFAULT_BOT`` head to head (docs/learning.md): Mus's learned pair won 0.583 [0.548, 0.616] of 800
-#: games against the ``reader`` pair. Other tables keep ``DEFAULT_BOT``.
+#: games against the ``reader`` pair; Kaiser's ``learned_search`` pair 0.592 [0.502, 0.675] of 120 against
+#: the ``search`` pair. Other tables keep ``DEFAULT_BOT``.
 DEFAULT_WHERE_TRAINED: dict[str, str] = {
     "mus": "learned",
+    "kaiser": "learned_search",
 }
 
 

@@ -40,6 +40,12 @@ def test_mus_s_default_is_the_learned_pair_on_the_rules_its_net_was_trained_for_
         bots = {name: [s["bot"] for s in client.get(f"/api/tables/{r.json()['table_id']}").json()["seats"][1:]]
                 for name, r in (("trained", trained), ("other", other))}
         assert bots == {"trained": ["learned"] * 3, "other": ["reader"] * 3}
+        kaiser_seats = [{"kind": "human"}] + [{"kind": "bot"}] * 3
+        for options, bot in (({}, "learned_search"), ({"target": 62}, "search")):
+            made = client.post("/api/tables", json={"game": "kaiser", "seats": kaiser_seats, "options": options})
+            assert made.status_code == 201, made.text
+            seats = client.get(f"/api/tables/{made.json()['table_id']}").json()["seats"][1:]
+            assert [s["bot"] for s in seats] == [bot] * 3, options
         # A game with no learned default keeps its catalogue default whatever the options.
         durak = client.post("/api/tables", json={"game": "durak", "seats": [{"kind": "human"}, {"kind": "bot"}]})
         seat = client.get(f"/api/tables/{durak.json()['table_id']}").json()["seats"][1]
