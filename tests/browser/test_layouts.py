@@ -165,15 +165,16 @@ def test_the_lobby_on_a_phone_puts_create_and_open_tables_first(browser: Browser
 @pytest.mark.parametrize("lang", ["en", "es", "ru"])
 def test_the_table_top_bar_is_one_line_on_a_laptop_in_every_language(browser: Browser, live_server: LiveServer,
                                                                      lang: str) -> None:
-    """The host's top bar (title, status, invite, Seat a bot, Rules, language, Sound, Notify me, Pause, Leave)
-    keeps to one line at 1366 px, in English, Spanish and Russian."""
+    """The host's top bar (title, status, invite, Seat a bot, Rules, language, Sound, Notify me, Pause, Resign for
+    our pair, Leave) keeps to one line at 1366 px, in English, Spanish and Russian (Kaiser: every button)."""
     ctx = browser.new_context(viewport=LAPTOP)
     page = ctx.new_page()
     try:
         page.goto(live_server.url + "/")
         page.evaluate("(lang) => localStorage.setItem('cardtable.lang', lang)", lang)
-        open_table(page, live_server, "wizard", {"players": 6})
+        open_table(page, live_server, "kaiser", {})
         expect(page.locator("#pause-resume")).to_be_visible()
+        expect(page.locator("#resign")).to_be_visible()
         rows = page.evaluate("""() => [...document.querySelectorAll('.topbar > *')].filter((el) => el.checkVisibility())
             .map((el) => Math.round(el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2))""")
         assert len(rows) >= 8, rows
