@@ -17,7 +17,7 @@ Per game:
   ``search`` bot's hints), ``sims`` playouts shared by the candidates, the net's move the default.
 - **Durak**: the net while the deck lasts; once the deck is empty and one opponent is left, every
   card is known and the ending is solved exactly (``durak.players.solver``: alpha-beta over the
-  game's own moves, up to 10,000 positions; past that each action is read out to the game's end by
+  game's own moves, up to 3,000 positions; past that each action is read out to the game's end by
   ``durak.players.endgame``); the net's move stands unless another ends better.
 
 Options: ``z`` (standard errors a move must gain over the net's; 0 lets the best mean win),

@@ -22,8 +22,8 @@ _GAME = DurakGame()
 _NO_RNG = random.Random(0)  # the ordering policy draws no random numbers
 
 
-#: Positions searched before giving up (about 0.1-1 s in Python on a shared core).
-BUDGET = 10_000
+#: Positions searched before giving up (about 0.1 s in Python; about 70 % of the endings are solved within it).
+BUDGET = 3_000
 
 
 class _OutOfBudget(Exception):
