@@ -59,9 +59,9 @@ BOT_INFO: dict[str, dict[str, BotInfo]] = {
     },
     "durak": {
         "learned_search": BotInfo("Learned + search: the net while the deck lasts, then the ending solved exactly "
-                                  "(strong, up to a second)", 1, 0.2),
+                                  "(strongest, well under a second)", 1, 0.14),
         "search": _SEARCH, "search_quick": _QUICK,
-        "endgame": BotInfo("Endgame: reads out the ending once the deck is empty (strongest, fast)", 1, 0.05),
+        "endgame": BotInfo("Endgame: reads out the ending once the deck is empty (strong, fast)", 2, 0.05),
         "careful": BotInfo("Careful: defends when it can, sheds pairs (fast)", 3, 0.01),
         "heuristic": BotInfo("Heuristic: the 2020 program keeping its trumps (fast)", 3, 0.01),
         "scripted": BotInfo("Scripted: the 2020 program's player (fast)", 4, 0.01),
@@ -100,10 +100,12 @@ DEFAULT_BOT: dict[str, str] = {
 #: The default at a table whose options a shipped net was trained for, where that learned player beats
 #: ``DEFAULT_BOT`` head to head (docs/learning.md): Mus's learned pair won 0.583 [0.548, 0.616] of 800
 #: games against the ``reader`` pair; Kaiser's ``learned_search`` pair 0.592 [0.502, 0.675] of 120 against
-#: the ``search`` pair. Other tables keep ``DEFAULT_BOT``.
+#: the ``search`` pair; Durak's ``learned_search`` 0.569 [0.520, 0.616] of 400 against ``endgame``. Other tables
+#: keep ``DEFAULT_BOT``.
 DEFAULT_WHERE_TRAINED: dict[str, str] = {
     "mus": "learned",
     "kaiser": "learned_search",
+    "durak": "learned_search",
 }
 
 
