@@ -1,23 +1,32 @@
 """Every visible text in the page's language (issue 33, item 2): the lobby with each game's create form
 unfolded, and a whole game of each of the five games (waiting room, board at every decision, round and hand
-summaries, the result, the replay), rendered in English, Spanish and Russian, read as a person reads them
+summaries, the result, the replay); the rules panel of each game's table, the account page signed out and in,
+a profile (a person's and a built-in player's), the leaderboard of each kind, a game's review, the list of
+tournaments and a tournament's page; rendered in English, Spanish and Russian, read as a person reads them
 (visible text, option texts, accessible names, titles and placeholders), with no word of another language
-but the game terms every language keeps (the Mus calls, the names of its cards, a player's name)."""
+but the game terms every language keeps (the Mus calls, the names of its cards, a player's name, a
+tournament entry's name), commands and paths (<code>) and keys as the keyboard prints them (<kbd>)."""
 
 from __future__ import annotations
 
 import json
 import re
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import LiveServer
+from cardtable import load_game
+from cardtable.arena.entries import Entry
+from cardtable.arena.tournament import define, run_tournament
+from cardtable.store import Store
+from cardtable.store.tournaments import TournamentStore
+from tests.browser.conftest import LiveServer, _free_port
 from tests.browser.test_buttons_language import MUS_TERMS
-from tests.browser.ui import is_finished, take_turn, wait_ready
+from tests.browser.ui import is_finished, play_to_end, start_game, take_turn, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -32,9 +41,9 @@ READ = """() => {
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const text = node.textContent.trim();
     const parent = node.parentElement;
-    // Commands to type (a bot's connect line) are no language; the language switch names each language in
-    // its own (marked with its lang).
-    if (!text || !parent || parent.closest('script, style, code, option[lang]')) continue;
+    // Commands to type (a bot's connect line) and keys as printed on the keyboard are no language; the
+    // language switch names each language in its own (marked with its lang).
+    if (!text || !parent || parent.closest('script, style, code, kbd, option[lang]')) continue;
     if (parent.closest('option') ? seen(parent.closest('select')) : seen(parent)) out.push(text);
   }
   for (const el of document.querySelectorAll('[aria-label], [title], [placeholder], [aria-description]')) {
@@ -117,12 +126,14 @@ class Reader:
         self.lang = lang
         self.found: dict[str, str] = {}
         self.read_count = 0
+        #: Further names that are no language (a tournament's entries).
+        self.extra_names: set[str] = set()
 
     def read(self, where: str) -> None:
         """Read the page now; remember each foreign word with the first place it was seen (people's names,
         as typed at the server's tables, are no language)."""
         self.read_count += 1
-        names = {w.lower() for name in self.page.evaluate(NAMES) for w in LATIN_WORD.findall(name)}
+        names = {w.lower() for name in self.page.evaluate(NAMES) for w in LATIN_WORD.findall(name)} | self.extra_names
         for text in self.page.evaluate(READ):
             for word in foreign(self.lang, text):
                 if word.lower() not in names:
@@ -214,8 +225,6 @@ def test_the_scan_finds_words_of_another_language() -> None:
 def test_the_english_game_descriptions_are_the_games_own() -> None:
     """The catalogue's English description of each game is the game's own (so the two cannot drift apart), and
     Spanish and Russian have theirs."""
-    from cardtable import load_game
-
     catalogues = {lang: json.loads((STATIC / "i18n" / f"{lang}.json").read_text("utf-8")) for lang in ("en", "es", "ru")
                   }
     for name, _ in GAMES:
@@ -223,3 +232,112 @@ def test_the_english_game_descriptions_are_the_games_own() -> None:
         key = f"game.{game.info.name}.description"
         assert catalogues["en"][key] == game.info.description, key
         assert catalogues["es"][key] != game.info.description and catalogues["ru"][key] != game.info.description, key
+
+
+#: Tournament entries' names (chosen by whoever ran the tournament, like a person's name) are no language.
+ENTRIES = """async () => (await (await fetch('/api/tournaments')).json())
+  .flatMap((t) => t.entries.map((e) => e.name))"""
+
+
+@pytest.fixture(scope="module")
+def other_pages(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, Any]]:
+    """A server of its own holding what the other pages show: an account (Rick) with a rated Durak game played
+    to its result and reviewed, and a finished arena tournament; the server and Rick's signed-in cookies."""
+    server = LiveServer(tmp_path_factory.mktemp("pages") / "pages.db", _free_port())
+    server.start()
+    store = Store(server.database_url)
+    tournament = define(load_game("crazy_eights"), [Entry("heuristic", "heuristic"), Entry("random", "random")],
+                        values={"rounds": 1}, games=2, seed=2)
+    run_tournament(tournament, TournamentStore(store.engine))
+    store.close()
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+    ctx.set_default_timeout(30_000)
+    try:
+        page = ctx.new_page()
+        page.goto(server.url + "/account")
+        page.locator("#signup-name").fill(NAME)
+        page.locator("#signup-password").fill("correct horse")
+        page.locator("#signup-button").click()
+        page.wait_for_url(server.url + "/")
+        page.locator("#create-game").select_option("durak")
+        page.locator("#create-rated").check()
+        page.locator("#create-advanced summary").click()
+        page.get_by_label("Deal seed").fill("7")
+        page.get_by_role("button", name="Create table").click()
+        page.wait_for_url(re.compile(r".*/table/[^/]+$"))
+        table_id = page.url.rsplit("/", 1)[1]
+        start_game(page)
+        play_to_end(page)
+        page.goto(f"{server.url}/review.html?table={table_id}&seat=0")
+        expect(page.locator("#review")).to_have_attribute("data-state", "done", timeout=120_000)
+        cookies = ctx.cookies()
+    finally:
+        ctx.close()
+    yield server, (table_id, cookies)
+    server.stop()
+
+
+def read_other_pages(reader: Reader, server: LiveServer, table_id: str, cookies: Any) -> None:
+    """The account page signed out and in, the profile, the leaderboard of each kind, the review, the list of
+    tournaments and a tournament's page, and the rules panel of each game's table."""
+    page = reader.page
+    page.goto(server.url + "/account")
+    expect(page.locator("#signup-form")).to_be_visible()
+    reader.read("account, signed out")
+    page.goto(server.url + "/tournaments")
+    expect(page.locator("#main a[href^='/tournaments/']").first).to_be_visible()
+    reader.read("tournaments")
+    page.locator("#main a[href^='/tournaments/']").first.click()
+    page.wait_for_url(re.compile(r".*/tournaments/[0-9a-f]{64}$"))
+    expect(page.locator("#main table").first).to_be_visible()
+    reader.read("a tournament")
+    page.context.add_cookies(cookies)
+    page.goto(server.url + "/account")
+    expect(page.locator("#profile-link")).to_have_text(NAME)
+    reader.read("account, signed in")
+    page.goto(f"{server.url}/players/{NAME}")
+    expect(page.locator("table.ratings tr[data-game=durak]")).to_be_visible()
+    reader.read("profile")
+    page.goto(server.url + "/leaderboard/durak")
+    expect(page.locator("table.leaderboard tbody tr")).to_have_count(2)
+    reader.read("leaderboard")
+    for kind in ("person", "bot", "builtin"):
+        page.goto(f"{server.url}/leaderboard/durak?kind={kind}")
+        expect(page.locator("#title")).not_to_be_empty()
+        reader.read(f"leaderboard of kind {kind}")
+    page.locator("table.leaderboard tbody a").first.click()  # the built-in player's profile
+    expect(page.locator("table.ratings tr[data-game=durak]")).to_be_visible()
+    reader.read("a built-in player's profile")
+    page.goto(f"{server.url}/review.html?table={table_id}&seat=0")
+    expect(page.locator("#review")).to_have_attribute("data-state", "done")
+    reader.read("review")
+    for game, options in GAMES:
+        made = post(server, "/api/tables", {"game": game, "name": NAME, "options": options, "seed": 7})
+        page.evaluate("([id, token]) => localStorage.setItem(`cardtable.token.${id}`, token)",
+                      [made["table_id"], made["token"]])
+        page.goto(f"{server.url}/table/{made['table_id']}")
+        expect(page.locator("#waiting")).to_be_visible()
+        page.locator("#rules-button").click()
+        expect(page.locator("#rules-panel .rules-text")).to_be_visible()
+        reader.read(f"{game} rules panel")
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "ru"])
+def test_the_account_review_tournament_pages_and_rules_speak_the_pages_language(
+        browser: Browser, other_pages: tuple[LiveServer, Any], lang: str) -> None:
+    server, (table_id, cookies) = other_pages
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+    ctx.set_default_timeout(30_000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    reader = Reader(page, lang)
+    try:
+        open_in(page, server, lang)
+        reader.extra_names = {w.lower() for name in page.evaluate(ENTRIES) for w in LATIN_WORD.findall(name)}
+        read_other_pages(reader, server, table_id, cookies)
+    finally:
+        ctx.close()
+    assert errors == []
+    assert reader.read_count == 16
+    assert reader.found == {}, json.dumps(reader.found, ensure_ascii=False, indent=1)

@@ -7,12 +7,18 @@ import * as i18n from "./i18n.js";
 import { t } from "./i18n.js";
 import { h, notify, replace } from "./dom.js";
 import { translateStatic } from "./extras.js";
+import { botWord } from "./words.js";
 
 const main = document.getElementById("main");
 const SVG = "http://www.w3.org/2000/svg";
 const KINDS = ["person", "bot", "builtin"];
 
 const gameTitle = (name) => (i18n.has(`game.${name}.title`) ? t(`game.${name}.title`) : name);
+/** A player's name as shown: a built-in player's ("search@0.1.0") with its bot in the page's words. */
+function playerName(name, kind) {
+  const m = kind === "builtin" ? /^(\w+)@(.+)$/.exec(name) : null;
+  return m ? t("ladder.builtin_name", { bot: botWord(m[1]), version: m[2] }) : name;
+}
 const when = (iso) => new Date(iso).toLocaleString(i18n.lang());
 /** "1540 ± 310", with the provisional mark for the first games. */
 const ratingText = (r) => `${r.rating} ± ${r.uncertainty}${r.provisional ? ` (${t("ladder.provisional")})` : ""}`;
@@ -41,8 +47,9 @@ async function start() {
 async function showPlayer(name) {
   const kind = new URLSearchParams(location.search).get("kind");
   const data = await api.request("GET", `/api/players/${encodeURIComponent(name)}${kind ? `?kind=${encodeURIComponent(kind)}` : ""}`);
-  document.getElementById("title").textContent = data.name;
-  document.title = `cardtable — ${data.name}`;
+  const shown = playerName(data.name, data.kind);
+  document.getElementById("title").textContent = shown;
+  document.title = `cardtable — ${shown}`;
   const games = data.ratings.map((r) => r.game);
   replace(main,
     h("p", {}, t(`ladder.kind.${data.kind}`)),
@@ -122,7 +129,7 @@ async function showLeaderboard(game) {
         h("th", { scope: "col" }, t("ladder.games")), h("th", { scope: "col" }, t("ladder.wins")))),
       h("tbody", {}, data.players.map((p) => h("tr", { dataset: { player: p.name } },
         h("td", {}, String(p.rank)),
-        h("td", { class: "name" }, h("a", { href: `/players/${encodeURIComponent(p.name)}?kind=${p.kind}` }, p.name)),
+        h("td", { class: "name" }, h("a", { href: `/players/${encodeURIComponent(p.name)}?kind=${p.kind}` }, playerName(p.name, p.kind))),
         h("td", { class: "name" }, t(`ladder.kind.${p.kind}`)),
         h("td", { class: "rating" }, ratingText(p)), h("td", {}, String(p.games)), h("td", {}, String(p.wins)))))) : h("p", {}, t("ladder.empty")));
 }

@@ -6,6 +6,7 @@
 import * as api from "./api.js";
 import * as i18n from "./i18n.js";
 import { t } from "./i18n.js";
+import { actionText } from "./actions.js";
 import { h, notify, replace } from "./dom.js";
 import { Catalogue, cardFace } from "./cards.js";
 import { translateStatic } from "./extras.js";
@@ -18,7 +19,7 @@ const budget = params.get("budget");
 const POLL_MS = 500;
 const SVG = "http://www.w3.org/2000/svg";
 
-const page = { review: null, index: 0, seats: [], catalogue: new Catalogue([]), engineLang: "en" };
+const page = { review: null, index: 0, seats: [], catalogue: new Catalogue([]), engineLang: "en", game: "" };
 
 async function main() {
   await i18n.load();
@@ -32,8 +33,9 @@ async function main() {
   try {
     table = await api.getTable(tableId);
     const entry = await api.game(table.game);
-    page.catalogue = new Catalogue(entry.cards);
+    page.catalogue = new Catalogue(words.translateCards(entry.cards));
     page.engineLang = words.engineLanguage(table.game);
+    page.game = table.game;
   } catch (err) {
     fail(t("review.cannot_load", { error: err.message }));
     return;
@@ -182,7 +184,25 @@ function controls() {
     h("span", { class: "replay-step", role: "status", id: "review-position" }, t("review.position", { i: page.index + 1, n: last + 1, step: d.step })),
     h("button", { type: "button", class: "primary", id: "review-forward", onclick: () => select(page.index + 1), disabled: page.index === last || undefined }, t("review.forward")),
     h("button", { type: "button", id: "review-last", onclick: () => select(last), disabled: page.index === last || undefined }, t("review.last")),
-    h("span", { class: "review-keys" }, t("review.keys")));
+    h("span", { class: "review-keys" }, keysHint()));
+}
+
+/** The keys hint, the keys' names as printed on the keyboard (<kbd>). */
+function keysHint() {
+  const mark = "\u0000";
+  const text = t("review.keys", { first: `${mark}${t("review.key_first")}${mark}`, last: `${mark}${t("review.key_last")}${mark}` });
+  return text.split(mark).map((part, i) => (i % 2 ? h("kbd", {}, part) : part));
+}
+
+/** An option's name in the page's words (as the table names its buttons), else the engine's text in its language. */
+function optionWords(action, text) {
+  const own = actionText(action, page.game, { card: (id) => page.catalogue.words(id) });
+  return own === null ? { text, lang: page.engineLang } : { text: own, lang: undefined };
+}
+
+function optionSpan(action, text) {
+  const { text: shown, lang } = optionWords(action, text);
+  return h("span", { lang }, shown);
 }
 
 function markWord(mark) {
@@ -192,7 +212,7 @@ function markWord(mark) {
 function list(review) {
   replace(document.getElementById("decision-list"), review.decisions.map((d, i) => h("li", {},
     h("button", { type: "button", dataset: { index: String(i) }, onclick: () => select(i) },
-      `${t("review.step", { step: d.step })}: `, h("span", { lang: page.engineLang }, d.chosen_text),
+      `${t("review.step", { step: d.step })}: `, optionSpan(d.chosen, d.chosen_text),
       ` — ${t("review.loss_short", { loss: num(d.loss) })} `, markWord(d.mark)))));
 }
 
@@ -201,7 +221,7 @@ function decision(d) {
   const unit = t(`review.unit.${page.review.game}`);
   const best = d.options[0];
   const rows = d.options.map((o) => h("tr", { class: [o.text === d.chosen_text ? "chosen" : "", o === best ? "best" : ""].join(" ").trim() || undefined },
-    h("td", { lang: page.engineLang }, o.text),
+    h("td", {}, optionSpan(o.action, o.text)),
     h("td", {}, num(o.value)), h("td", {}, `± ${num(o.error)}`),
     h("td", { class: "open-value" }, o.open_value === null || o.open_value === undefined ? "–" : num(o.open_value)),
     h("td", {}, o.text === d.chosen_text ? t("review.played") : o === best ? t("review.best") : "")));
@@ -209,7 +229,7 @@ function decision(d) {
     h("h2", { id: "decision-title" }, t("review.seen_by", { name: seatName(d.seat), step: d.step })),
     seen(d.observation),
     h("p", { class: "review-open-note" }, t("review.open_help")),
-    h("p", { id: "decision-verdict" }, t("review.verdict", { chosen: d.chosen_text, loss: num(d.loss), error: num(d.error), unit }), " ", markWord(d.mark)),
+    h("p", { id: "decision-verdict" }, t("review.verdict", { chosen: optionWords(d.chosen, d.chosen_text).text, loss: num(d.loss), error: num(d.error), unit }), " ", markWord(d.mark)),
     h("table", { id: "decision-options", "aria-label": t("review.options") },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("review.option")), h("th", { scope: "col" }, t("review.value", { unit })),
         h("th", { scope: "col" }, t("review.error")), h("th", { scope: "col", title: t("review.open_help") }, t("review.open")),
@@ -227,7 +247,10 @@ function seen(obs) {
     : Array.isArray(obs.bout) ? obs.bout : Number.isInteger(obs.top) ? [obs.top] : null;
   if (onTable) facts.push([t("review.on_table"), onTable.length ? cards(onTable) : t("review.nothing")]);
   if (Number.isInteger(obs.trump_card)) facts.push([t("review.trump"), cards([obs.trump_card])]);
-  else if (typeof obs.trump === "string" && obs.trump) facts.push([t("review.trump"), h("span", { lang: page.engineLang }, obs.trump)]);
+  else if (typeof obs.trump === "string" && obs.trump) {
+    const own = i18n.has(`suit.${obs.trump}`);
+    facts.push([t("review.trump"), h("span", { lang: own ? undefined : page.engineLang }, own ? t(`suit.${obs.trump}`) : obs.trump)]);
+  }
   if (Array.isArray(obs.bids)) facts.push([t("review.bids"), perSeat(obs.bids, (b) => (b === null || b === undefined ? "–" : typeof b === "object" ? JSON.stringify(b) : String(b)))]);
   const scores = obs.totals || obs.tanteo || null;
   if (Array.isArray(scores)) facts.push([t("review.scores"), perSeat(scores, String, scores.length !== page.seats.length)]);

@@ -17,6 +17,7 @@ const interval = (ci, digits = 3) => (ci ? ` [${fixed(ci[0], digits)}, ${fixed(c
 async function start() {
   await i18n.load();
   translateStatic();
+  document.title = `cardtable — ${t("tournament.list_title")}`;
   const match = location.pathname.match(/^\/tournaments\/([0-9a-f]{64})$/);
   try {
     if (match) await showTournament(match[1]);
@@ -27,6 +28,20 @@ async function start() {
 }
 
 const gameTitle = (name) => (i18n.has(`game.${name}.title`) ? t(`game.${name}.title`) : name);
+/** A word the server sends in English (a format, a status) in the page's language, else as sent. */
+const served = (kind, word) => {
+  const key = `tournament.${kind}.${String(word).replace(/-/g, "_")}`;
+  return i18n.has(key) ? t(key) : word;
+};
+const formatName = (format) => served("format", format);
+const statusName = (status) => served("status", status);
+// The methods the arena's standings name (cardtable/arena/standings.py), in the catalogue's words.
+const METHODS = {
+  "Wilson score interval, 95 %": "tournament.interval.wilson",
+  "normal approximation, 95 %": "tournament.interval.normal",
+  "openskill PlackettLuce (mu, sigma; ordinal = mu - 3 sigma)": "tournament.rating_model",
+};
+const methodName = (text) => (METHODS[text] ? t(METHODS[text]) : text);
 
 // The list.
 
@@ -37,11 +52,11 @@ async function showList() {
     return;
   }
   const rows = list.map((tour) => h("tr", {},
-    h("td", { class: "name" }, h("a", { href: `/tournaments/${tour.id}` }, `${gameTitle(tour.game)} ${tour.format}`)),
+    h("td", { class: "name" }, h("a", { href: `/tournaments/${tour.id}` }, `${gameTitle(tour.game)} ${formatName(tour.format)}`)),
     h("td", { class: "name" }, tour.entries.map((e) => e.name).join(", ")),
     h("td", {}, `${tour.stored_games} / ${tour.games}`),
-    h("td", { class: "name" }, tour.status),
-    h("td", { class: "name" }, new Date(tour.updated_at).toLocaleString()),
+    h("td", { class: "name" }, statusName(tour.status)),
+    h("td", { class: "name" }, new Date(tour.updated_at).toLocaleString(i18n.lang())),
     h("td", { class: "name" }, h("code", {}, tour.id.slice(0, 12)))));
   replace(main, h("h2", {}, t("tournament.list_title")), h("table", { "aria-label": t("tournament.list_title") },
     h("thead", {}, h("tr", {}, ["tournament", "entries", "stored", "status", "updated", "id"].map((c) => h("th", { scope: "col" }, t(`tournament.col.${c}`))))),
@@ -53,14 +68,16 @@ async function showList() {
 async function showTournament(id) {
   const tour = await request("GET", `/api/tournaments/${id}`);
   const r = tour.results;
-  document.getElementById("title").textContent = t("tournament.title", { game: gameTitle(tour.game), format: tour.format });
-  document.title = `cardtable — ${t("tournament.title", { game: gameTitle(tour.game), format: tour.format })}`;
+  const title = t("tournament.title", { game: gameTitle(tour.game), format: formatName(tour.format) });
+  document.getElementById("title").textContent = title;
+  document.title = `cardtable — ${title}`;
+  const status = statusName(tour.status);
   replace(main,
     h("p", {}, tour.seed === null && tour.sealed
-      ? t("tournament.played_sealed", { played: r.played, games: tour.games, stored: tour.stored_games, status: tour.status, commitment: tour.sealed.commitment })
-      : t("tournament.played", { played: r.played, games: tour.games, stored: tour.stored_games, status: tour.status, seed: tour.seed }), " ",
+      ? t("tournament.played_sealed", { played: r.played, games: tour.games, stored: tour.stored_games, status, commitment: tour.sealed.commitment })
+      : t("tournament.played", { played: r.played, games: tour.games, stored: tour.stored_games, status, seed: tour.seed }), " ",
       tour.sealed && tour.sealed.salt ? [t("tournament.verify"), " ", h("code", {}, `cardtable arena verify ${location.origin}/tournaments/${tour.id}`), " "] : null,
-      t("tournament.methods", { win_share: r.intervals.win_share, mean_score: r.intervals.mean_score, ratings: r.rating_model }), " ",
+      t("tournament.methods", { win_share: methodName(r.intervals.win_share), mean_score: methodName(r.intervals.mean_score), ratings: methodName(r.rating_model) }), " ",
       h("code", {}, tour.id)),
     h("h2", {}, t("tournament.standings")), standings(r),
     h("h2", {}, t("tournament.head_to_head")),
