@@ -215,7 +215,18 @@ class Lifecycle:
                                  f"{removed['version']}")
         if table.error:
             data["notes"].append(f"stopped on an error: {table.error}")
+        ended = _ended_outside_rules(table)
+        if ended is not None:
+            winners = ", ".join(str(s) for s in ended.get("winners", [])) or "none"
+            data["notes"].append(f"ended before the rules' end: {ended.get('reason')}; winners: seats {winners}")
         return data
+
+
+def _ended_outside_rules(table: LiveTable) -> dict[str, Any] | None:
+    """The stored outcome of a finished game whose last state has none (a side resigned), else None."""
+    if table.status != FINISHED or not table.stored.outcome or table.state is None:
+        return None
+    return None if table.game.outcome(table.state) is not None else dict(table.stored.outcome)
 
 
 def _kind_note(seat: Any) -> str:

@@ -173,8 +173,9 @@ def _router(manager: TableManager, social: Social, takeovers: Takeovers, replace
         if token and seat is None:
             raise TableError(403, "this token held no seat at this table", code="no_token_seat", params={})
         record: GameRecord = table.record
+        frames = replay_frames(table.game, record, seat, ended=table.stored.outcome)  # a resignation's result too
         return {"game": table.game.info.name, "title": table.game.info.title, "table_id": table.id,
-                "seat": seat, "seats": seats_json(table), "frames": replay_frames(table.game, record, seat)}
+                "seat": seat, "seats": seats_json(table), "frames": frames}
 
     @router.get("/api/games/{name}/rules")
     async def rules(name: str, lang: Annotated[str, Query(max_length=8)] = "en") -> dict[str, Any]:

@@ -32,6 +32,14 @@ def test_a_pair_resigns_at_kaiser_and_the_result_says_so(page: Page, live_server
     expect(result.locator(".reason")).to_have_text("Rick and Computer 3 (heuristic) resigned")
     assert dialogs == ["Resign this game for your pair? It ends now and the other pair wins."]
     expect(page.get_by_role("button", name="Resign for our pair")).to_be_hidden()
+    # The replay ends on the same result, naming the resignation; the step before it is the table as left.
+    page.locator("#result a.button[href*='replay']").click()
+    expect(page.locator("#replay-controls")).to_be_visible()
+    page.locator("#replay-end").click()
+    expect(result.locator(".reason")).to_have_text("Rick and Computer 3 (heuristic) resigned")
+    page.keyboard.press("ArrowLeft")  # the result covers the controls, as at the end of any game's replay
+    expect(result).to_be_hidden()
+    expect(page.locator("#replay-forward")).to_be_enabled()
     assert page.errors == []  # type: ignore[attr-defined]
 
 

@@ -1,6 +1,7 @@
 """Resigning (issue 33, item 4): in a game of two sides the resigning side loses at once, the outcome is
-stored (a restarted server shows it) and nobody is to act; in a game of more sides resigning is leaving (the
-computer plays the seat to the end); every refusal is a 4xx that changes nothing."""
+stored (a restarted server shows it) and nobody is to act; the replay ends on that result and the record's
+notes name the resignation; in a game of more sides resigning is leaving (the computer plays the seat to the
+end); every refusal is a 4xx that changes nothing."""
 
 from __future__ import annotations
 
@@ -40,6 +41,26 @@ def test_a_pair_resigns_at_kaiser_and_the_other_pair_wins_even_after_a_restart(d
     with TestClient(create_app(db_url, bot_delay=0)) as client:
         restarted = summary(client, table_id)
         assert (restarted["status"], restarted["outcome"], restarted["to_act"]) == ("finished", outcome, None)
+
+
+def test_a_resigned_games_replay_ends_on_its_result_and_its_record_names_the_resignation(db_url: str) -> None:
+    with TestClient(create_app(db_url, bot_delay=0)) as client:
+        table_id, tokens = human_table(client, "kaiser", 4)
+        start(client, table_id, tokens[0])
+        outcome = client.post(f"/api/tables/{table_id}/resign", json={"token": tokens[3]}).json()["outcome"]
+        replay = client.get(f"/api/tables/{table_id}/replay", params={"token": tokens[0]}).json()
+        record = client.get(f"/api/tables/{table_id}/record").json()
+    *played, result = replay["frames"]
+    assert len(played) == len(record["actions"]) + 1  # the deal, then each action; then the result
+    assert all(frame["view"]["outcome"] is None for frame in played)
+    assert result["actor"] is None and result["events"] == [] and result["step"] == played[-1]["step"] + 1
+    view = result["view"]
+    assert (view["status"], view["outcome"], view["to_act"], view["seat"]) == ("finished", outcome, None, 0)
+    assert view["observation"] == played[-1]["view"]["observation"]  # the table as it was left
+    assert "ended before the rules' end: seats 1 and 3 resigned; winners: seats 0, 2" in record["notes"]
+    with TestClient(create_app(db_url, bot_delay=0)) as client:  # the same after a restart
+        assert client.get(f"/api/tables/{table_id}/replay", params={"token": tokens[0]}).json() == replay
+        assert client.get(f"/api/tables/{table_id}/record").json()["notes"] == record["notes"]
 
 
 def test_resigning_two_player_durak_ends_it_and_three_player_wizard_hands_the_seat_to_the_computer(
