@@ -12,6 +12,19 @@ from cardtable.core.observation import Observation
 
 
 @runtime_checkable
+class Ranker(Protocol):
+    """Ranks a seat's legal actions, the favourite first: what a search takes as its prior (a learned net's
+    ranking in ``cardtable.bots.guided``; players never import ``cardtable.bots``)."""
+
+    def ranking(self, observation: Observation, legal_actions: Sequence[Any]) -> list[int]:
+        """Indices of ``legal_actions``, the favourite first."""
+        ...
+
+    def check_options(self, options: Any) -> None:
+        """Raise ``ValueError`` naming what it was made for unless it plays a table with ``options``."""
+        ...
+
+
 class Bot(Protocol):
     """Anything that chooses an action from what its seat may know. It never sees a state."""
 

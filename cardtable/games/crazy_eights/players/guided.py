@@ -11,19 +11,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
 
+from cardtable.core.bot import Ranker
 from cardtable.games.crazy_eights.actions import Action
 from cardtable.games.crazy_eights.observation import CrazyEightsObservation
 from cardtable.games.crazy_eights.players.search import ParticleSearchBot, candidates
-
-
-class Ranker(Protocol):
-    """Ranks legal moves, the favourite first."""
-
-    def ranking(self, observation: Any, legal_actions: Sequence[Any]) -> list[int]: ...
-
-    def check_options(self, options: Any) -> None: ...
 
 
 class NetGuidedSearch(ParticleSearchBot):

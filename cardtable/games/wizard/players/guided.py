@@ -9,20 +9,13 @@ with ``ranking(observation, legal) -> [index, ...]`` (players never import ``car
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
 
-from cardtable.core.observation import Observation
+from cardtable.cards import CardId
+from cardtable.core.bot import Ranker
 from cardtable.games.wizard.actions import Play, WizardAction
 from cardtable.games.wizard.observation import WizardObservation
-from cardtable.games.wizard.players.search import PimcBot, distinct_cards, representative
-
-
-class Ranker(Protocol):
-    """Ranks legal moves, the favourite first."""
-
-    def ranking(self, observation: Any, legal_actions: Sequence[Any]) -> list[int]: ...
-
-    def check_options(self, options: Any) -> None: ...
+from cardtable.games.wizard.players.search import PimcBot
 
 
 class NetGuidedPimc(PimcBot):
@@ -38,23 +31,15 @@ class NetGuidedPimc(PimcBot):
         """The ranker's refusal of a table it was not made for."""
         self.ranker.check_options(options)
 
-    def act(self, observation: Observation, legal_actions: Sequence[WizardAction]) -> WizardAction:
-        """The ranker's bid or trump; its card unless the search finds a clearly better one."""
-        assert isinstance(observation, WizardObservation)
-        obs = observation
-        if obs.seat is None:
-            raise ValueError("the search bot plays a seat; a spectator's observation has none")
-        if len(legal_actions) == 1:
-            return legal_actions[0]
+    def _call(self, obs: WizardObservation, legal_actions: Sequence[WizardAction]) -> WizardAction:
+        """The ranker's bid or trump."""
+        return legal_actions[self.ranker.ranking(obs, legal_actions)[0]]
+
+    def _default_card(self, obs: WizardObservation, legal_actions: Sequence[WizardAction]) -> CardId:
+        """The ranker's card."""
         favourite = legal_actions[self.ranker.ranking(obs, legal_actions)[0]]
-        if not isinstance(favourite, Play):
-            return favourite
-        cards = distinct_cards(obs, [a.card for a in legal_actions if isinstance(a, Play)])
-        if len(cards) == 1:
-            return favourite
-        default = representative(favourite.card, cards)
-        best = self._search(obs, cards, default)
-        return favourite if best == default else Play(best)
+        assert isinstance(favourite, Play)
+        return favourite.card
 
 
 __all__ = ["NetGuidedPimc"]

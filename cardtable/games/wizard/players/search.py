@@ -92,18 +92,25 @@ class PimcBot:
             raise ValueError("the search bot plays a seat; a spectator's observation has none")
         if len(legal_actions) == 1:
             return legal_actions[0]
-        first = legal_actions[0]
-        if isinstance(first, ChooseTrump):
-            return self.heuristic.act(obs, legal_actions)
-        if isinstance(first, Bid):
-            return self._bid(obs, [a.tricks for a in legal_actions if isinstance(a, Bid)])
+        if not isinstance(legal_actions[0], Play):
+            return self._call(obs, legal_actions)
         cards = distinct_cards(obs, [a.card for a in legal_actions if isinstance(a, Play)])
         if len(cards) == 1:
             return Play(cards[0])
-        policy = playout.policy_card(obs, self.options.cover)
+        policy = self._default_card(obs, legal_actions)
         default = representative(policy, cards)
         best = self._search(obs, cards, default)
         return Play(policy if best == default else best)
+
+    def _call(self, obs: WizardObservation, legal_actions: Sequence[WizardAction]) -> WizardAction:
+        """A trump choice (the heuristic's) or a bid (``_bid``): the search plays cards only."""
+        if isinstance(legal_actions[0], ChooseTrump):
+            return self.heuristic.act(obs, legal_actions)
+        return self._bid(obs, [a.tricks for a in legal_actions if isinstance(a, Bid)])
+
+    def _default_card(self, obs: WizardObservation, legal_actions: Sequence[WizardAction]) -> CardId:
+        """The card that stands unless another beats it clearly on the same deals: the playout policy's."""
+        return playout.policy_card(obs, self.options.cover)
 
     def _bid(self, obs: WizardObservation, allowed: list[int]) -> Bid:
         """The allowed bid nearest the heuristic's estimate."""
