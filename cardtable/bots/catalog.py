@@ -100,7 +100,7 @@ DEFAULT_BOT: dict[str, str] = {
 #: The default at a table whose options a shipped net was trained for, where that learned player beats
 #: ``DEFAULT_BOT`` head to head (docs/learning.md): Mus's learned pair won 0.583 [0.548, 0.616] of 800
 #: games against the ``reader`` pair; Kaiser's ``learned_search`` pair 0.592 [0.502, 0.675] of 120 against
-#: the ``search`` pair; Durak's ``learned_search`` 0.569 [0.520, 0.616] of 400 against ``endgame``. Other tables
+#: the ``search`` pair; Durak's ``learned_search`` 0.583 [0.548, 0.616] of 800 against ``endgame``. Other tables
 #: keep ``DEFAULT_BOT``.
 DEFAULT_WHERE_TRAINED: dict[str, str] = {
     "mus": "learned",
