@@ -101,11 +101,13 @@ DEFAULT_BOT: dict[str, str] = {
 #: ``DEFAULT_BOT`` head to head (docs/learning.md): Mus's learned pair won 0.583 [0.548, 0.616] of 800
 #: games against the ``reader`` pair; Kaiser's ``learned_search`` pair 0.592 [0.502, 0.675] of 120 against
 #: the ``search`` pair; Durak's ``learned_search`` 0.583 [0.548, 0.616] of 800 against ``endgame``. Other tables
-#: keep ``DEFAULT_BOT``.
+#: keep ``DEFAULT_BOT``; four-player Wizard's ``learned_search`` 0.307 [0.257, 0.361] of 300 against three ``search``
+#: bots (a fair share 0.25).
 DEFAULT_WHERE_TRAINED: dict[str, str] = {
     "mus": "learned",
     "kaiser": "learned_search",
     "durak": "learned_search",
+    "wizard": "learned_search",
 }
 
 

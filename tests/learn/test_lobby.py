@@ -46,13 +46,16 @@ def test_mus_s_default_is_the_learned_pair_on_the_rules_its_net_was_trained_for_
             assert made.status_code == 201, made.text
             seats = client.get(f"/api/tables/{made.json()['table_id']}").json()["seats"][1:]
             assert [s["bot"] for s in seats] == [bot] * 3, options
-        for seats, bot in ((2, "learned_search"), (3, "endgame")):  # the Durak net plays two players
+        for game, seats, bot in (("durak", 2, "learned_search"), ("durak", 3, "endgame"),  # nets for 2 and 4 players
+                                 ("wizard", 4, "learned_search"), ("wizard", 5, "search")):
             layout = [{"kind": "human"}] + [{"kind": "bot"}] * (seats - 1)
-            made = client.post("/api/tables", json={"game": "durak", "seats": layout})
+            made = client.post("/api/tables", json={"game": game, "seats": layout})
             assert made.status_code == 201, made.text
-            assert {s["bot"] for s in client.get(f"/api/tables/{made.json()['table_id']}").json()["seats"][1:]} == {bot}
+            seated = {s["bot"] for s in client.get(f"/api/tables/{made.json()['table_id']}").json()["seats"][1:]}
+            assert seated == {bot}, (game, seats)
         # A game with no learned default keeps its catalogue default whatever the options.
-        wizard = client.post("/api/tables", json={"game": "wizard", "seats": [{"kind": "human"}, {"kind": "bot"}] * 2})
-        seat = client.get(f"/api/tables/{wizard.json()['table_id']}").json()["seats"][1]
-        catalogue = {g["name"]: g for g in client.get("/api/games").json()}["wizard"]
+        layout = [{"kind": "human"}, {"kind": "bot"}] * 2
+        eights = client.post("/api/tables", json={"game": "crazy_eights", "seats": layout})
+        seat = client.get(f"/api/tables/{eights.json()['table_id']}").json()["seats"][1]
+        catalogue = {g["name"]: g for g in client.get("/api/games").json()}["crazy_eights"]
         assert catalogue["default_where_trained"] is None and seat["bot"] == catalogue["default_bot"] == "search"
