@@ -29,7 +29,9 @@ def hand_ids(page: Page) -> list[int]:
 
 
 def test_the_tab_title_says_your_turn_only_while_it_is(page: Page, live_server: LiveServer) -> None:
-    create_table(page, live_server.url, game="Wizard", name="Rick", players=3, options={"Rounds": "5"}, pause=0.05)
+    # A pause of 1 s shows each of the two others' moves a third of a second apart: the title is the table's own
+    # for a while a busy machine cannot miss (at 0.05 s it was so for a few tens of milliseconds).
+    create_table(page, live_server.url, game="Wizard", name="Rick", players=3, options={"Rounds": "5"}, pause=1.0)
     start_game(page)
     wait_ready(page)
     expect(page).to_have_title(re.compile(r"^Your turn · Wizard — cardtable$"))

@@ -280,7 +280,7 @@ function onPatch(patch) {
 function onView(view) {
   const fresh = page.freshSocket;
   page.freshSocket = false;
-  const answered = clock.receive(page, view);
+  clock.receive(page, view);
   if (fresh) {
     // The first view on a connection carries the whole game so far: shown at once, without pauses.
     page.events = [];
@@ -296,8 +296,9 @@ function onView(view) {
   pump();
   if (page.queue.length && page.view) {
     // Not shown yet: the controls drawn for the step on screen are disabled now (an answer came, or the step
-    // is no longer the newest), and an interlude the page is behind on is cut short.
-    if (answered || page.interlude) render();
+    // is no longer the newest: a click on them would be refused), and an interlude the page is behind on is
+    // cut short.
+    render();
     hurry();
   }
 }
@@ -510,6 +511,7 @@ function endInterludes() {
 function send(action, version) {
   if (REPLAY || !page.socket || page.socket.readyState !== WebSocket.OPEN) return;
   if (!clock.take(page, version)) return;
+  page.burstTaken = true;
   page.stickyNotice = false;
   root.dataset.pending = "true";
   extras.sound("card");
@@ -517,9 +519,15 @@ function send(action, version) {
   render();
 }
 
-/** A click that is the second or third of a double or triple click sends nothing (one move per click). */
+/** A click that is the second or third of a double or triple click whose first click sent an action sends
+ * nothing (one move per click). If the first was not taken (the page was still showing an earlier step),
+ * the next click of the burst may send: a person's click is never lost to a step shown a moment late. */
 function repeated(ev) {
-  return !!ev && ev.detail > 1;
+  if (!ev || ev.detail <= 1) {
+    page.burstTaken = false;
+    return false;
+  }
+  return !!page.burstTaken;
 }
 
 function followRematch(newId) {
