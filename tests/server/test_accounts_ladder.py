@@ -19,7 +19,8 @@ from cardtable.store.ladder import MU, Entrant, ResultRow, builtin_key, person_k
 from tests.server.conftest import play_alone, receive, short_options
 from tests.server.test_accounts_api import csrf, fast, sign_up
 
-DURAK_BOT = builtin_name(default_bot(cardtable.load_game("durak")))
+_DURAK = cardtable.load_game("durak")
+DURAK_BOT = builtin_name(default_bot(_DURAK, _DURAK.options(players=2)))  # the default at a two-player table
 #: Games of the rated live tournament: enough for the stronger of two built-in players to come out on top.
 GAMES_RATED = 20
 

@@ -731,6 +731,7 @@ async function voteReplace(seat) {
   try {
     const res = await api.request("POST", `/api/tables/${encodeURIComponent(tableId)}/replace_vote`, { token: page.token, seat });
     notify(res.replaced ? t("table.replaced", { name }) : t("table.replace_voted", { votes: res.votes, needed: res.needed }));
+    page.stickyNotice = true;  // the views the vote brings (the seat handed over) do not clear the answer
   } catch (err) {
     notify(err.message, "error");
   }
