@@ -75,9 +75,10 @@ class Served:
 
 @contextmanager
 def serve(database_url: str, log: Path, *args: str, port: int | None = None,
-          env: dict[str, str] | None = None, profile: Path | None = None) -> Iterator[Served]:
+          env: dict[str, str] | None = None, profile: Path | None = None, prelude: str = "") -> Iterator[Served]:
     """Start ``cardtable serve`` and wait until it answers; SIGTERM it (then kill) on the way out.
-    ``profile``: run it under pyinstrument, which writes a text profile there when the server stops."""
+    ``profile``: run it under pyinstrument, which writes a text profile there when the server stops.
+    ``prelude``: Python code the server process runs first (a test's instrumentation, such as a slower step)."""
     port = port or free_port()
     code = "from cardtable.cli import main; main()"
     if profile is not None:
@@ -86,7 +87,7 @@ def serve(database_url: str, log: Path, *args: str, port: int | None = None,
                 "signal.signal(signal.SIGTERM, lambda *_: sys.exit(0)); p = pyinstrument.Profiler(interval=0.002)\n"
                 f"p.start()\ntry: main()\nfinally:\n p.stop(); open({str(profile)!r}, 'w').write("
                 "p.output_text(show_all=False, unicode=True))")
-    command = [sys.executable, "-c", code, "serve", "--port", str(port),
+    command = [sys.executable, "-c", f"{prelude}\n{code}" if prelude else code, "serve", "--port", str(port),
                "--database-url", database_url, "--log-level", "warning", *args]
     environment = dict(os.environ, PYTHONPATH=str(ROOT), **(env or {}))
     with log.open("ab") as out:
