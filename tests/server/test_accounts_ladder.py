@@ -243,3 +243,34 @@ def test_a_fault_in_the_ladder_update_ends_the_game_unrated(site: TestClient, mo
     assert site.get(f"/api/tables/{created['table_id']}").json()["status"] == "finished"
     assert site.get("/api/leaderboard/durak").json()["players"] == []
     assert "the ladder could not be updated" in caplog.text
+
+
+#: Kaiser's built-in players from strongest to weakest as ``benchmarks/strength.py`` measures them on the default
+#: rules, pair against pair (docs/bots.md, "Measured strength"): ``heuristic`` beats ``lowest`` 0.935 [0.906,
+#: 0.955] of 400 games and ``random`` 1.000 [0.963, 1.000] of 100, ``lowest`` beats ``random`` 0.990 [0.964,
+#: 0.997] of 200 (no two intervals of a pair overlap).
+KAISER_STRENGTH_ORDER = ("heuristic", "lowest", "random")
+#: Games of the three-player live tournament: each pair of players meets in 4 (two with each pair's seats).
+GAMES_THREE = 12
+
+
+def test_a_rated_live_tournament_orders_three_built_in_players_as_strength_py_does(
+        db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kaiser's ``heuristic``, ``lowest`` and ``random`` in a rated round-robin on the server (default rules, a fixed
+    seed and salt): each is rated once per game it played (one player in its pair's two seats), and the
+    leaderboard lists them in the order ``benchmarks/strength.py`` measures."""
+    from cardtable.server.botapi import BotApiSettings
+    from cardtable.server.botapi import tournaments as director_module
+    from tests.botapi.helpers import account, wait_finished
+
+    monkeypatch.setattr(director_module, "new_salt", lambda: "5a" * 32)
+    admin = account(db_url, "boss", role="admin")
+    body = {"game": "kaiser", "entries": [f"{name}={name}" for name in reversed(KAISER_STRENGTH_ORDER)],
+            "games": GAMES_THREE, "seed": 7, "concurrency": 2, "rated": True}
+    with TestClient(create_app(db_url, bot_delay=0, bots=BotApiSettings())) as client:
+        created = client.post("/api/tournaments/live", json=body, headers={"Authorization": f"Bearer {admin}"})
+        assert created.status_code == 201, created.text
+        wait_finished(client, created.json()["tournament"], timeout=300)
+        board = client.get("/api/leaderboard/kaiser").json()["players"]
+    assert [p["games"] for p in board] == [GAMES_THREE * 2 // 3] * 3 and {p["kind"] for p in board} == {"builtin"}
+    assert [p["name"] for p in board] == [builtin_name(name) for name in KAISER_STRENGTH_ORDER]
