@@ -44,7 +44,8 @@ def test_controls_are_offered_only_at_the_newest_step_that_is_the_seats_decision
       const summary = fresh(view(5)); summary.interlude = { kind: "summary" };
       const trick = fresh(view(5)); trick.interlude = { kind: "trick" };
       const held = fresh(view(5)); held.afterSteps = view(6);
-      return [live, behind, others, summary, trick, held]
+      const guarded = fresh(view(5)); guarded.guarded = true;
+      return [live, behind, others, summary, trick, held, guarded]
         .map((p) => [clock.phase(p), clock.mayAct(p), clock.controls(p)]);
     """)
     assert out == [
@@ -52,8 +53,9 @@ def test_controls_are_offered_only_at_the_newest_step_that_is_the_seats_decision
         ["catching", False, "disabled"],
         ["live", False, "none"],
         ["summary", False, "none"],
-        ["trick", True, "enabled"],  # a held trick over the newest step: a card played ends the hold
+        ["trick", False, "disabled"],  # a held trick is seen whole before the seat leads the next one
         ["catching", False, "disabled"],
+        ["live", False, "disabled"],  # a moment after a move: a second tap never plays the next decision
     ]
 
 
@@ -102,6 +104,39 @@ def test_interludes_wait_for_continue_or_go_on_by_themselves(page: Page, live_se
     # player's summary still waits for their Continue.
     assert out["late"] == [1, 200, 200, 30000]
     assert (out["slow"], out["quick"]) == (8000, 3000)
+
+
+def test_a_view_that_restates_the_step_takes_its_place_and_the_controls_stay_offered(page: Page,
+                                                                                       live_server: LiveServer) -> None:
+    """Presence or a setting changed (same version, no events): the newest step held (on screen, under a held
+    trick, behind a summary, or last in the queue) is replaced and nothing waits, so the seat's controls stay
+    offered; a view with events or a newer version is a step of its own and waits its turn."""
+    out = run(page, live_server, """
+      const live = fresh(view(5));
+      const now = view(5, { seats: [{ connected: false }, { connected: true }] });
+      clock.receive(live, now);
+      const onScreen = [clock.restate(live, now), live.view === now, live.queue.length, clock.controls(live)];
+      const trick = fresh(view(5)); trick.interlude = { kind: "trick" };
+      const later = view(5);
+      clock.receive(trick, later);
+      const onTrick = [clock.restate(trick, later), trick.view === later, trick.queue.length];
+      const summary = fresh(view(5)); summary.interlude = { kind: "summary" }; summary.afterSteps = view(6);
+      const next = view(6);
+      const behindSummary = [clock.restate(summary, next), summary.afterSteps === next, summary.view.version];
+      const queued = fresh(other(4)); queued.queue.push(other(5), view(6));
+      const again = view(6);
+      const inQueue = [clock.restate(queued, again), queued.queue.length, queued.queue[1] === again,
+        queued.view.version];
+      const p = fresh(view(5));
+      const refused = [clock.restate(p, view(5, { events: [{ event: { type: "card_played" } }] })),
+        clock.restate(p, other(6)), clock.restate(p, view(5, { seat: 0 })), p.queue.length];
+      return { onScreen, onTrick, behindSummary, inQueue, refused };
+    """)
+    assert out["onScreen"] == [True, True, 0, "enabled"]
+    assert out["onTrick"] == [True, True, 0]
+    assert out["behindSummary"] == [True, True, 5]
+    assert out["inQueue"] == [True, 2, True, 4]
+    assert out["refused"] == [False, False, False, 0]
 
 
 def test_presence_comes_from_now_and_the_game_from_the_step_on_screen(page: Page, live_server: LiveServer) -> None:

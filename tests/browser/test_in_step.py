@@ -162,7 +162,8 @@ def test_double_and_triple_clicks_send_one_action(browser: Browser, live_server:
     """Bids and cards clicked two or three times, 50 to 150 ms apart, as one double/triple click or as
     separate clicks: each burst sends exactly one action and the server refuses none. The first click comes
     as soon as the page offers a control, as a person's does. (Six players at a 0.5 s pause: the page shows
-    the five other moves at least a sixth of a second apart, so no new decision of this seat can come within
+    the five other moves at least a sixth of a second apart; a trick this seat ends and wins is held before it
+    leads again, and nothing is offered for 0.35 s after a move: no new decision of this seat can come within
     a burst.)"""
     ctx, page = new_page(browser)
     try:

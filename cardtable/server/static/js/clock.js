@@ -8,6 +8,7 @@
 //   interlude      {kind: "trick" | "summary"} on screen now, or null
 //   afterSteps     the view to show once the interludes are over (a summary holds back the next deal)
 //   pendingVersion the version an action was sent on, until the server answers (a newer view or a refusal)
+//   guarded        true for REPEAT_GUARD_MS after an action was sent
 //
 // Phases (phase()):
 //   "live"      the step on screen is the newest: controls are offered if it is this seat's decision
@@ -17,7 +18,8 @@
 // and across them "pending": an action is on its way, so nothing is offered or sent until the answer.
 //
 // One move per click: a control remembers the version it was drawn for, and take() accepts it only when
-// that is the step on screen, the newest one, this seat's decision and nothing is on its way.
+// that is the step on screen, the newest one, this seat's decision, no trick is held over it, nothing is on its
+// way and the last move was not a moment ago.
 
 /** How long a round summary waits for a player's Continue before it goes on by itself. */
 export const SUMMARY_WAIT_MS = 30000;
@@ -35,9 +37,15 @@ export function caughtUp(p) {
   return p.view.version === p.latest.version;
 }
 
-/** Whether the step on screen is this seat's decision and the page may send an action on it now. */
+/** How long after a move nothing is offered, even if the next decision comes at once (a trick this seat ends
+ * and wins, say): a second tap meant for the move never plays the next one. */
+export const REPEAT_GUARD_MS = 350;
+
+/** Whether the step on screen is this seat's decision and the page may send an action on it now. A held trick
+ * is seen whole first (a click on the table ends it), and nothing is offered just after a move (guarded). */
 export function mayAct(p) {
-  return caughtUp(p) && p.pendingVersion === null && p.view.status === "playing" && p.view.legal_actions.length > 0;
+  return caughtUp(p) && !p.interlude && !p.guarded && p.pendingVersion === null && p.view.status === "playing"
+    && p.view.legal_actions.length > 0;
 }
 
 /** How the seat's controls are drawn: "enabled" (may act now), "disabled" (the step on screen is the seat's
@@ -65,6 +73,21 @@ export function receive(p, view) {
     return true;
   }
   return false;
+}
+
+/** A view that restates the newest step the page holds (the same version and seat, no events: only presence
+ * or a setting changed) takes that step's place instead of waiting behind it, so the controls drawn for the
+ * step stay offered (a held trick or a queue being shown would otherwise disable them for a while, and a click
+ * then would be lost). Returns whether it did. */
+export function restate(p, view) {
+  if ((view.events || []).length) return false;
+  const q = p.queue;
+  const held = q.length ? q[q.length - 1] : p.afterSteps || p.view;
+  if (!held || held.version !== view.version || held.seat !== view.seat) return false;
+  if (q.length) q[q.length - 1] = view;
+  else if (p.afterSteps) p.afterSteps = view;
+  else p.view = view;
+  return true;
 }
 
 /** The server refused the action on its way: the seat may choose again. */

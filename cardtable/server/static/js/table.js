@@ -292,6 +292,10 @@ function onView(view) {
     show(view, false);
     return;
   }
+  if (clock.restate(page, view)) {
+    render();
+    return;
+  }
   page.queue.push(view);
   pump();
   if (page.queue.length && page.view) {
@@ -512,6 +516,11 @@ function send(action, version) {
   if (REPLAY || !page.socket || page.socket.readyState !== WebSocket.OPEN) return;
   if (!clock.take(page, version)) return;
   page.burstTaken = true;
+  // Nothing is offered for a moment after a move, even if the next decision comes at once: a second tap
+  // meant for this move never plays the next one.
+  page.guarded = true;
+  clearTimeout(page.guardTimer);
+  page.guardTimer = setTimeout(() => { page.guarded = false; render(); }, clock.REPEAT_GUARD_MS);
   page.stickyNotice = false;
   root.dataset.pending = "true";
   extras.sound("card");
