@@ -16,7 +16,17 @@ from cardtable.bots import bot_names, make_bot
 from cardtable.cli.accounts import bots, players
 from cardtable.cli.arena import arena
 from cardtable.cli.botcheck import bot_check
-from cardtable.cli.common import console, err, external_factory, fail, load, parse_option_pairs, renamed
+from cardtable.cli.common import (
+    console,
+    err,
+    external_factory,
+    fail,
+    load,
+    parse_option_pairs,
+    read_json_file,
+    record_of,
+    renamed,
+)
 from cardtable.cli.connect import bot_connect
 from cardtable.cli.durak import durak
 from cardtable.cli.play import play
@@ -24,7 +34,7 @@ from cardtable.cli.review import review
 from cardtable.cli.serve import db, serve
 from cardtable.cli.train import train
 from cardtable.core.errors import DecodeError, InvalidOptions
-from cardtable.core.record import GameRecord, replay
+from cardtable.core.record import replay
 
 app = typer.Typer(help="cardtable: card games with exact rules, bots, a runner and a web table.",
                   no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
@@ -174,21 +184,13 @@ def replay_command(
     game_number = renamed("--game", "--game-number", old_game_number, game_number)
     if (path is None) == (tournament is None):
         raise fail("give a record FILE or --tournament ID --game-number N")
-    if path is None:
-        data = tournament_record(database_url, str(tournament), game_number)
-    else:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise fail(f"cannot read {path}: {exc}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("game"), str):
-        raise fail(f"{path} is not a game record")
-    game = load(data["game"])
+    data = tournament_record(database_url, str(tournament), game_number) if path is None else read_json_file(path)
+    where = path if path is not None else f"tournament {tournament} game {game_number}"
+    game, record = record_of(data, where)
     try:
-        record = GameRecord.from_json(data, game)
         state, events = replay(game, record)
     except (DecodeError, InvalidOptions, ValueError) as exc:
-        raise fail(f"{path}: {exc}") from None
+        raise fail(f"{where}: {exc}") from None
     players = game.players(state)
     if seat is not None and not 0 <= seat < players:
         raise fail(f"--seat {seat}: this game has seats 0 to {players - 1}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any, TypeVar
@@ -10,6 +11,8 @@ import typer
 from rich.console import Console
 
 import cardtable
+from cardtable.core.errors import DecodeError, InvalidOptions
+from cardtable.core.record import GameRecord
 
 console = Console()
 err = Console(stderr=True)
@@ -28,6 +31,26 @@ def load(name: str) -> Any:
         return cardtable.load_game(name)
     except KeyError as exc:
         raise fail(str(exc.args[0])) from None
+
+
+def read_json_file(path: Path) -> Any:
+    """The JSON in ``path``, or a one-line exit saying why it cannot be read."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise fail(f"cannot read {path}: {exc}") from None
+
+
+def record_of(data: Any, where: object) -> tuple[Any, GameRecord]:
+    """The game and the record in ``data`` (read from ``where``), or a one-line exit if it is not a record of a
+    known game."""
+    if not isinstance(data, dict) or not isinstance(data.get("game"), str):
+        raise fail(f"{where} is not a game record")
+    game = load(data["game"])
+    try:
+        return game, GameRecord.from_json(data, game)
+    except (DecodeError, InvalidOptions, ValueError) as exc:
+        raise fail(f"{where}: {exc}") from None
 
 
 def parse_option_pairs(pairs: list[str]) -> dict[str, str]:

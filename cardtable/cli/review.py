@@ -10,8 +10,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from cardtable.cli.common import console, err, fail, load
-from cardtable.core.errors import DecodeError
+from cardtable.cli.common import console, err, fail, read_json_file, record_of
 from cardtable.core.record import GameRecord
 from cardtable.review import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET, GameReview, ReviewError, review_record
 from cardtable.review.engine import count_decisions
@@ -46,17 +45,7 @@ def review(
 
 def _read(path: Path) -> tuple[Any, GameRecord]:
     """The game and the record in ``path``; a one-line error if it is not a record of a known game."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise fail(f"cannot read {path}: {exc}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("game"), str):
-        raise fail(f"{path} is not a game record")
-    game = load(data["game"])
-    try:
-        return game, GameRecord.from_json(data, game)
-    except (DecodeError, ValueError) as exc:
-        raise fail(f"{path}: {exc}") from None
+    return record_of(read_json_file(path), path)
 
 
 def _progress(quiet: bool) -> Progress:
