@@ -1,23 +1,31 @@
 """The ladder at size: a rating update, a profile and a leaderboard with 100,000 accounts and 1,000,000 games.
 
     python benchmarks/ladder.py [--accounts 100000] [--games 1000000] [--runs 500] [--database sqlite|postgresql]
+                                [--sqlite-sync FULL|NORMAL]
 
 Seeds a fresh database (SQLite in a temp dir, or a throwaway PostgreSQL cluster with fsync on) through the
 real schema (the migrations): ``--accounts`` people's accounts (one shared argon2 hash: hashing each would
 take an hour and is not what is measured), their ladder entries plus 40 built-in players, and ``--games``
 finished rated games: a ``tables`` row each and a ``rating_results`` row per seat (Wizard with 3 to 6 players,
 Kaiser, Mus and Durak; seats and actions of these games are not seeded, as no measured read touches them),
-with every player's ``ratings`` row per game played. Then, ``--runs`` times each, on random players:
+with every player's ``ratings`` row per game played; half the games have one of the built-in players in a seat
+(as computer players are in many games of a real server), so each has some 12,500 results. Then, ``--runs``
+times each, on random players:
 
 - a rating update: one rated Wizard table of 4 random players rated in its own transaction (``Ladder.rate``:
   the players' rows locked, openskill, the results stored), as when a rated game ends; also without the
   commit (in the server the update runs in the transaction of the game's last move, which commits anyway);
-- a profile: ``/api/players/NAME``'s JSON built (``profile_json``: ratings, each game's history, recent games);
+- a profile: ``/api/players/NAME``'s JSON built (``profile_json``: ratings, each game's history, recent games),
+  one in ten a built-in player's;
 - a leaderboard: ``/api/leaderboard/GAME``'s JSON (50 players from a random offset below 1,000; two times in
   three of one kind: people from a random offset, the 40 built-in players from the top).
 
 Prints p50, p99 and max of each in milliseconds (the issue's goal: p99 under 50 ms), the seeding time and the
-database's size. The figures move with the machine: print them with ``date``, ``nproc`` and ``uptime``.
+database's size. The figures move with the machine, so two more lines give its own tails at the same time:
+``1 ms of CPU`` (a pure-Python job of about 1 ms of CPU, timed after every measured call: what the scheduler
+adds to any work) and ``fsync 4 KiB`` (a 4 KiB write and fsync in the temp folder, on the database's disk:
+what a commit waits for with ``synchronous=FULL`` or PostgreSQL's fsync). ``--sqlite-sync NORMAL`` runs
+SQLite as ``cardtable serve --sqlite-sync normal`` does (no fsync at each commit in WAL mode).
 """
 
 from __future__ import annotations
@@ -32,6 +40,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -88,7 +97,9 @@ def seed(store: Store, accounts: int, games: int, rng: random.Random) -> None:
             tables.append({"id": table_id, "game": game, "options": {"players": n}, "seed": g, "status": "finished",
                            "host_token_hash": "0" * 64, "created_at": at, "updated_at": at, "version": 0,
                            "format": 1, "settings": {"rated": True}})
-            seated = rng.sample(range(1, players + 1), n)
+            seated = rng.sample(range(1, accounts + 1), n)
+            if rng.random() < 0.5:  # a computer player in half the games: each built-in player has some 12,500
+                seated[rng.randrange(n)] = accounts + 1 + rng.randrange(BUILTINS)
             for seat, pid in enumerate(seated):
                 place = seat + 1 if game == "wizard" else 1 + seat % 2
                 row = stats.setdefault((pid, game), [MU, SIGMA, 0, 0])
@@ -119,13 +130,57 @@ def seed(store: Store, accounts: int, games: int, rng: random.Random) -> None:
     print(f"  {len(rows):,} ratings rows", flush=True)
 
 
-def timed(work: Callable[[], Any], runs: int) -> list[float]:
-    """Milliseconds of each of ``runs`` calls."""
+def timed(work: Callable[[], Any], runs: int, scale: list[float] | None = None) -> list[float]:
+    """Milliseconds of each of ``runs`` calls; after each, ``scale`` gets the milliseconds of 1 ms of CPU work."""
     out = []
+    spin = cpu_millisecond() if scale is not None else None
     for _ in range(runs):
         began = time.perf_counter()
         work()
         out.append((time.perf_counter() - began) * 1000)
+        if scale is not None and spin is not None:
+            began = time.perf_counter()
+            spin()
+            scale.append((time.perf_counter() - began) * 1000)
+    return out
+
+
+_SPIN: list[Callable[[], Any]] = []
+
+
+def cpu_millisecond() -> Callable[[], Any]:
+    """A pure-Python job of about 1 ms of CPU on this machine (sized once by its fastest of 20 tries)."""
+    if not _SPIN:
+        n = 20_000
+        while True:
+            fastest = min(_millis(partial(sum, range(n))) for _ in range(20))
+            if fastest >= 0.5:
+                break
+            n *= 2
+        size = int(n / fastest)
+        _SPIN.append(partial(sum, range(size)))
+    return _SPIN[0]
+
+
+def _millis(work: Callable[[], Any]) -> float:
+    began = time.perf_counter()
+    work()
+    return (time.perf_counter() - began) * 1000
+
+
+def fsync_times(runs: int) -> list[float]:
+    """Milliseconds of each of ``runs`` 4 KiB writes with an fsync, in the temp folder."""
+    out = []
+    with tempfile.TemporaryDirectory(prefix="cardtable-fsync-") as folder:
+        fd = os.open(Path(folder) / "probe", os.O_WRONLY | os.O_CREAT, 0o600)
+        try:
+            for n in range(runs):
+                os.pwrite(fd, os.urandom(4096), (n % 64) * 4096)
+                began = time.perf_counter()
+                os.fsync(fd)
+                out.append((time.perf_counter() - began) * 1000)
+        finally:
+            os.close(fd)
     return out
 
 
@@ -156,19 +211,23 @@ def measure(store: Store, accounts: int, runs: int, rng: random.Random) -> None:
             inside.append((time.perf_counter() - began) * 1000)
 
     def profile() -> None:
-        assert profile_json(ladder, people, f"p{rng.randint(1, accounts)}") is not None
+        name = f"bot{rng.randrange(BUILTINS)}@1" if rng.random() < 0.1 else f"p{rng.randint(1, accounts)}"
+        assert profile_json(ladder, people, name) is not None
 
     def board() -> None:
         kind = rng.choice((None, "person", "builtin"))
         offset = 0 if kind == "builtin" else rng.randrange(0, min(1000, accounts // 2))
         assert ladder.leaderboard(rng.choice(list(SEATS)), kind, 50, offset)
 
+    scale: list[float] = []
     for name, work in (("rating update", update), ("profile", profile), ("leaderboard", board)):
         timed(work, max(5, runs // 20))  # warm the caches and the connection pool
         inside.clear()
-        report(name, timed(work, runs))
+        report(name, timed(work, runs, scale))
         if inside:  # in the server the update shares the last move's transaction, which commits anyway
             report("  without commit", inside)
+    report("1 ms of CPU", scale)
+    report("fsync 4 KiB", fsync_times(runs))
 
 
 @contextmanager
@@ -200,15 +259,18 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=500)
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sqlite-sync", choices=("FULL", "NORMAL"), default="FULL",
+                        help="SQLite's synchronous level (as cardtable serve --sqlite-sync)")
     args = parser.parse_args()
     if args.accounts < 10 or args.games < 1 or args.runs < 1:
         parser.error("--accounts is at least 10, --games and --runs at least 1")
     rng = random.Random(args.seed)
-    print(f"ladder benchmark: {args.database}, {args.accounts:,} accounts, {args.games:,} games, "
+    sync = f" (synchronous={args.sqlite_sync})" if args.database == "sqlite" else ""
+    print(f"ladder benchmark: {args.database}{sync}, {args.accounts:,} accounts, {args.games:,} games, "
           f"{args.runs} runs each; {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} CPUs, "
           f"load {os.getloadavg()[0]:.2f}", flush=True)
     with database(args.database) as url:
-        store = Store(url)
+        store = Store(url, sqlite_sync=args.sqlite_sync)
         began = time.perf_counter()
         seed(store, args.accounts, args.games, rng)
         with store.engine.connect() as c:

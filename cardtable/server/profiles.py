@@ -16,24 +16,24 @@ from fastapi.responses import FileResponse
 from cardtable.server.live import TableError
 from cardtable.server.manager import TableManager
 from cardtable.store import Ladder, People
-from cardtable.store.ladder import KINDS, Player
+from cardtable.store.ladder import KINDS, Player, Profile
 
 STATIC_DIR = Path(__file__).parent / "static"
 
 
 def profile_json(ladder: Ladder, people: People, name: str, kind: str | None = None) -> dict[str, Any] | None:
     """A player's profile; None if nobody (no account, no rated player) has that name."""
-    player = ladder.find(name, kind)
-    if player is None:
+    found = ladder.profile(name, kind)
+    if found is None:
         person = people.get(name) if kind in (None, "person") else None
         if person is None:
             return None
-        player = Player(0, "", "person", person.name)
+        found = Profile(Player(0, "", "person", person.name), {}, [])
     return {
-        "name": player.name, "kind": player.kind,
-        "ratings": [r.to_json() for r in player.ratings],
-        "history": {r.game: ladder.history(player.id, r.game) for r in player.ratings},
-        "recent": ladder.recent(player.id) if player.id else [],
+        "name": found.player.name, "kind": found.player.kind,
+        "ratings": [r.to_json() for r in found.player.ratings],
+        "history": found.history,
+        "recent": found.recent,
     }
 
 

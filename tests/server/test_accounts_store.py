@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import create_engine, func, select, text
 
 from cardtable.store import BotAccounts, Ladder, People, Store
-from cardtable.store.ladder import Entrant, ResultRow, builtin_key, person_key
+from cardtable.store.ladder import Entrant, RatedPlayerRow, RatingRow, ResultRow, builtin_key, person_key
 from cardtable.store.migrate import current, head, upgrade
 from tests.server.postgres import postgres_cluster
 from tests.server.test_accounts_api import FAST
@@ -89,7 +89,7 @@ def test_two_processes_rating_at_once_on_postgresql_never_lose_an_update(tmp_pat
             with store.engine.connect() as c:
                 last_mu = c.scalar(select(ResultRow.mu).where(ResultRow.player_id == player.id)
                                    .order_by(ResultRow.id.desc()).limit(1))
-            assert round(float(last_mu)) == player.ratings[0].rating
+            assert last_mu is not None and round(last_mu) == player.ratings[0].rating
         for worker in (1, 2):
             own = ladder.player(person_key(100 + worker))
             assert own is not None and own.ratings[0].games == TABLES
@@ -112,3 +112,42 @@ def test_two_processes_rating_at_once_on_postgresql_never_lose_an_update(tmp_pat
 def _same(a: Any, b: Any) -> bool:
     """The same ratings (ids may differ between the two databases)."""
     return a is not None and b is not None and a.ratings == b.ratings
+
+
+def test_leaderboard_pages_are_slices_of_the_whole_board_by_kind_without_deleted_players(tmp_path: Path) -> None:
+    """Nine players rated in Wizard tables: every page (``limit``, ``offset``) is the matching slice of the whole
+    board, best ``mu - 2 sigma`` first; ``kind`` keeps one kind; a deleted person leaves every board; ``profile``
+    reads what ``find``, ``history`` and ``recent`` read one by one."""
+    store = Store(f"sqlite:///{tmp_path / 'board.db'}")
+    ladder = Ladder(store.engine)
+    players = [(person_key(i), "person", f"p{i}") for i in range(1, 7)] + \
+              [(builtin_key(f"b{i}@1"), "builtin", f"b{i}@1") for i in range(3)]
+    for n in range(12):
+        seated = [players[(n * 2 + k) % len(players)] for k in range(4)]
+        with store.engine.begin() as c:
+            ladder.rate(c, "wizard", f"t{n}", [Entrant(s, key, kind, name, s, 1 + (s + n) % 4, (s + n) % 4 == 0)
+                                               for s, (key, kind, name) in enumerate(seated)])
+    whole = ladder.leaderboard("wizard", limit=200)
+    assert sorted(p["name"] for p in whole) == sorted(name for *_, name in players)
+    with store.engine.connect() as c:
+        scores = {name: score for name, score in c.execute(
+            select(RatedPlayerRow.name, RatingRow.score).join(RatingRow, RatingRow.player_id == RatedPlayerRow.id))}
+    assert [p["name"] for p in whole] == sorted(scores, key=lambda name: -scores[name])
+    assert [p["rank"] for p in whole] == list(range(1, 10))
+    for offset in range(0, 10):
+        for limit in (1, 2, 4):
+            assert ladder.leaderboard("wizard", limit=limit, offset=offset) == whole[offset:offset + limit]
+    assert [p["name"] for p in ladder.leaderboard("wizard", "builtin")] == \
+           [p["name"] for p in whole if p["kind"] == "builtin"]
+    assert [p["name"] for p in ladder.leaderboard("wizard", "person", limit=2, offset=1)] == \
+           [p["name"] for p in whole if p["kind"] == "person"][1:3]
+    assert ladder.leaderboard("durak") == []
+    found = ladder.profile("p3")
+    assert found is not None and found.player == ladder.find("p3")
+    assert found.history == {"wizard": ladder.history(found.player.id, "wizard")}
+    assert found.recent == ladder.recent(found.player.id) and len(found.recent) == found.player.ratings[0].games
+    ladder.forget_person(None, 3)
+    assert "p3" not in [p["name"] for p in ladder.leaderboard("wizard", limit=200)]
+    assert "p3" not in [p["name"] for p in ladder.leaderboard("wizard", "person", limit=200)]
+    assert ladder.profile("p3") is None and ladder.profile("nobody") is None
+    store.close()
