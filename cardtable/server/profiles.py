@@ -64,11 +64,11 @@ def install(app: FastAPI, manager: TableManager) -> None:
 
     @router.get("/players/{name}", include_in_schema=False)
     async def profile_page(name: str) -> FileResponse:
-        return FileResponse(STATIC_DIR / "player.html", media_type="text/html")
+        return FileResponse(STATIC_DIR / "ladder.html", media_type="text/html")
 
     @router.get("/leaderboard/{game}", include_in_schema=False)
     async def leaderboard_page(game: str) -> FileResponse:
-        return FileResponse(STATIC_DIR / "leaderboard.html", media_type="text/html")
+        return FileResponse(STATIC_DIR / "ladder.html", media_type="text/html")
 
     @router.get("/account", include_in_schema=False)
     async def account_page() -> FileResponse:

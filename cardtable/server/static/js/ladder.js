@@ -34,6 +34,9 @@ async function start() {
   translateStatic();
   const [, page, arg] = location.pathname.split("/");
   const name = decodeURIComponent(arg || "");
+  const heading = t(page === "players" ? "ladder.player" : "ladder.leaderboard");  // until the page is named
+  document.getElementById("title").textContent = heading;
+  document.title = `cardtable — ${heading}`;
   try {
     if (page === "players") await showPlayer(name);
     else await showLeaderboard(name);
