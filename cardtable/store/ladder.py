@@ -34,9 +34,14 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
     bindparam,
+    case,
+    cast,
     func,
     insert,
+    literal_column,
+    null,
     select,
+    union_all,
     update,
 )
 from sqlalchemy.engine import Connection, Engine
@@ -213,14 +218,16 @@ class Ladder:
         """Update the ratings of a rated table's entrants in the caller's transaction (``c``).
 
         A player holding several seats of the table (one built-in player in two seats) gets the mean of its
-        seats' changes and one game. Needs two teams or more; fewer change nothing. The statements are built
-        once (module constants with bound parameters): this runs at the end of every rated game.
+        seats' changes and one game. Needs two teams or more; fewer change nothing. Three statements when every
+        entrant already has a rating in ``game`` (the players' rows read and locked in one, the ratings written
+        in one, the results in one); a new player or a first game in ``game`` adds the inserts first. The
+        statements are built once (module constants with bound parameters): this runs at the end of every rated
+        game, and on PostgreSQL each statement is a round trip to another process.
         """
         if len({e.team for e in entrants}) < 2:
             return
-        ids = self._player_ids(c, entrants)
         now = utcnow()
-        current, figures = self._locked_ratings(c, game, entrants, ids)
+        ids, current, figures = self._locked_ratings(c, game, entrants)
         teams = sorted({e.team for e in entrants})
         members = [[e for e in entrants if e.team == t] for t in teams]
         places = [min(e.place for e in team) for team in members]
@@ -230,6 +237,7 @@ class Ladder:
             for entrant, (mu, sigma) in zip(team, values, strict=True):
                 changes.setdefault(ids[entrant.key], []).append((mu, sigma))
         won = {ids[e.key] for e in entrants if e.won}
+        kinds = {ids[e.key]: e.kind for e in entrants}
         for entrant in entrants:
             sums = figures.setdefault(ids[entrant.key], {})
             for name, value in entrant.figures.items():
@@ -241,37 +249,45 @@ class Ladder:
             mu = mu0 + sum(m - mu0 for m, _ in seats) / len(seats)
             sigma = sum(s for _, s in seats) / len(seats)
             final[player_id] = (mu, sigma)
-            updates.append({"pid_": player_id, "game_": game, "mu_": mu, "sigma_": sigma, "score_": mu - 2 * sigma,
-                            "win_": 1 if player_id in won else 0, "now_": now,
-                            "figures_": figures.get(player_id) or None})
-        c.execute(_UPDATE_RATING, updates)
-        c.execute(_INSERT_RESULT, [
+            updates.append({"player_id": player_id, "game": game, "kind": kinds[player_id], "mu": mu,
+                            "sigma": sigma, "score": mu - 2 * sigma, "games": 1,
+                            "wins": 1 if player_id in won else 0, "updated_at": now,
+                            "figures": figures.get(player_id) or None})
+        _write_ratings(c, updates)
+        c.execute(insert(ResultRow).values([
             {"table_id": table_id, "seat": e.seat, "player_id": ids[e.key], "game": game, "place": e.place,
              "won": e.won, "abandoned": e.abandoned, "mu": final[ids[e.key]][0], "sigma": final[ids[e.key]][1],
-             "created_at": now, "figures": dict(e.figures) or None} for e in entrants])
+             "created_at": now, "figures": dict(e.figures) or None} for e in entrants]))
 
-    def _player_ids(self, c: Connection, entrants: Sequence[Entrant]) -> dict[str, int]:
-        """The ladder ids of the entrants' keys; new players are added (a concurrent insert is fine)."""
+    def _locked_ratings(self, c: Connection, game: str, entrants: Sequence[Entrant]) -> tuple[
+            dict[str, int], dict[int, tuple[float, float]], dict[int, dict[str, int]]]:
+        """The entrants' ladder ids, their ``(mu, sigma)`` in ``game`` and their figure sums, their rating rows
+        locked until the transaction ends (in id order, so that two transactions never wait for each other in a
+        circle).
+
+        One statement when every entrant has a rating in ``game``: it locks and reads all the rows, or, when
+        one is missing, nothing at all (its count of the rows there is a condition on the whole statement), so
+        no row is held while the missing ones are inserted. Then, as before: the missing players and ratings
+        are inserted (a row another transaction inserts meanwhile is kept), and all the rows locked and read."""
         keys = {e.key: e for e in entrants}
-        # In key order, as every transaction does: two inserting the same new players never deadlock.
-        _insert_missing(c, RatedPlayerRow, [{"key": k, "kind": keys[k].kind, "name": keys[k].name}
-                                            for k in sorted(keys)], ("key",))
-        return {k: int(i) for k, i in c.execute(_PLAYER_IDS, {"keys_": list(keys)})}
-
-    def _locked_ratings(self, c: Connection, game: str, entrants: Sequence[Entrant], ids: dict[str, int],
-                        ) -> tuple[dict[int, tuple[float, float]], dict[int, dict[str, int]]]:
-        """The entrants' ``(mu, sigma)`` in ``game`` and their figure sums, their rows locked until the
-        transaction ends (in id order, so that two transactions never wait for each other in a circle)."""
-        kinds = {ids[e.key]: e.kind for e in entrants}
-        _insert_missing(c, RatingRow, [
-            {"player_id": pid, "game": game, "kind": kind, "mu": MU, "sigma": SIGMA, "score": MU - 2 * SIGMA,
-             "games": 0, "wins": 0, "updated_at": utcnow()} for pid, kind in sorted(kinds.items())],
-            ("player_id", "game"))
-        current, figures = {}, {}
-        for pid, mu, sigma, sums in c.execute(_LOCKED_RATINGS, {"game_": game, "ids_": sorted(kinds)}):
+        rows = list(c.execute(_LOCKED_BY_KEY, {"game_": game, "keys_": list(keys), "n_": len(keys)}))
+        if len(rows) != len(keys):
+            # In key order, as every transaction does: two inserting the same new players never deadlock.
+            _insert_missing(c, RatedPlayerRow, [{"key": k, "kind": keys[k].kind, "name": keys[k].name}
+                                                for k in sorted(keys)], ("key",))
+            ids = {k: int(i) for k, i in c.execute(_PLAYER_IDS, {"keys_": list(keys)})}
+            kinds = {ids[k]: e.kind for k, e in keys.items()}
+            _insert_missing(c, RatingRow, [
+                {"player_id": pid, "game": game, "kind": kind, "mu": MU, "sigma": SIGMA, "score": MU - 2 * SIGMA,
+                 "games": 0, "wins": 0, "updated_at": utcnow()} for pid, kind in sorted(kinds.items())],
+                ("player_id", "game"))
+            rows = list(c.execute(_LOCKED_BY_KEY, {"game_": game, "keys_": list(keys), "n_": len(keys)}))
+        ids, current, figures = {}, {}, {}
+        for key, pid, mu, sigma, sums in rows:
+            ids[key] = int(pid)
             current[int(pid)] = (float(mu), float(sigma))
             figures[int(pid)] = dict(sums or {})
-        return current, figures
+        return ids, current, figures
 
     def forget_person(self, c: Connection | None, person_id: int) -> None:
         """A deleted account's ladder entry: renamed ``deleted player``, its key freed, off the leaderboards."""
@@ -300,13 +316,9 @@ class Ladder:
 
     def profile(self, name: str, kind: str | None = None) -> Profile | None:
         """What a profile page shows of the player shown as ``name`` (as ``find``), or None: its ratings, the
-        history of each and its recent games, read on one connection (one snapshot) by statements built once."""
+        history of each and its recent games, read by one statement built once (``_profile_statement``)."""
         with self.engine.connect() as c:
-            player = _find(c, name, kind)
-            if player is None:
-                return None
-            return Profile(player, {r.game: _history(c, player.id, r.game, 100) for r in player.ratings},
-                           _recent(c, player.id, 20))
+            return _profile(c, name, kind)
 
     def ratings_of(self, keys: Sequence[str], game: str) -> dict[str, Rating]:
         """The ratings in ``game`` of these ladder keys (players not yet rated are left out)."""
@@ -349,31 +361,115 @@ class Ladder:
 
 
 _UPDATE_RATING = (update(RatingRow)
-                  .where(RatingRow.player_id == bindparam("pid_"), RatingRow.game == bindparam("game_"))
+                  .where(RatingRow.player_id == bindparam("player_id_"), RatingRow.game == bindparam("game_"))
                   .values(mu=bindparam("mu_"), sigma=bindparam("sigma_"), score=bindparam("score_"),
-                          games=RatingRow.games + 1, wins=RatingRow.wins + bindparam("win_"),
-                          updated_at=bindparam("now_"), figures=bindparam("figures_")))
-_INSERT_RESULT = insert(ResultRow)
+                          games=RatingRow.games + 1, wins=RatingRow.wins + bindparam("wins_"),
+                          updated_at=bindparam("updated_at_"), figures=bindparam("figures_")))
 _PLAYER_IDS = (select(RatedPlayerRow.key, RatedPlayerRow.id)
                .where(RatedPlayerRow.key.in_(bindparam("keys_", expanding=True))))
-_LOCKED_RATINGS = (select(RatingRow.player_id, RatingRow.mu, RatingRow.sigma, RatingRow.figures)
-                   .where(RatingRow.game == bindparam("game_"),
-                          RatingRow.player_id.in_(bindparam("ids_", expanding=True)))
-                   .order_by(RatingRow.player_id).with_for_update())
+
+
+def _locked_by_key() -> Any:
+    """The players' rating rows in a game, by their keys, locked in id order; no row at all unless every key
+    has one (``n_``: how many keys), so that nothing is held while missing rows are inserted."""
+    joined = RatedPlayerRow.__table__.join(RatingRow.__table__, (RatingRow.player_id == RatedPlayerRow.id)
+                                           & (RatingRow.game == bindparam("game_")))
+    chosen = RatedPlayerRow.key.in_(bindparam("keys_", expanding=True))
+    there = select(func.count()).select_from(joined).where(chosen).scalar_subquery()
+    return (select(RatedPlayerRow.key, RatingRow.player_id, RatingRow.mu, RatingRow.sigma, RatingRow.figures)
+            .select_from(joined).where(chosen, there == bindparam("n_"))
+            .order_by(RatingRow.player_id).with_for_update(of=RatingRow))
+
+
+_LOCKED_BY_KEY = _locked_by_key()
 _INSERTS: dict[tuple[str, str], Any] = {}
-_PLAYER = (select(RatedPlayerRow.id, RatedPlayerRow.key, RatedPlayerRow.kind, RatedPlayerRow.name)
-           .where(RatedPlayerRow.key == bindparam("key_")))
-_PLAYER_RATINGS = (select(RatingRow.game, RatingRow.mu, RatingRow.sigma, RatingRow.games, RatingRow.wins,
-                          RatingRow.figures)
-                   .where(RatingRow.player_id == bindparam("pid_")).order_by(RatingRow.game))
-_NAMED = select(RatedPlayerRow.key, RatedPlayerRow.kind).where(RatedPlayerRow.name == bindparam("name_"))
-_NAMED_OF_KIND = _NAMED.where(RatedPlayerRow.kind == bindparam("kind_"))
 _HISTORY = (select(ResultRow.table_id, ResultRow.mu, ResultRow.sigma, ResultRow.created_at)
             .where(ResultRow.player_id == bindparam("pid_"), ResultRow.game == bindparam("game_"))
             .order_by(ResultRow.id.desc()).limit(bindparam("limit_")))
 _RECENT = (select(ResultRow.table_id, ResultRow.seat, ResultRow.game, ResultRow.place, ResultRow.won,
                   ResultRow.abandoned, ResultRow.mu, ResultRow.created_at)
            .where(ResultRow.player_id == bindparam("pid_")).order_by(ResultRow.id.desc()).limit(bindparam("limit_")))
+#: How many results a profile shows: the last of each game's history, the recent games.
+PROFILE_HISTORY, PROFILE_RECENT = 100, 20
+#: People first, then bot accounts, then built-in players, then the rest (deleted players).
+_KIND_ORDER = case({k: i for i, k in enumerate(KINDS)}, value=RatedPlayerRow.kind, else_=len(KINDS))
+
+
+def _chosen(*, of_kind: bool) -> Any:
+    """The id of the player shown as ``name_`` (of kind ``kind_``), as ``find`` chooses it."""
+    named = select(RatedPlayerRow.id).where(RatedPlayerRow.name == bindparam("name_"))
+    if of_kind:
+        named = named.where(RatedPlayerRow.kind == bindparam("kind_"))
+    return named.order_by(_KIND_ORDER, RatedPlayerRow.id).limit(1).scalar_subquery()
+
+
+def _player_statement(chosen: Any) -> Any:
+    """The player whose id ``chosen`` gives and its ratings, one row per game (one row of NULLs for none)."""
+    return (select(RatedPlayerRow.id, RatedPlayerRow.key, RatedPlayerRow.kind, RatedPlayerRow.name, RatingRow.game,
+                   RatingRow.mu, RatingRow.sigma, RatingRow.games, RatingRow.wins, RatingRow.figures)
+            .outerjoin(RatingRow, RatingRow.player_id == RatedPlayerRow.id)
+            .where(RatedPlayerRow.id == chosen).order_by(RatingRow.game))
+
+
+_PLAYER = _player_statement(select(RatedPlayerRow.id).where(RatedPlayerRow.key == bindparam("key_"))
+                            .scalar_subquery())
+_NAMED, _NAMED_OF_KIND = _player_statement(_chosen(of_kind=False)), _player_statement(_chosen(of_kind=True))
+
+
+def _profile_statement(*, of_kind: bool) -> Any:
+    """A whole profile in one statement (on PostgreSQL each statement is a round trip to another process):
+    the player (``part`` 0), its ratings (1, by game), the last ``PROFILE_HISTORY`` results of each game it is
+    rated in (2, oldest first) and its last ``PROFILE_RECENT`` results (3, newest first), as rows of one
+    shape, ordered by ``part``, ``order_text`` and ``order_number``; no row if nobody has the name.
+
+    Each game's history starts at the id of its ``PROFILE_HISTORY``-th newest result, found once per game in
+    the (player, game, id) index (the CTE ``rated``, materialized so that it is not found again for every
+    result: SQLite does so by itself with a CTE used twice, PostgreSQL is told), so each game's results are
+    read from the index as ``LIMIT`` would, not all of them."""
+    chosen = select(RatedPlayerRow).where(RatedPlayerRow.id == _chosen(of_kind=of_kind)).cte("chosen")
+    player_id = select(chosen.c.id).scalar_subquery()
+    older = ResultRow.__table__.alias("older")
+    since = (select(older.c.id).where(older.c.player_id == RatingRow.player_id, older.c.game == RatingRow.game)
+             .order_by(older.c.id.desc()).limit(1).offset(PROFILE_HISTORY - 1).scalar_subquery())
+    rated = (select(RatingRow.player_id, RatingRow.game, RatingRow.mu, RatingRow.sigma, RatingRow.games,
+                    RatingRow.wins, RatingRow.figures, func.coalesce(since, 0).label("since"))
+             .where(RatingRow.player_id == player_id).cte("rated")
+             .prefix_with("MATERIALIZED", dialect="postgresql"))
+    recent = (select(ResultRow).where(ResultRow.player_id == player_id).order_by(ResultRow.id.desc())
+              .limit(PROFILE_RECENT).subquery("recent"))
+    history = ResultRow.__table__.alias("history")
+
+    def row(part: int, order_text: Any = None, order_number: Any = None, *, number: Any = None, key: Any = None,
+            kind: Any = None, name: Any = None, game: Any = None, table_id: Any = None, seat: Any = None,
+            place: Any = None, games: Any = None, wins: Any = None, won: Any = None, abandoned: Any = None,
+            mu: Any = None, sigma: Any = None, figures: Any = None, at: Any = None) -> list[Any]:
+        """One branch's columns, each typed (a NULL too, so that PostgreSQL unites the branches' types)."""
+        def typed(value: Any, kind_of: Any, label: str) -> Any:
+            return (cast(null(), kind_of) if value is None else value).label(label)
+        return [literal_column(str(part), Integer).label("part"),
+                typed(order_text, String, "order_text"), typed(order_number, Integer, "order_number"),
+                typed(number, Integer, "number"), typed(key, String, "key"), typed(kind, String, "kind"),
+                typed(name, String, "name"), typed(game, String, "game"), typed(table_id, String, "table_id"),
+                typed(seat, Integer, "seat"), typed(place, Integer, "place"), typed(games, Integer, "games"),
+                typed(wins, Integer, "wins"), typed(won, Boolean, "won"), typed(abandoned, Boolean, "abandoned"),
+                typed(mu, Float, "mu"), typed(sigma, Float, "sigma"), typed(figures, JSON, "figures"),
+                typed(at, DateTime(timezone=True), "at")]
+
+    return union_all(
+        select(*row(0, number=chosen.c.id, key=chosen.c.key, kind=chosen.c.kind, name=chosen.c.name)),
+        select(*row(1, rated.c.game, number=rated.c.player_id, game=rated.c.game, games=rated.c.games,
+                    wins=rated.c.wins, mu=rated.c.mu, sigma=rated.c.sigma, figures=rated.c.figures)),
+        select(*row(2, order_number=history.c.id, game=history.c.game, table_id=history.c.table_id,
+                    mu=history.c.mu, sigma=history.c.sigma, at=history.c.created_at))
+        .select_from(rated.join(history, (history.c.player_id == rated.c.player_id)
+                                & (history.c.game == rated.c.game) & (history.c.id >= rated.c.since))),
+        select(*row(3, order_number=-recent.c.id, game=recent.c.game, table_id=recent.c.table_id,
+                    seat=recent.c.seat, place=recent.c.place, won=recent.c.won, abandoned=recent.c.abandoned,
+                    mu=recent.c.mu, at=recent.c.created_at)),
+    ).order_by(literal_column("part"), literal_column("order_text"), literal_column("order_number"))
+
+
+_PROFILE, _PROFILE_OF_KIND = _profile_statement(of_kind=False), _profile_statement(of_kind=True)
 
 
 def _board(*, of_kind: bool) -> Any:
@@ -395,19 +491,47 @@ _BOARD, _BOARD_OF_KIND = _board(of_kind=False), _board(of_kind=True)
 
 def _player(c: Connection, key: str) -> Player | None:
     """The player with this ladder key and its ratings, or None."""
-    row = c.execute(_PLAYER, {"key_": key}).first()
-    if row is None:
-        return None
-    ratings = [shown(g, mu, s, n, w, f) for g, mu, s, n, w, f in c.execute(_PLAYER_RATINGS, {"pid_": row[0]})]
-    return Player(int(row[0]), row[1], row[2], row[3], ratings)
+    return _player_of(c.execute(_PLAYER, {"key_": key}))
 
 
 def _find(c: Connection, name: str, kind: str | None) -> Player | None:
     """The player shown as ``name`` (people first, then bot accounts, then built-in players), or None."""
-    rows = (c.execute(_NAMED, {"name_": name}) if kind is None
-            else c.execute(_NAMED_OF_KIND, {"name_": name, "kind_": kind}))
-    ordered = sorted(rows, key=lambda r: KINDS.index(r[1]) if r[1] in KINDS else 9)
-    return _player(c, ordered[0][0]) if ordered else None
+    return _player_of(c.execute(_NAMED, {"name_": name}) if kind is None
+                      else c.execute(_NAMED_OF_KIND, {"name_": name, "kind_": kind}))
+
+
+def _player_of(rows: Any) -> Player | None:
+    """A player from the rows of a ``_player_statement``."""
+    found = list(rows)
+    if not found:
+        return None
+    pid, key, kind, name = found[0][:4]
+    return Player(int(pid), key, kind, name, [shown(g, mu, s, n, w, f) for *_, g, mu, s, n, w, f in found
+                                              if g is not None])
+
+
+def _profile(c: Connection, name: str, kind: str | None) -> Profile | None:
+    """What a profile page shows of the player shown as ``name`` (see ``_profile_statement``), or None."""
+    rows = (c.execute(_PROFILE, {"name_": name}) if kind is None
+            else c.execute(_PROFILE_OF_KIND, {"name_": name, "kind_": kind})).mappings().all()
+    if not rows:
+        return None
+    top = rows[0]
+    ratings: list[Rating] = []
+    history: dict[str, list[dict[str, Any]]] = {}
+    recent: list[dict[str, Any]] = []
+    for r in rows[1:]:
+        if r["part"] == 1:
+            ratings.append(shown(r["game"], r["mu"], r["sigma"], r["games"], r["wins"], r["figures"]))
+            history[r["game"]] = []
+        elif r["part"] == 2:
+            history[r["game"]].append({"table_id": r["table_id"], "rating": round(r["mu"]),
+                                       "uncertainty": round(2 * r["sigma"]), "at": _iso(r["at"])})
+        else:
+            recent.append({"table_id": r["table_id"], "seat": r["seat"], "game": r["game"], "place": r["place"],
+                           "won": bool(r["won"]), "abandoned": bool(r["abandoned"]), "rating": round(r["mu"]),
+                           "at": _iso(r["at"])})
+    return Profile(Player(int(top["number"]), top["key"], top["kind"], top["name"], ratings), history, recent)
 
 
 def _history(c: Connection, player_id: int, game: str, limit: int) -> list[dict[str, Any]]:
@@ -425,7 +549,8 @@ def _recent(c: Connection, player_id: int, limit: int) -> list[dict[str, Any]]:
 
 
 def _insert_missing(c: Connection, table: type[Base], rows: list[dict[str, Any]], keys: tuple[str, ...]) -> None:
-    """Insert the rows whose ``keys`` are not there yet; a row another transaction inserts meanwhile is kept."""
+    """Insert the rows whose ``keys`` are not there yet (one statement, the rows in their order); a row another
+    transaction inserts meanwhile is kept."""
     if not rows:
         return
     name = c.dialect.name
@@ -437,12 +562,36 @@ def _insert_missing(c: Connection, table: type[Base], rows: list[dict[str, Any]]
         return
     statement = _INSERTS.get((name, table.__tablename__))
     if statement is None:
-        from sqlalchemy.dialects import postgresql, sqlite
-
-        dialect_insert = postgresql.insert if name == "postgresql" else sqlite.insert
-        statement = _INSERTS[(name, table.__tablename__)] = dialect_insert(table).on_conflict_do_nothing(
+        statement = _INSERTS[(name, table.__tablename__)] = _dialect_insert(name)(table).on_conflict_do_nothing(
             index_elements=list(keys))
-    c.execute(statement, rows)
+    c.execute(statement.values(rows))
+
+
+def _write_ratings(c: Connection, rows: list[dict[str, Any]]) -> None:
+    """The new ratings of one game's players (rows of ``ratings`` whose ``games`` is 1 and ``wins`` 0 or 1, the
+    game's counts to add), in one statement on PostgreSQL and SQLite: an insert of all the rows whose conflict
+    with the rows there (always: ``rate`` holds them locked) updates them, adding ``games`` and ``wins``."""
+    name = c.dialect.name
+    if name not in ("postgresql", "sqlite"):
+        c.execute(_UPDATE_RATING, [{f"{k}_": v for k, v in row.items() if k not in ("kind", "games")}
+                                   for row in rows])
+        return
+    statement = _INSERTS.get((name, "write ratings"))
+    if statement is None:
+        base = _dialect_insert(name)(RatingRow)
+        new = base.excluded
+        statement = _INSERTS[(name, "write ratings")] = base.on_conflict_do_update(
+            index_elements=["player_id", "game"],
+            set_={"mu": new.mu, "sigma": new.sigma, "score": new.score, "games": RatingRow.games + new.games,
+                  "wins": RatingRow.wins + new.wins, "updated_at": new.updated_at, "figures": new.figures})
+    c.execute(statement.values(rows))
+
+
+def _dialect_insert(name: str) -> Any:
+    """PostgreSQL's or SQLite's ``insert`` (with ``on_conflict_…``)."""
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    return postgresql.insert if name == "postgresql" else sqlite.insert
 
 
 def _iso(moment: datetime) -> str:
