@@ -6,6 +6,7 @@ what the page sent, and waits are generous bounds for a busy machine."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
@@ -101,13 +102,16 @@ def test_six_player_wizard_hand_board_and_prompt_agree_at_every_step(browser: Br
             assert s["turns"] == [] and s["playable"] == 0, s
 
 
-# Records every action the page sends and every refusal it shows.
+# Records every action the page sends (with the page's time) and every refusal it shows.
 SENT = """() => {
   window.sentActions = [];
   window.refusals = [];
   const send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (data) {
-    try { const msg = JSON.parse(data); if (msg.type === 'action') window.sentActions.push(msg); } catch {}
+    try {
+      const msg = JSON.parse(data);
+      if (msg.type === 'action') window.sentActions.push({ ...msg, at: performance.now() });
+    } catch {}
     return send.call(this, data);
   };
   document.addEventListener('DOMContentLoaded', () => {
@@ -135,10 +139,11 @@ MEASURE = """(el) => {
 }"""
 
 
-def burst(page: Page, gaps: list[int], *, counted: bool) -> None:
+def burst(page: Page, gaps: list[int], *, counted: bool) -> float:
     """Click the first playable card (else the first action button) once, then again after each gap (ms),
     at the same spot: ``counted`` clicks are a double or triple click (the browser counts them), else each
-    is a click of its own."""
+    is a click of its own. Returns how long the page saw the burst take, at most (ms, the page's clock, from
+    before the first press to after the last)."""
     target = page.locator("#hand button.card.legal:enabled, #actions button[data-kind=button]:enabled").first
     box = None
     for _ in range(100):  # a redraw may replace the control between finding and measuring it: find it again
@@ -150,12 +155,18 @@ def burst(page: Page, gaps: list[int], *, counted: bool) -> None:
     assert box is not None, "the control kept being replaced"
     x, y = box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 20)
     page.mouse.move(x, y)
+    began = page.evaluate("performance.now()")
     for i, gap in enumerate([0, *gaps]):
         if gap:
             page.wait_for_timeout(gap)
         count = i + 1 if counted else 1
         page.mouse.down(click_count=count)
         page.mouse.up(click_count=count)
+    return float(page.evaluate("performance.now()") - began)
+
+
+#: The page offers nothing for this long after a move (clock.js, REPEAT_GUARD_MS).
+GUARD_MS = 350
 
 
 def test_double_and_triple_clicks_send_one_action(browser: Browser, live_server: LiveServer) -> None:
@@ -164,7 +175,12 @@ def test_double_and_triple_clicks_send_one_action(browser: Browser, live_server:
     as soon as the page offers a control, as a person's does. (Six players at a 0.5 s pause: the page shows
     the five other moves at least a sixth of a second apart; a trick this seat ends and wins is held before it
     leads again, and nothing is offered for 0.35 s after a move: no new decision of this seat can come within
-    a burst.)"""
+    a burst.)
+
+    The gaps are the test's; on a busy machine the page may see the presses of a burst further apart. The
+    page's own clock judges: a burst that took the page under 0.35 s sends exactly one action; one spread
+    wider sends at least one, and any second action is a click on a new decision made after the guard (every
+    two actions at least 0.35 s apart, never two on one step)."""
     ctx, page = new_page(browser)
     try:
         page.add_init_script(f"({SENT})();")
@@ -183,14 +199,20 @@ def test_double_and_triple_clicks_send_one_action(browser: Browser, live_server:
                 continue
             before = page.evaluate("window.sentActions.length")
             gaps, counted = patterns[bursts % len(patterns)]
-            burst(page, gaps, counted=counted)
+            took = burst(page, gaps, counted=counted)
             bursts += 1
-            sent = page.evaluate("window.sentActions")
-            assert len(sent) == before + 1, (gaps, counted, sent)
+            new = page.evaluate("window.sentActions")[before:]
+            if took < GUARD_MS:
+                assert len(new) == 1, (gaps, counted, took, new)
+            else:  # a busy machine spread the presses: a late one may be a click on the next decision
+                assert len(new) >= 1, (gaps, counted, took, new)
             assert page.evaluate("window.refusals") == []
         assert bursts >= 8
-        versions = [a["version"] for a in page.evaluate("window.sentActions")]
+        sent = page.evaluate("window.sentActions")
+        versions = [a["version"] for a in sent]
         assert len(versions) == len(set(versions)), versions  # never two actions on one step
+        spacing = [b["at"] - a["at"] for a, b in itertools.pairwise(sent)]
+        assert min(spacing) >= GUARD_MS - 5, spacing  # timers fire late, never early (5 ms: clock rounding)
         assert page.errors == [], page.errors  # type: ignore[attr-defined]
     finally:
         ctx.close()
