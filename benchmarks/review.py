@@ -6,14 +6,18 @@ Four figures per game (docs/review.md quotes them):
   default budget: a whole 4-player Wizard game (15 rounds), one Crazy Eights round, a Durak game, a Kaiser
   game, a Mus game. Goals: Wizard at most 20 s, the Crazy Eights round at most 2 s.
 - ``order``: the mean loss per decision of seat 0 played by ``random``, by the heuristic and by the game's
-  default bot (the other seats heuristic), over ``--games`` seeded games, with 95% intervals (over
-  decisions). Goal: random > heuristic > default, intervals apart.
+  default bot (the other seats heuristic), over ``--games`` seeded games, with 95% intervals that count
+  each game as one sample (a game's decisions share its deal, so they are not independent); beside it the
+  loss a game (the sum over the seat's decisions). Goal:
+  random > heuristic > default, intervals apart. ``--heuristic durak=heuristic`` reviews another bot in
+  the heuristic's place.
 - ``budgets``: the chosen option's loss at the default budget and at four times it, decision by decision:
   the share of decisions where the two agree within twice their combined standard error (about 95%
   expected).
 - ``reproducible``: the same seeded review twice is identical.
 
-    python benchmarks/review.py [--part all|speed|order|budgets] [--games 6] [--games-only wizard,durak] [--json]
+    python benchmarks/review.py [--part all|speed|order|budgets] [--games 6] [--games-only wizard,durak]
+                                [--heuristic GAME=BOT ...] [--json]
 """
 
 from __future__ import annotations
@@ -31,7 +35,9 @@ from cardtable.bots.catalog import DEFAULT_BOT
 from cardtable.core.record import GameRecord, new_record
 from cardtable.review import DEFAULT_BUDGET, review_record
 
-HEURISTIC = {"wizard": "heuristic", "mus": "simple", "durak": "heuristic", "kaiser": "heuristic",
+#: The bot of the "heuristic" role in each game (docs/bots.md's catalogue): Durak's and Mus's are ``careful``
+#: (their bots named ``heuristic`` and ``simple`` are the older opponents of their strength goals).
+HEURISTIC = {"wizard": "heuristic", "mus": "careful", "durak": "careful", "kaiser": "heuristic",
              "crazy_eights": "heuristic"}
 #: The game each speed figure reviews: 4-player Wizard's 15 rounds, one Crazy Eights round, the rest as set up.
 SPEED_OPTIONS: dict[str, dict[str, Any]] = {"wizard": {"players": 4}, "crazy_eights": {"rounds": 1}}
@@ -78,14 +84,36 @@ def order(name: str, games: int) -> dict[str, Any]:
     game = cardtable.load_game(name)
     out: dict[str, Any] = {"game": name, "games": games}
     for label, bot in (("random", "random"), ("heuristic", HEURISTIC[name]), ("default", DEFAULT_BOT[name])):
-        losses: list[float] = []
+        per_game: list[list[float]] = []
         for g in range(games):
             record = play(name, [bot] + [HEURISTIC[name]] * (n - 1), 500 + g, options)
-            losses += [d.loss for d in review_record(game, record, 0, budget=DEFAULT_BUDGET, seed=g).decisions]
-        mean = statistics.fmean(losses) if losses else 0.0
-        half = 1.96 * statistics.stdev(losses) / math.sqrt(len(losses)) if len(losses) > 1 else 0.0
-        out[label] = {"bot": bot, "decisions": len(losses), "mean_loss": round(mean, 3), "pm95": round(half, 3)}
+            per_game.append([d.loss for d in review_record(game, record, 0, budget=DEFAULT_BUDGET, seed=g).decisions])
+        mean, half = per_decision_pm95(per_game)
+        sums = [sum(losses) for losses in per_game]
+        game_mean = statistics.fmean(sums)
+        game_half = 1.96 * statistics.stdev(sums) / math.sqrt(len(sums)) if len(sums) > 1 else 0.0
+        out[label] = {"bot": bot, "decisions": sum(map(len, per_game)), "mean_loss": round(mean, 3),
+                      "pm95": round(half, 3), "loss_a_game": round(game_mean, 2), "game_pm95": round(game_half, 2)}
     return out
+
+
+def per_decision_pm95(per_game: list[list[float]]) -> tuple[float, float]:
+    """The mean loss a decision over all games and the half-width of its 95% interval, games as clusters.
+
+    The mean is a ratio (all losses over all decisions); its standard error comes from each game's
+    residual ``sum - mean * count`` (the cluster-robust, delta-method error), since decisions of one game
+    are not independent samples.
+    """
+    total = sum(map(len, per_game))
+    if not total:
+        return 0.0, 0.0
+    mean = sum(map(sum, per_game)) / total
+    g = len(per_game)
+    if g < 2:
+        return mean, 0.0
+    residuals = [sum(losses) - mean * len(losses) for losses in per_game]
+    variance = g / (g - 1) * sum(r * r for r in residuals) / total**2
+    return mean, 1.96 * math.sqrt(variance)
 
 
 def budgets(name: str) -> dict[str, Any]:
@@ -109,8 +137,15 @@ def main() -> None:
     parser.add_argument("--part", choices=["all", "speed", "order", "budgets"], default="all")
     parser.add_argument("--games", type=int, default=6, help="seeded games per bot for the order")
     parser.add_argument("--games-only", default="", help="comma-separated game names (default: all five)")
+    parser.add_argument("--heuristic", action="append", default=[], metavar="GAME=BOT",
+                        help="review BOT in the heuristic's place (and as the other seats) in GAME's order")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    for pair in args.heuristic:
+        game_name, _, bot = pair.partition("=")
+        if game_name not in HEURISTIC or not bot:
+            parser.error(f"--heuristic takes GAME=BOT with GAME one of {', '.join(sorted(HEURISTIC))}, not {pair!r}")
+        HEURISTIC[game_name] = bot
     names = [g for g in args.games_only.split(",") if g] or sorted(HEURISTIC)
     results: dict[str, list[dict[str, Any]]] = {}
     for part in ("speed", "order", "budgets"):

@@ -7,6 +7,7 @@ each game's value and the mistake and blunder thresholds.
 from cardtable.review.engine import (
     DEFAULT_BUDGET,
     MAX_BUDGET,
+    METHOD,
     MIN_BUDGET,
     DecisionReview,
     GameReview,
@@ -24,7 +25,7 @@ from cardtable.review.engine import (
 from cardtable.review.values import ReviewSpec, reviewable_games, spec_for
 
 __all__ = [
-    "DEFAULT_BUDGET", "MAX_BUDGET", "MIN_BUDGET", "DecisionReview", "GameReview", "OptionValue", "ReviewError",
-    "ReviewPlan", "ReviewSpec", "assemble_json", "check_budget", "plan_review", "review_chunk", "review_decision",
-    "review_position", "review_record", "reviewable_games", "spec_for",
+    "DEFAULT_BUDGET", "MAX_BUDGET", "METHOD", "MIN_BUDGET", "DecisionReview", "GameReview", "OptionValue",
+    "ReviewError", "ReviewPlan", "ReviewSpec", "assemble_json", "check_budget", "plan_review", "review_chunk",
+    "review_decision", "review_position", "review_record", "reviewable_games", "spec_for",
 ]

@@ -4,8 +4,10 @@ For each decision (a seat to act with more than one option) the review takes the
 and only it: ``budget`` worlds are sampled consistently with it (``Game.sample_world``, as the search
 bots do); in each, every option is applied and the world played out to the game's horizon with the same
 playout randomness for every option (common random numbers), and the end valued in the game's points
-(:mod:`cardtable.review.values`). An option's value is its mean; the chosen option's loss is the best
-option's mean minus its own, with the standard error of the per-world differences. All randomness
+(:mod:`cardtable.review.values`). An option's value is its mean; the chosen option's loss is cross-fitted:
+the option best on one half of the worlds against the chosen one on the other half, both ways, averaged,
+with the standard error of those per-world differences (so noise alone does not make a good move look
+costly; ``_cross_fitted_loss``). All randomness
 comes from ``seed`` and the decision's step, so a seeded review is reproducible exactly.
 """
 
@@ -23,6 +25,10 @@ from cardtable.core.observation import Observation
 from cardtable.core.record import GameRecord
 from cardtable.core.types import Seat
 from cardtable.review.values import AnyGame, ReviewSpec, spec_for
+
+#: The valuation method's number, in every review's JSON: 2 since the losses are cross-fitted. A stored review
+#: of an older method is worked out again when asked for (``cardtable.store.reviews``).
+METHOD = 2
 
 #: Worlds sampled per decision: the default, and the range a caller may ask for.
 DEFAULT_BUDGET = 24
@@ -117,7 +123,7 @@ def assemble_json(game: AnyGame, spec: ReviewSpec, seat: Seat, budget: int, seed
     """A review's JSON from its decisions' JSON (made here, or in chunks by workers: ``review_chunk``)."""
     losses = [d["loss"] for d in decisions]
     return {"game": game.info.name, "title": game.info.title, "seat": seat, "budget": budget, "seed": seed,
-            "unit": spec.unit, "horizon": spec.horizon,
+            "method": METHOD, "unit": spec.unit, "horizon": spec.horizon,
             "thresholds": {"mistake": spec.mistake, "blunder": spec.blunder},
             "mean_loss": _round(sum(losses) / len(losses)) if losses else 0.0, "total_loss": _round(sum(losses)),
             "mistakes": sum(d["mark"] == "mistake" for d in decisions),
@@ -203,16 +209,41 @@ def _summarise(spec: ReviewSpec, observation: Observation, options: list[Any], c
     n = len(per_world)
     columns = list(zip(*per_world))
     means = [sum(c) / n for c in columns]
-    best = max(range(len(options)), key=lambda i: (means[i], options[i] == chosen, -i))
     mine = options.index(chosen)
-    diffs = [row[best] - row[mine] for row in per_world]
-    loss = means[best] - means[mine]
-    error = _std_error(diffs)
+    best = _best(means, options, chosen)
+    loss, error = _cross_fitted_loss(per_world, options, chosen, mine)
     values = [OptionValue(a, means[i], _std_error(list(columns[i]))) for i, a in enumerate(options)]
     ordered = tuple(sorted(values, key=lambda o: (-o.value, o.action != chosen)))
     seat: Seat = observation.observer  # type: ignore[assignment]  # checked by the caller
     return DecisionReview(step, seat, observation, chosen, ordered, loss, error, spec.mark(loss, error), n,
                           means[best])
+
+
+def _best(means: Sequence[float], options: Sequence[Any], chosen: Any) -> int:
+    """The index of the option with the highest mean (the chosen one on a tie, else the first)."""
+    return max(range(len(options)), key=lambda i: (means[i], options[i] == chosen, -i))
+
+
+def _cross_fitted_loss(per_world: Sequence[Sequence[float]], options: Sequence[Any], chosen: Any,
+                       mine: int) -> tuple[float, float]:
+    """The chosen option's loss and its standard error, each half of the worlds judging the other's best.
+
+    "The best mean minus the chosen one's" over the same worlds overstates every loss: the best of several
+    noisy means is high by chance, so even the best move shows a loss the size of the noise, and a good
+    player's moves look as costly as a poor one's. Here the worlds are split in two (even and odd); the
+    option best on one half is compared with the chosen one on the other half, and the two comparisons are
+    averaged. A move that is best on both halves loses exactly 0; the estimate may fall below 0 when the
+    chosen move did better on fresh worlds than the one the other half preferred (no loss seen).
+    """
+    halves = (per_world[0::2], per_world[1::2])
+    diffs: list[float] = []
+    losses = []
+    for picker, judge in ((halves[0], halves[1]), (halves[1], halves[0])):
+        best = _best([sum(row[i] for row in picker) / len(picker) for i in range(len(options))], options, chosen)
+        judged = [row[best] - row[mine] for row in judge]
+        losses.append(sum(judged) / len(judged))
+        diffs += judged
+    return (losses[0] + losses[1]) / 2, _std_error(diffs)
 
 
 def _std_error(xs: Sequence[float]) -> float:

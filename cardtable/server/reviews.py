@@ -32,6 +32,7 @@ from fastapi.responses import FileResponse, JSONResponse
 
 from cardtable.review import (
     DEFAULT_BUDGET,
+    METHOD,
     MIN_BUDGET,
     ReviewError,
     assemble_json,
@@ -82,7 +83,7 @@ class Reviews:
     def __init__(self, manager: TableManager, *, workers: int = 1, queue: int = 4,
                  executor: Executor | None = None) -> None:
         self.manager = manager
-        self.store = ReviewStore(manager.store.engine)
+        self.store = ReviewStore(manager.store.engine, METHOD)
         self.queue = queue
         self.workers = workers
         self.jobs: dict[str, Job] = {}

@@ -3,7 +3,9 @@
 Schema: ``reviews`` (``table_id``, ``seat``, ``budget``: unique together; ``status`` ``running`` or ``done``,
 the ``owner`` process computing it, ``body``: the review's JSON once done, ``updated_at``). A running row is a
 claim: another process finds it and waits for the body instead of computing the same review again; a claim
-not renewed for ``STALE_SECONDS`` (its process died) may be taken over.
+not renewed for ``STALE_SECONDS`` (its process died) may be taken over. A done review whose body's ``method``
+is not the store's (the valuation changed since it was stored) counts as not done: it is worked out again
+and replaces the old one.
 """
 
 from __future__ import annotations
@@ -50,15 +52,23 @@ class Claim:
 class ReviewStore:
     """Reads, claims and writes reviews."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, method: int | None = None) -> None:
+        """``method``: the valuation a stored body must carry to count as done (None: any)."""
         self._sessions = sessionmaker(engine, expire_on_commit=False)
+        self._method = method
+
+    def _current(self, row: ReviewRow) -> bool:
+        """Whether ``row`` is a finished review of the store's method."""
+        if row.status != "done":
+            return False
+        return self._method is None or (row.body or {}).get("method") == self._method
 
     def get(self, table_id: str, seat: int, budget: int) -> dict[str, Any] | None:
-        """A finished review's JSON, or None."""
+        """A finished review's JSON (of the store's method), or None."""
         with self._sessions() as session:
             row = session.scalars(select(ReviewRow).where(
                 ReviewRow.table_id == table_id, ReviewRow.seat == seat, ReviewRow.budget == budget)).first()
-            return row.body if row is not None and row.status == "done" else None
+            return row.body if row is not None and self._current(row) else None
 
     def is_claimed(self, table_id: str, seat: int, budget: int) -> bool:
         """Whether some process is computing this review now."""
@@ -82,8 +92,11 @@ class ReviewStore:
                 ReviewRow.table_id == table_id, ReviewRow.seat == seat, ReviewRow.budget == budget)).first()
             if row is None:  # released meanwhile: try once more next time
                 return Claim("elsewhere")
-            if row.status == "done":
+            if self._current(row):
                 return Claim("done", row.body)
+            if row.status == "done":  # of an older method: work it out again
+                row.status, row.owner, row.body, row.updated_at = "running", owner, None, now
+                return Claim("mine")
             updated = row.updated_at if row.updated_at.tzinfo else row.updated_at.replace(tzinfo=UTC)
             if row.owner == owner or now - updated > timedelta(seconds=STALE_SECONDS):
                 row.owner, row.updated_at = owner, now

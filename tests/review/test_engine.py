@@ -13,7 +13,7 @@ from cardtable.core.record import GameRecord
 from cardtable.games.durak.actions import TAKE, Beat
 from cardtable.games.wizard.actions import Bid, Play
 from cardtable.review import ReviewError, review_decision, review_position, review_record, spec_for
-from cardtable.review.engine import replay_states
+from cardtable.review.engine import _cross_fitted_loss, replay_states
 from tests.durak.positions import GAME as DURAK
 from tests.durak.positions import cards, play, position
 from tests.review.games import load, play_record
@@ -98,6 +98,37 @@ def test_a_chosen_best_move_loses_nothing_and_is_not_marked() -> None:
     state, _ = play(position(hands, trump="Q♠", attacker=0, gone=gone), "attack 6♥")
     review = review_position(DURAK, state, 1, Beat(cards("K♥")[0]), budget=8, seed=1)
     assert review.loss == 0.0 and review.mark is None and review.options[0].action == review.chosen
+
+
+def _noisy_decisions(gap: float, decisions: int = 300, worlds: int = 24) -> list[tuple[float, float, float]]:
+    """(cross-fitted loss, its error, "best mean minus the chosen one's") of decisions whose four options
+    differ only by noise, except that the chosen one (option 0) is worse by ``gap``."""
+    rng = random.Random(3)
+    out = []
+    for _ in range(decisions):
+        per_world = [[rng.gauss(-gap if i == 0 else 0.0, 10.0) for i in range(4)] for _ in range(worlds)]
+        means = [sum(row[i] for row in per_world) / worlds for i in range(4)]
+        loss, error = _cross_fitted_loss(per_world, [0, 1, 2, 3], 0, 0)
+        out.append((loss, error, max(means) - means[0]))
+    return out
+
+
+def test_noise_alone_does_not_make_a_move_look_costly() -> None:
+    # Four options worth the same: the chosen move loses nothing. The best of four noisy means is high by
+    # chance (about 2 points here), so "best minus chosen" charged every good move that much.
+    rows = _noisy_decisions(gap=0.0)
+    mean = sum(r[0] for r in rows) / len(rows)
+    spread = (sum((r[0] - mean) ** 2 for r in rows) / (len(rows) - 1) / len(rows)) ** 0.5
+    assert abs(mean) < 3 * spread
+    assert sum(r[2] for r in rows) / len(rows) > 1.5
+
+
+def test_a_clearly_worse_move_shows_its_loss() -> None:
+    # The chosen move is 8 points worse than each of the others: the estimate finds about 8.
+    rows = _noisy_decisions(gap=8.0)
+    mean = sum(r[0] for r in rows) / len(rows)
+    assert 7.0 < mean < 9.0
+    assert all(r[1] > 0 for r in rows)
 
 
 # Reproducible, and the order of players' strength.

@@ -48,3 +48,18 @@ def test_a_failed_review_stores_nothing_and_a_stale_claim_is_taken_over(tmp_path
     later = datetime.now(UTC) + timedelta(seconds=STALE_SECONDS + 1)
     assert store.claim("t1", 0, 24, "p3").state == "elsewhere"
     assert store.claim("t1", 0, 24, "p3", now=later).state == "mine"
+
+
+def test_a_review_stored_by_an_older_method_is_worked_out_again(tmp_path: Path) -> None:
+    engine = create_engine(f"sqlite:///{tmp_path / 'r.db'}")
+    upgrade(engine)
+    old, new = ReviewStore(engine), ReviewStore(engine, method=2)
+    old.claim("t1", 0, 24, "p1")
+    old.save("t1", 0, 24, "p1", {"method": 1, "decisions": []})
+    assert old.get("t1", 0, 24) == {"method": 1, "decisions": []}  # a store that asks for no method takes any
+    assert new.get("t1", 0, 24) is None
+    assert new.claim("t1", 0, 24, "p2").state == "mine"  # the old body is replaced, not served
+    assert new.claim("t1", 0, 24, "p3").state == "elsewhere" and new.get("t1", 0, 24) is None
+    new.save("t1", 0, 24, "p2", {"method": 2, "decisions": []})
+    found = new.claim("t1", 0, 24, "p3")
+    assert found.state == "done" and found.body == {"method": 2, "decisions": []}

@@ -147,7 +147,7 @@ function summary(review) {
   const unit = t(`review.unit.${review.game}`);
   replace(document.getElementById("review-summary"),
     h("p", { id: "review-headline" }, review.decisions.length ? t("review.summary", {
-      n: review.decisions.length, forced: review.forced, mean: num(review.mean_loss), unit,
+      n: review.decisions.length, forced: review.forced, mean: num(Math.max(0, review.mean_loss)), unit,
       mistakes: review.mistakes, blunders: review.blunders }) : t("review.no_decisions")),
     h("p", { class: "review-method" }, t("review.method", { budget: review.budget, horizon: t(`review.horizon.${review.game}`),
       mistake: num(review.thresholds.mistake), blunder: num(review.thresholds.blunder), unit })));
@@ -205,6 +205,12 @@ function optionSpan(action, text) {
   return h("span", { lang }, shown);
 }
 
+/** A decision's loss as a player reads it: the estimate, or 0 when the chosen move did as well as the best on
+ * fresh worlds (the cross-fitted estimate may then fall below 0; docs/review.md). */
+function shownLoss(d) {
+  return Math.max(0, d.loss);
+}
+
 function markWord(mark) {
   return mark ? h("span", { class: `mark-${mark}` }, t(`review.mark.${mark}`)) : null;
 }
@@ -213,7 +219,7 @@ function list(review) {
   replace(document.getElementById("decision-list"), review.decisions.map((d, i) => h("li", {},
     h("button", { type: "button", dataset: { index: String(i) }, onclick: () => select(i) },
       `${t("review.step", { step: d.step })}: `, optionSpan(d.chosen, d.chosen_text),
-      ` — ${t("review.loss_short", { loss: num(d.loss) })} `, markWord(d.mark)))));
+      ` — ${t("review.loss_short", { loss: num(shownLoss(d)) })} `, markWord(d.mark)))));
 }
 
 /** The decision: the table as the seat saw it then, the options with their values, the loss and its mark. */
@@ -229,7 +235,7 @@ function decision(d) {
     h("h2", { id: "decision-title" }, t("review.seen_by", { name: seatName(d.seat), step: d.step })),
     seen(d.observation),
     h("p", { class: "review-open-note" }, t("review.open_help")),
-    h("p", { id: "decision-verdict" }, t("review.verdict", { chosen: optionWords(d.chosen, d.chosen_text).text, loss: num(d.loss), error: num(d.error), unit }), " ", markWord(d.mark)),
+    h("p", { id: "decision-verdict" }, t("review.verdict", { chosen: optionWords(d.chosen, d.chosen_text).text, loss: num(shownLoss(d)), error: num(d.error), unit }), " ", markWord(d.mark)),
     h("table", { id: "decision-options", "aria-label": t("review.options") },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("review.option")), h("th", { scope: "col" }, t("review.value", { unit })),
         h("th", { scope: "col" }, t("review.error")), h("th", { scope: "col", title: t("review.open_help") }, t("review.open")),
@@ -288,11 +294,11 @@ function drawChart() {
     });
     return svg("path", { class: `line line-${k % 6}`, d });
   });
-  const maxLoss = Math.max(1e-9, ...review.decisions.map((d) => d.loss));
+  const maxLoss = Math.max(1e-9, ...review.decisions.map(shownLoss));
   const base = top + scoresH + gap + lossH;
   const barW = Math.max(2, (W - left - right) / Math.max(40, review.decisions.length * 1.5));
   const bars = review.decisions.map((d) => svg("rect", { class: `bar ${d.mark || ""}`.trim(), x: (x(d.step) - barW / 2).toFixed(1),
-    y: (base - (lossH * d.loss) / maxLoss).toFixed(1), width: barW.toFixed(1), height: ((lossH * d.loss) / maxLoss).toFixed(1) }));
+    y: (base - (lossH * shownLoss(d)) / maxLoss).toFixed(1), width: barW.toFixed(1), height: ((lossH * shownLoss(d)) / maxLoss).toFixed(1) }));
   const current = review.decisions[page.index];
   const cursor = current ? svg("line", { class: "cursor", x1: x(current.step), x2: x(current.step), y1: top, y2: base }) : null;
   const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", id: "review-svg", "aria-labelledby": "chart-desc" },
