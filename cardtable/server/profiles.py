@@ -62,13 +62,12 @@ def install(app: FastAPI, manager: TableManager) -> None:
         players = await manager.read(ladder.leaderboard, game, kind, limit, offset)
         return {"game": game, "title": title, "kind": kind, "offset": offset, "players": players}
 
-    @router.get("/players/{name}", include_in_schema=False)
-    async def profile_page(name: str) -> FileResponse:
+    async def ladder_page() -> FileResponse:
+        """One page draws a profile and a leaderboard; it reads which from its address."""
         return FileResponse(STATIC_DIR / "ladder.html", media_type="text/html")
 
-    @router.get("/leaderboard/{game}", include_in_schema=False)
-    async def leaderboard_page(game: str) -> FileResponse:
-        return FileResponse(STATIC_DIR / "ladder.html", media_type="text/html")
+    router.add_api_route("/players/{name}", ladder_page, methods=["GET"], include_in_schema=False)
+    router.add_api_route("/leaderboard/{game}", ladder_page, methods=["GET"], include_in_schema=False)
 
     @router.get("/account", include_in_schema=False)
     async def account_page() -> FileResponse:

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.conftest import LiveServer, _free_port
-from tests.browser.ui import play_to_end, start_game
+from tests.browser.ui import play_rated_durak
 
 #: Every control (input, select, button, link) has an accessible name: a label, aria-label or its own text.
 UNNAMED = """() => [...document.querySelectorAll('input, select, button, a, textarea')]
@@ -63,15 +63,7 @@ def test_sign_up_play_rated_see_the_rating_log_out_and_in(server: LiveServer, co
     expect(page.locator("#me-link")).to_have_text("alice")
     named_controls(page)
     # A rated Durak game against the computer.
-    page.get_by_label("Game", exact=True).select_option(label="Durak")
-    page.get_by_label("Rated game").check()
-    page.locator("#create-advanced summary").click()
-    page.get_by_label("Deal seed").fill("7")
-    page.get_by_role("button", name="Create table").click()
-    page.wait_for_url(re.compile(r".*/table/[^/]+$"))
-    table_id = page.url.rsplit("/", 1)[1]
-    start_game(page)
-    play_to_end(page)
+    table_id = play_rated_durak(page)
     # The profile and the leaderboard show the new rating.
     page.goto(base + "/players/alice")
     row = page.locator("table.ratings tr[data-game=durak]")

@@ -26,7 +26,7 @@ from cardtable.store import Store
 from cardtable.store.tournaments import TournamentStore
 from tests.browser.conftest import LiveServer, _free_port
 from tests.browser.test_buttons_language import MUS_TERMS
-from tests.browser.ui import is_finished, play_to_end, start_game, take_turn, wait_ready
+from tests.browser.ui import is_finished, play_rated_durak, take_turn, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -259,15 +259,7 @@ def other_pages(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> I
         page.locator("#signup-password").fill("correct horse")
         page.locator("#signup-button").click()
         page.wait_for_url(server.url + "/")
-        page.locator("#create-game").select_option("durak")
-        page.locator("#create-rated").check()
-        page.locator("#create-advanced summary").click()
-        page.get_by_label("Deal seed").fill("7")
-        page.get_by_role("button", name="Create table").click()
-        page.wait_for_url(re.compile(r".*/table/[^/]+$"))
-        table_id = page.url.rsplit("/", 1)[1]
-        start_game(page)
-        play_to_end(page)
+        table_id = play_rated_durak(page)
         page.goto(f"{server.url}/review.html?table={table_id}&seat=0")
         expect(page.locator("#review")).to_have_attribute("data-state", "done", timeout=120_000)
         cookies = ctx.cookies()

@@ -135,6 +135,21 @@ def play_to_end(page: Page, *, max_clicks: int = 1500, on_click: object = None) 
     raise AssertionError(f"no result after {max_clicks} clicks; last: {clicks[-5:]}")
 
 
+def play_rated_durak(page: Page, *, seed: int = 7) -> str:
+    """From the lobby, signed in: a rated Durak game against the computer on a seeded deal, played to the
+    end by the simple policy; returns the table's id."""
+    page.get_by_label("Game", exact=True).select_option(label="Durak")
+    page.get_by_label("Rated game").check()
+    page.locator("#create-advanced summary").click()
+    page.get_by_label("Deal seed").fill(str(seed))
+    page.get_by_role("button", name="Create table").click()
+    page.wait_for_url(re.compile(r".*/table/[^/]+$"))
+    table_id = page.url.rsplit("/", 1)[1]
+    start_game(page)
+    play_to_end(page)
+    return table_id
+
+
 def screenshot(page: Page, path: Path, *, full_page: bool = False) -> None:
     """Save a PNG (under docs/screenshots/ when CARDTABLE_SCREENSHOTS=docs) and check it was written."""
     path.parent.mkdir(parents=True, exist_ok=True)

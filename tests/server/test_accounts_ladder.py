@@ -274,3 +274,11 @@ def test_a_rated_live_tournament_orders_three_built_in_players_as_strength_py_do
         board = client.get("/api/leaderboard/kaiser").json()["players"]
     assert [p["games"] for p in board] == [GAMES_THREE * 2 // 3] * 3 and {p["kind"] for p in board} == {"builtin"}
     assert [p["name"] for p in board] == [builtin_name(name) for name in KAISER_STRENGTH_ORDER]
+
+
+def test_a_profile_and_a_leaderboard_are_one_page_that_reads_its_address(site: TestClient) -> None:
+    pages = [site.get("/players/alice"), site.get("/leaderboard/durak")]
+    for page in pages:
+        assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+        assert 'src="/static/js/ladder.js"' in page.text
+    assert pages[0].text == pages[1].text
