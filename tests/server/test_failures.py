@@ -194,8 +194,11 @@ def test_computer_players_wait_while_paused(client: TestClient) -> None:
 
 def test_a_pause_holds_a_table_of_computer_players_at_full_speed(client: TestClient) -> None:
     """Nobody watches: the computer players decide ahead at full speed; a pause still stops them where it is."""
+    held = 0
     for _ in range(5):
-        created = create(client, "durak", ["bot", "bot"])
+        # Six-player Wizard, all ten rounds: over a hundred moves, each one committed, so the pause comes long
+        # before the end.
+        created = create(client, "wizard", ["bot"] * 6, options={}, bot="heuristic")
         table_id, token = created["table_id"], created["token"]
         start(client, table_id, token)
         paused = client.post(f"/api/tables/{table_id}/pause", json={"token": token})
@@ -206,6 +209,8 @@ def test_a_pause_holds_a_table_of_computer_players_at_full_speed(client: TestCli
         assert frozen["status"] == "paused"
         time.sleep(0.3)
         assert client.get(f"/api/tables/{table_id}").json()["version"] == frozen["version"]
+        held += 1
+    assert held >= 1, "every game ended before its pause: the test checked nothing"
 
 
 # Atomic changes: a store failure changes nothing, anywhere.
