@@ -5,9 +5,9 @@ and only it: ``budget`` worlds are sampled consistently with it (``Game.sample_w
 bots do); in each, every option is applied and the world played out to the game's horizon with the same
 playout randomness for every option (common random numbers), and the end valued in the game's points
 (:mod:`cardtable.review.values`). An option's value is its mean; the chosen option's loss is cross-fitted:
-the option best on one half of the worlds against the chosen one on the other half, both ways, averaged,
-with the standard error of those per-world differences (so noise alone does not make a good move look
-costly; ``_cross_fitted_loss``). All randomness
+the option best on one half of the worlds against the chosen one on the other half, both ways, averaged
+over random splits, with a bootstrap standard error (so noise alone does not make a good move look costly;
+``_cross_fitted_loss``). All randomness
 comes from ``seed`` and the decision's step, so a seeded review is reproducible exactly.
 """
 
@@ -18,6 +18,9 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from cardtable.core.codec import to_json
 from cardtable.core.errors import IllegalAction
@@ -190,7 +193,7 @@ def review_decision(game: AnyGame, spec: ReviewSpec, observation: Observation, l
             after, _ = apply(world, seat, action)
             row.append(value(world, playout(world, after, random.Random(playout_seed)), seat))
         per_world.append(row)
-    return _summarise(spec, observation, options, chosen, per_world, step)
+    return _summarise(spec, observation, options, chosen, per_world, step, rng.randrange(2**63))
 
 
 def _options(game: AnyGame, observation: Observation, legal: Sequence[Any], chosen: Any) -> list[Any]:
@@ -204,14 +207,14 @@ def _options(game: AnyGame, observation: Observation, legal: Sequence[Any], chos
 
 
 def _summarise(spec: ReviewSpec, observation: Observation, options: list[Any], chosen: Any,
-               per_world: list[list[float]], step: int) -> DecisionReview:
-    """Means, errors, the best option, the chosen one's loss (paired per world) and its mark."""
+               per_world: list[list[float]], step: int, seed: int) -> DecisionReview:
+    """Means, errors, the best option, the chosen one's loss (cross-fitted; ``seed`` for its splits) and mark."""
     n = len(per_world)
     columns = list(zip(*per_world))
     means = [sum(c) / n for c in columns]
     mine = options.index(chosen)
     best = _best(means, options, chosen)
-    loss, error = _cross_fitted_loss(per_world, options, chosen, mine)
+    loss, error = _cross_fitted_loss(per_world, mine, seed)
     values = [OptionValue(a, means[i], _std_error(list(columns[i]))) for i, a in enumerate(options)]
     ordered = tuple(sorted(values, key=lambda o: (-o.value, o.action != chosen)))
     seat: Seat = observation.observer  # type: ignore[assignment]  # checked by the caller
@@ -224,26 +227,43 @@ def _best(means: Sequence[float], options: Sequence[Any], chosen: Any) -> int:
     return max(range(len(options)), key=lambda i: (means[i], options[i] == chosen, -i))
 
 
-def _cross_fitted_loss(per_world: Sequence[Sequence[float]], options: Sequence[Any], chosen: Any,
-                       mine: int) -> tuple[float, float]:
+#: Random half-splits of the worlds averaged in a loss, and bootstrap resamples of the worlds for its error.
+SPLITS, RESAMPLES = 8, 100
+
+
+def _cross_fitted_loss(per_world: Sequence[Sequence[float]], mine: int, seed: int) -> tuple[float, float]:
     """The chosen option's loss and its standard error, each half of the worlds judging the other's best.
 
     "The best mean minus the chosen one's" over the same worlds overstates every loss: the best of several
     noisy means is high by chance, so even the best move shows a loss the size of the noise, and a good
-    player's moves look as costly as a poor one's. Here the worlds are split in two (even and odd); the
-    option best on one half is compared with the chosen one on the other half, and the two comparisons are
-    averaged. A move that is best on both halves loses exactly 0; the estimate may fall below 0 when the
-    chosen move did better on fresh worlds than the one the other half preferred (no loss seen).
+    player's moves look as costly as a poor one's. Here the worlds are split in two halves; the option best
+    on one half is compared with the chosen one on the other half, both ways, and the result is averaged
+    over ``SPLITS`` random splits (one split alone varies a lot with which option a half happens to prefer).
+    A move best on every half loses exactly 0; the estimate may fall below 0 when the chosen move did better
+    on fresh worlds than the one the other half preferred (no loss seen). The error is the spread of the
+    same estimate over ``RESAMPLES`` bootstrap resamples of the worlds, so it counts the uncertainty of which
+    option is best as well as the noise of the values. ``seed`` fixes the splits and the resamples.
     """
-    halves = (per_world[0::2], per_world[1::2])
-    diffs: list[float] = []
-    losses = []
-    for picker, judge in ((halves[0], halves[1]), (halves[1], halves[0])):
-        best = _best([sum(row[i] for row in picker) / len(picker) for i in range(len(options))], options, chosen)
-        judged = [row[best] - row[mine] for row in judge]
-        losses.append(sum(judged) / len(judged))
-        diffs += judged
-    return (losses[0] + losses[1]) / 2, _std_error(diffs)
+    values = np.asarray(per_world, dtype=np.float64)
+    n = values.shape[0]
+    rng = np.random.default_rng(seed)
+    splits = np.argsort(rng.random((SPLITS, n)), axis=1)
+    loss = float(_split_losses(values[None], splits, mine)[0])
+    resampled = values[rng.integers(0, n, size=(RESAMPLES, n))]
+    return loss, float(np.std(_split_losses(resampled, splits, mine), ddof=1))
+
+
+def _split_losses(values: npt.NDArray[np.float64], splits: npt.NDArray[np.intp], mine: int) -> npt.NDArray[np.float64]:
+    """The cross-fitted loss of each sample in ``values`` (samples x worlds x options), averaged over splits."""
+    half = values.shape[1] // 2
+    total = np.zeros(values.shape[0])
+    for order in splits:
+        first = values[:, order[:half]].mean(axis=1)
+        second = values[:, order[half:]].mean(axis=1)
+        for picker, judge in ((first, second), (second, first)):
+            best = np.where(picker[:, mine] >= picker.max(axis=1), mine, picker.argmax(axis=1))
+            total += np.take_along_axis(judge, best[:, None], axis=1)[:, 0] - judge[:, mine]
+    return total / (2 * len(splits))
 
 
 def _std_error(xs: Sequence[float]) -> float:

@@ -108,7 +108,7 @@ def _noisy_decisions(gap: float, decisions: int = 300, worlds: int = 24) -> list
     for _ in range(decisions):
         per_world = [[rng.gauss(-gap if i == 0 else 0.0, 10.0) for i in range(4)] for _ in range(worlds)]
         means = [sum(row[i] for row in per_world) / worlds for i in range(4)]
-        loss, error = _cross_fitted_loss(per_world, [0, 1, 2, 3], 0, 0)
+        loss, error = _cross_fitted_loss(per_world, 0, seed=len(out))
         out.append((loss, error, max(means) - means[0]))
     return out
 
