@@ -173,3 +173,30 @@ def test_the_lobby_lists_connected_bots_and_makes_accounts_only_when_open(db_url
         assert client.post("/api/bots", json={"name": "made here"}).status_code == 409
         assert client.post("/api/bots", json={"name": "x\u202ey"}).status_code in (400, 422)
         assert client.post("/api/bots", json={"name": "third"}).status_code == 429
+
+
+def test_a_decision_is_lost_once_though_the_bridge_and_the_clock_both_say_so(db_url: str) -> None:
+    # The bridge reports its program's failure, and the server's clock runs out before the computer's move for
+    # the seat is in (a busy machine: seen under stress-ng). Held here by a computer move that never comes.
+    token = account(db_url, "robo")
+    with bot_app(db_url, decision=0.3) as client, stream(client, token) as ws:
+        created = table(client, "crazy_eights", 2, options={"rounds": 1})
+        seat_bot(client, ws, created, 1, "robo")
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+
+        async def stalled(*_args: Any, **_kwargs: Any) -> None:
+            return None
+
+        manager.play_for = stalled
+        start(client, created)
+        act = until(ws, "act")
+        ws.send_json({"type": "failure", "table": act["table"], "id": act["id"], "kind": "timeout",
+                      "detail": "no answer within 0.2s"})
+        deadline = time.monotonic() + 60
+        while "bot_timeout" not in _notes(client, created["table_id"]) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(2.0)  # the server's own clock (0.3 s after asking) runs out meanwhile, for the same decision
+        failures = _seat(client, created["table_id"], 1)["failures"]
+        notes = _notes(client, created["table_id"])
+    assert failures == {"timeout": 1}
+    assert notes.count("bot_timeout") == 1

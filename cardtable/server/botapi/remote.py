@@ -215,8 +215,8 @@ class RemoteSeats:
         have the computer play the decision (unless the table moved on or the computer plays the seat anyway)."""
         forfeited = False
         async with table.lock:
-            if not is_remote(table, seat) or table.version != version:
-                return
+            if not is_remote(table, seat) or table.version != version or table.lost_at.get(seat) == version:
+                return  # the table moved on, or this decision was lost already (the bridge said so, then the clock)
             stored = table.stored.seats[seat].copy()
             stored.failures[kind] = stored.failures.get(kind, 0) + 1
             # Decisions played while the bot was away are counted and shown, but do not forfeit its seat.
