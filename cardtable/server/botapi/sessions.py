@@ -367,6 +367,10 @@ class BotHub:
             raise
         if table.owned is False:
             await self.manager.catch_up(table)
+        # A table another process drives, shown here without a connection, may have been dropped by the
+        # housekeeping while the seat was being taken: find it again (no await between this and the attach),
+        # or the seat would join a table nobody keeps up to date and its bot would never be asked.
+        table = await self.manager.find(invitation.table_id)
         self.attach(session, table, invitation.seat)
 
     def push_invitation(self, invitation: Invitation, described: dict[str, Any]) -> None:
