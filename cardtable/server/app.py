@@ -62,6 +62,7 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6, takeo
         install_redaction()  # no token in a log line, whatever address a client used
         manager.resume()
         notifier = await _start_notifier(manager)
+        _app.state.notifier = notifier
         try:
             yield
         finally:

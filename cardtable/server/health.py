@@ -1,5 +1,5 @@
-"""``/healthz`` (the process answers) and ``/readyz`` (it can serve: database, schema, leases), for a host's
-probes (systemd, a load balancer, Kubernetes).
+"""``/healthz`` (the process answers) and ``/readyz`` (it can serve: database, schema, leases and, with several
+processes on PostgreSQL, the channel to the others), for a host's probes (systemd, a load balancer, Kubernetes).
 
 ``/healthz`` never touches the database: a slow database must not get a live process restarted.
 ``/readyz`` answers 200 only when every check passes, else 503, with each check's verdict in the body.
@@ -33,14 +33,15 @@ def install(app: FastAPI, manager: TableManager) -> None:
 
     @app.get("/readyz", include_in_schema=False)
     async def readyz() -> JSONResponse:
-        checks = await readiness(manager)
+        checks = await readiness(manager, getattr(app.state, "notifier", None))
         ready = all(check["ok"] for check in checks.values())
         return JSONResponse({"status": "ready" if ready else "not ready", "checks": checks},
                             status_code=200 if ready else 503)
 
 
-async def readiness(manager: TableManager) -> dict[str, dict[str, Any]]:
-    """Each check's verdict: the database answers, its schema is the newest, the leases are being renewed."""
+async def readiness(manager: TableManager, notifier: Any = None) -> dict[str, dict[str, Any]]:
+    """Each check's verdict: the database answers, its schema is the newest, the leases are being renewed; with
+    several processes on PostgreSQL (``notifier``), this one hears the others."""
     try:
         revision, newest = await asyncio.wait_for(asyncio.to_thread(_revisions, manager.store.engine),
                                                   DATABASE_TIMEOUT)
@@ -53,7 +54,13 @@ async def readiness(manager: TableManager) -> dict[str, dict[str, Any]]:
         schema = {"ok": revision == newest, "revision": revision, "newest": newest}
     age = time.monotonic() - manager.leases.renewed_at
     leases = {"ok": age <= manager.lease_ttl, "renewed_seconds_ago": round(age, 1), "ttl": manager.lease_ttl}
-    return {"database": database, "schema": schema, "leases": leases}
+    checks: dict[str, dict[str, Any]] = {"database": database, "schema": schema, "leases": leases}
+    if notifier is not None:
+        heard: dict[str, Any] = {"ok": notifier.listening, "reconnections": notifier.reconnections}
+        if not notifier.listening:
+            heard["detail"] = notifier.failure
+        checks["notifications"] = heard
+    return checks
 
 
 def _revisions(engine: Engine) -> tuple[str | None, str]:

@@ -30,6 +30,8 @@ log = logging.getLogger("cardtable.server")
 CHANNEL = "cardtable"
 #: How long a forwarded change waits for the owner's answer.
 FORWARD_TIMEOUT = 10.0
+#: The longest wait, in seconds, between two tries to hear the other processes again after the channel failed.
+RELISTEN_MAX = 10.0
 
 
 def conninfo(url: str) -> str:
@@ -58,6 +60,12 @@ class Notifier:
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._spawned: set[asyncio.Task[None]] = set()
+        #: Whether this process hears the others now (``/readyz`` says so); false while the channel is being
+        #: connected again after it failed (a database restart, say).
+        self.listening = False
+        #: Why the channel last failed (for ``/readyz``), and how many times it was connected again.
+        self.failure: str | None = None
+        self.reconnections = 0
 
     def _spawn(self, work: Any) -> None:
         """Run a coroutine in the background, keeping a reference until it ends."""
@@ -67,12 +75,9 @@ class Notifier:
 
     async def start(self) -> None:
         """Connect, LISTEN, and hook into the manager."""
-        import psycopg
-
-        info = conninfo(self.manager.store.url)
-        self._listen = await psycopg.AsyncConnection.connect(info, autocommit=True)
-        await self._listen.execute(f"LISTEN {CHANNEL}")
-        self._send = await psycopg.AsyncConnection.connect(info, autocommit=True)
+        self._listen = await self._connect(listen=True)
+        self.listening = True
+        self._send = await self._connect()
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listener()), loop.create_task(self._publisher())]
         self.manager.on_change.append(self._changed)
@@ -131,19 +136,73 @@ class Notifier:
                 except Exception as exc:
                     log.warning("cannot announce table %s: %s", table_id, excerpt(exc, 200))
 
+    async def _connect(self, *, listen: bool = False) -> Any:
+        """A new autocommit connection to the database (listening on the channel if ``listen``)."""
+        import psycopg
+
+        connection = await psycopg.AsyncConnection.connect(conninfo(self.manager.store.url), autocommit=True)
+        if listen:
+            await connection.execute(f"LISTEN {CHANNEL}")
+        return connection
+
     async def _notify(self, payload: dict[str, Any]) -> None:
+        """Send one message; a connection the database dropped is replaced and the message sent once more."""
+        text = json.dumps(payload)
         async with self._send_lock:
-            await self._send.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps(payload)))
+            try:
+                await self._send.execute("SELECT pg_notify(%s, %s)", (CHANNEL, text))
+            except Exception as exc:
+                if not self._send.closed and not self._send.broken:
+                    raise
+                log.warning("the connection for messages to the other processes failed (%s); connecting again",
+                            excerpt(exc, 200))
+                with contextlib.suppress(Exception):
+                    await self._send.close()
+                self._send = await self._connect()
+                await self._send.execute("SELECT pg_notify(%s, %s)", (CHANNEL, text))
 
     # Listening.
 
     async def _listener(self) -> None:
+        """Hear the other processes; when the channel fails, say so, connect again (waiting longer each time,
+        up to ``RELISTEN_MAX`` seconds) and catch up every table shown here: its news may have been missed."""
+        wait = 0.5
+        while True:
+            try:
+                await self._hear()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self.failure = excerpt(str(exc).strip() or type(exc).__name__, 200)
+            self.listening = False
+            log.warning("lost the channel to the other server processes (%s); connecting again", self.failure)
+            with contextlib.suppress(Exception):
+                await self._listen.close()
+            while not self.listening:
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, RELISTEN_MAX)
+                try:
+                    self._listen = await self._connect(listen=True)
+                except Exception as exc:
+                    self.failure = excerpt(str(exc).strip() or type(exc).__name__, 200)
+                    log.warning("cannot reach the other server processes yet (%s)", self.failure)
+                else:
+                    self.listening, wait = True, 0.5
+            self.reconnections += 1
+            shown = [t for t in self.manager.tables.values() if not t.owned]
+            log.warning("hearing the other server processes again; catching up %d shown table(s)", len(shown))
+            for table in shown:
+                self._spawn(self._catch_up(table))
+
+    async def _hear(self) -> None:
+        """Dispatch notifications until the connection fails (it raises) or ends."""
         async for notification in self._listen.notifies():
             try:
                 message = json.loads(notification.payload)
                 self._dispatch(message)
             except Exception:
                 log.exception("bad notification %s", excerpt(notification.payload, 200))
+        self.failure = "the database closed the connection"
 
     def _dispatch(self, message: dict[str, Any]) -> None:
         kind = message.get("kind")
