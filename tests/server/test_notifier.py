@@ -1,5 +1,6 @@
-"""The channel between server processes on PostgreSQL survives its connection being cut: the process says so
-on ``/readyz``, connects again, and its sockets go on seeing what the other process's table does."""
+"""The channel between server processes on PostgreSQL survives its connections being cut: the process says so
+on ``/readyz``, connects again, its sockets go on seeing what the other process's table does, and its
+forwarded moves still reach the owner."""
 
 from __future__ import annotations
 
@@ -70,6 +71,17 @@ def test_a_process_whose_channel_is_cut_hears_the_others_again(database: str) ->
             on_b.send_json({"type": "action", "version": played["version"],
                             "action": played["legal_actions"][0]["action"]})
             seen = _view(on_a, lambda v: v["version"] > before)
+            assert seen["version"] == before + 1
+            played = _view(on_b, lambda v: v["version"] > before)
+            # The connection a sends on is cut too: a's next forwarded move still reaches b.
+            _cut(database, notifier._send.info.backend_pid)
+            while seen["to_act"] != 0:
+                on_b.send_json({"type": "action", "version": played["version"],
+                                "action": played["legal_actions"][0]["action"]})
+                played = _view(on_b, lambda v, after=played["version"]: v["version"] > after)
+                seen = _view(on_a, lambda v, after=played["version"]: v["version"] >= after)
+            on_a.send_json({"type": "action", "version": seen["version"], "action": seen["legal_actions"][0]["action"]})
+            forwarded = _view(on_b, lambda v, after=seen["version"]: v["version"] > after)
+            assert forwarded["version"] == seen["version"] + 1
         ready = a.get("/readyz")
-    assert seen["version"] == before + 1
     assert ready.status_code == 200 and ready.json()["checks"]["notifications"] == {"ok": True, "reconnections": 1}
