@@ -550,6 +550,10 @@ def test_the_end_of_a_game_and_its_players_in_the_pages_language(browser: Browse
         assert page.locator("#result .reason").get_attribute("lang") is None
         board = page.locator("#board").inner_text()
         assert "Computer" not in board and ("Компьютер 1" in board or "Ordenador 1" in board), board[:300]
+        # The result does not cover the replay's controls: a step back is a click away (Playwright refuses a
+        # click on a covered button).
+        page.locator("#replay-back").click(timeout=5000)
+        expect(page.locator("#result")).to_be_hidden()
         no_page_errors(page)
     finally:
         ctx.close()
