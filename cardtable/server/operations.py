@@ -85,11 +85,16 @@ class Operations:
         return dict(result or {})
 
     async def catch_up(self, table: LiveTable) -> None:
-        """A table another process drives moved on: read what changed and show it to our connections."""
-        stored = await self.storage.read(self.registry.store.load, table.id)
-        if stored is None:
-            return
+        """A table another process drives moved on: read what changed and show it to our connections.
+
+        Catch-ups of one table run one at a time, each reading the store once it holds the table's lock: one
+        that read earlier but got the lock later would put an older table back (seen: a game shown as still
+        playing after it had ended, to the sockets of the process that did not drive it).
+        """
         async with table.lock:
+            stored = await self.storage.read(self.registry.store.load, table.id)
+            if stored is None:
+                return
             game = table.game
             news = stored.actions[table.version:]
             if news and table.state is not None and table.record is not None:

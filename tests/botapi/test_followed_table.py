@@ -1,6 +1,7 @@
 """A bot connected to one server process plays a table another process drives, even when the process it is
 connected to forgets the table (a shown table with no connection is dropped by housekeeping) between the
-moment it loaded it and the moment the bot's seat joined it.
+moment it loaded it and the moment the bot's seat joined it; and two catch-ups of a shown table leave the
+newer table, whichever read the store first.
 
 Two apps on one SQLite file stand for two processes; what the PostgreSQL notifier carries between them
 (forwarded operations, "the table moved on", presence) is carried here by each app's event-loop portal.
@@ -11,8 +12,9 @@ was never asked anything; every decision was lost to the owner's clock.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from typing import Any
+import concurrent.futures
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
 
 from fastapi.testclient import TestClient
 
@@ -20,37 +22,49 @@ from cardtable.server import create_app
 from cardtable.server.botapi import BotApiSettings
 from cardtable.server.live import LiveTable
 from cardtable.server.manager import TableManager
+from cardtable.store import Store
 from tests.botapi.helpers import account, play, start, stream, table, until
+
+T = TypeVar("T")
+
+
+def _soon(loop: asyncio.AbstractEventLoop, work: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T] | None:
+    """Run ``work`` on another app's event loop without waiting for it (a blocking call from one loop into the
+    other, while that one calls back, would deadlock); ``None`` once that app has stopped."""
+    try:
+        return asyncio.run_coroutine_threadsafe(work, loop)
+    except RuntimeError:  # its loop is closed: the app is shutting down
+        work.close()
+        return None
 
 
 def _link(owner: TestClient, follower: TestClient) -> None:
     """What the notifier does between two processes, from ``follower`` to ``owner`` and back."""
     driving: TableManager = owner.app.state.manager  # type: ignore[attr-defined]
     showing: TableManager = follower.app.state.manager  # type: ignore[attr-defined]
+    driving_loop = owner.portal.call(asyncio.get_running_loop)  # type: ignore[attr-defined]
+    showing_loop = follower.portal.call(asyncio.get_running_loop)  # type: ignore[attr-defined]
+
+    async def run(table_id: str, operation: dict[str, Any]) -> dict[str, Any]:
+        return await driving.run_operation(driving.tables[table_id], operation) or {}
 
     async def forward(table_id: str, operation: dict[str, Any]) -> dict[str, Any]:
-        async def run() -> dict[str, Any]:
-            return await driving.run_operation(driving.tables[table_id], operation) or {}
-
-        done = owner.portal.start_task_soon(run)  # type: ignore[attr-defined]
+        done = _soon(driving_loop, run(table_id, operation))
+        assert done is not None, "the owner has stopped"
         return await asyncio.wrap_future(done)
 
     def moved_on(table: LiveTable) -> None:
         shown = showing.tables.get(table.id)
         if shown is not None and not shown.owned:
-            with contextlib.suppress(RuntimeError):  # the follower is shutting down
-                follower.portal.start_task_soon(showing.catch_up, shown)  # type: ignore[attr-defined]
+            _soon(showing_loop, showing.catch_up(shown))
+
+    async def tell(table_id: str, seats: list[int]) -> None:
+        driven = driving.tables.get(table_id)
+        if driven is not None:
+            driving.remote_presence(driven, showing.owner, seats)
 
     def presence(table: LiveTable) -> None:
-        seats = sorted(table.connected_seats())
-
-        async def tell() -> None:
-            driven = driving.tables.get(table.id)
-            if driven is not None:
-                driving.remote_presence(driven, showing.owner, seats)
-
-        with contextlib.suppress(RuntimeError):
-            owner.portal.start_task_soon(tell)  # type: ignore[attr-defined]
+        _soon(driving_loop, tell(table.id, sorted(table.connected_seats())))
 
     showing.forward = forward
     driving.on_change.append(moved_on)
@@ -59,7 +73,7 @@ def _link(owner: TestClient, follower: TestClient) -> None:
 
 def test_a_bot_seated_while_its_process_drops_the_shown_table_still_plays(db_url: str) -> None:
     token = account(db_url, "robo")
-    settings = BotApiSettings(decision=20.0)
+    settings = BotApiSettings(decision=60.0)  # generous: a loaded machine must not cost a decision here
     with TestClient(create_app(db_url, bot_delay=0, takeover_after=0, bots=settings)) as owner, \
             TestClient(create_app(db_url, bot_delay=0, takeover_after=0, bots=settings)) as follower:
         _link(owner, follower)
@@ -94,3 +108,36 @@ def test_a_bot_seated_while_its_process_drops_the_shown_table_still_plays(db_url
     assert acts, "the bot was never asked"
     assert summary["status"] == "finished"
     assert summary["seats"][1]["kind"] == "remote" and not summary["seats"][1]["failures"], summary["seats"][1]
+
+
+def test_two_catch_ups_of_a_shown_table_leave_the_newer_table(db_url: str) -> None:
+    """A catch-up that read the store first but is slower must not put its older table back after a later one
+    (seen under load: a game shown as still playing, to the other process's sockets, after it had ended)."""
+    with TestClient(create_app(db_url, bot_delay=0)) as owner, TestClient(create_app(db_url, bot_delay=0)) as follower:
+        showing: TableManager = follower.app.state.manager  # type: ignore[attr-defined]
+        created = table(owner, "crazy_eights", 2, options={"rounds": 1})
+        shown = follower.portal.call(showing.find, created["table_id"])  # type: ignore[attr-defined]
+        assert not shown.owned and shown.status == "waiting"
+        older = Store(db_url).load(created["table_id"])
+        start(owner, created)
+        storage = showing.operations.storage
+        real = storage.read
+        slow = [True]
+
+        async def read(work: Callable[..., Any], *args: Any) -> Any:
+            if args == (created["table_id"],) and slow and slow.pop():  # the first read: made before the start
+                await asyncio.sleep(0.5)
+                return older
+            return await real(work, *args)
+
+        async def two_catch_ups() -> None:
+            first = asyncio.create_task(showing.catch_up(shown))
+            await asyncio.sleep(0.05)  # the first has read (the older table) and not yet applied it
+            await showing.catch_up(shown)
+            await first
+
+        storage.read = read  # type: ignore[method-assign]
+        follower.portal.call(two_catch_ups)  # type: ignore[attr-defined]
+        storage.read = real  # type: ignore[method-assign]
+        status, dealt = shown.status, shown.state is not None
+    assert status == "playing" and dealt
