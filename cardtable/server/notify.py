@@ -112,15 +112,19 @@ class Notifier:
 
     def _presence(self, table: LiveTable) -> None:
         """Tell the owner which seats are connected here (fire and forget)."""
-        seats = sorted(table.connected_seats())
-        self._spawn(self._tell_presence(table.id, seats))
+        self._spawn(self._tell_presence(table))
 
-    async def _tell_presence(self, table_id: str, seats: list[int]) -> None:
+    async def _tell_presence(self, table: LiveTable) -> None:
+        """The seats are read once the owner is known, just before the message is queued: the lookups of two
+        quick tellings may end in either order, but their messages leave in the order they were queued (the
+        send lock is first come, first served), so the owner's last word is the latest (a seat's connection
+        that came and went in a moment, told in the wrong order, left the owner waiting for a bot no longer
+        there, or playing for one that was)."""
         with contextlib.suppress(Exception):
-            owner = await asyncio.to_thread(self.manager.store.owner_of, table_id)
+            owner = await asyncio.to_thread(self.manager.store.owner_of, table.id)
             if owner is not None and owner != self.me:
-                await self._notify({"kind": "presence", "to": owner, "from": self.me, "table": table_id,
-                                    "seats": seats})
+                await self._notify({"kind": "presence", "to": owner, "from": self.me, "table": table.id,
+                                    "seats": sorted(table.connected_seats())})
 
     async def _publisher(self) -> None:
         """Announce changed tables, coalescing bursts: ``{"kind": "version", "table", "version"}``."""

@@ -86,7 +86,12 @@ def play(ws: WebSocketTestSession, *, seed: int = 0, answer: Any = None) -> list
     rng = random.Random(seed)
     seen: list[dict[str, Any]] = []
     while True:
-        message = receive(ws)
+        try:
+            message = receive(ws)
+        except TimeoutError:  # say what the bot had heard: the failure is in what came before the silence
+            heard = [{k: v for k, v in m.items() if k not in ("observation", "legal", "templates")} for m in seen]
+            raise AssertionError(f"the bot heard nothing more after {len(seen)} message(s); the last: "
+                                 f"{heard[-6:]}") from None
         seen.append(message)
         if message["type"] == "end":
             return seen
