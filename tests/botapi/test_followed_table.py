@@ -38,14 +38,17 @@ def _soon(loop: asyncio.AbstractEventLoop, work: Coroutine[Any, Any, T]) -> conc
         return None
 
 
-def _link(owner: TestClient, follower: TestClient) -> None:
-    """What the notifier does between two processes, from ``follower`` to ``owner`` and back."""
+def _link(owner: TestClient, follower: TestClient, forwarded: asyncio.Event | None = None) -> None:
+    """What the notifier does between two processes, from ``follower`` to ``owner`` and back (``forwarded`` is
+    set, on the owner's loop, when an operation forwarded by the follower arrives)."""
     driving: TableManager = owner.app.state.manager  # type: ignore[attr-defined]
     showing: TableManager = follower.app.state.manager  # type: ignore[attr-defined]
     driving_loop = owner.portal.call(asyncio.get_running_loop)  # type: ignore[attr-defined]
     showing_loop = follower.portal.call(asyncio.get_running_loop)  # type: ignore[attr-defined]
 
     async def run(table_id: str, operation: dict[str, Any]) -> dict[str, Any]:
+        if forwarded is not None:
+            forwarded.set()
         return await driving.run_operation(driving.tables[table_id], operation) or {}
 
     async def forward(table_id: str, operation: dict[str, Any]) -> dict[str, Any]:
@@ -108,6 +111,54 @@ def test_a_bot_seated_while_its_process_drops_the_shown_table_still_plays(db_url
     assert acts, "the bot was never asked"
     assert summary["status"] == "finished"
     assert summary["seats"][1]["kind"] == "remote" and not summary["seats"][1]["failures"], summary["seats"][1]
+
+
+def test_a_bot_asked_from_the_store_before_the_owner_shows_the_move_is_heard(db_url: str) -> None:
+    """The owner stores the computer's moves, then shows them; the process a bot is connected to may read them
+    from the store in between (a catch-up for an earlier change) and ask the bot at once. Its answer reaches the
+    owner before the owner shows the move: it must wait for it, not be refused as stale (seen under load: the
+    bot, refused and never asked again, lost that decision to the clock)."""
+    token = account(db_url, "robo")
+    settings = BotApiSettings(decision=60.0)
+    with TestClient(create_app(db_url, bot_delay=0, takeover_after=0, bots=settings)) as owner, \
+            TestClient(create_app(db_url, bot_delay=0, takeover_after=0, bots=settings)) as follower:
+        driving: TableManager = owner.app.state.manager  # type: ignore[attr-defined]
+        showing: TableManager = follower.app.state.manager  # type: ignore[attr-defined]
+        showing_loop = follower.portal.call(asyncio.get_running_loop)  # type: ignore[attr-defined]
+        forwarded = owner.portal.call(asyncio.Event)  # type: ignore[attr-defined]
+        _link(owner, follower, forwarded)
+        storage = driving.operations.storage
+        real = storage.write
+        raced: list[int] = []
+
+        async def write(work: Callable[..., Any], table: LiveTable | None = None, *, fenced: bool = False) -> Any:
+            result = await real(work, table, fenced=fenced)
+            moves = table.ahead.moves if table is not None else []
+            if not raced and moves and moves[-1].to_act == 1:  # computer moves stored, the bot's turn next
+                raced.append(moves[-1].index + 1)
+                forwarded.clear()
+                shown = showing.tables[table.id]  # type: ignore[union-attr]
+                _soon(showing_loop, showing.catch_up(shown))  # the follower reads them before they are shown
+                await asyncio.wait_for(forwarded.wait(), 20)  # and its bot's answer arrives first
+            return result
+
+        storage.write = write  # type: ignore[method-assign]
+        with stream(follower, token) as ws:
+            created = table(owner, "crazy_eights", 2, options={"rounds": 1})
+            invited = owner.post(f"/api/tables/{created['table_id']}/invite",
+                                 json={"token": created["token"], "seat": 1, "bot": "robo"})
+            assert invited.status_code == 201, invited.text
+            ws.send_json({"type": "accept", "invitation": until(ws, "invited")["invitation"]["id"]})
+            hello = until(ws, "hello")
+            ws.send_json({"type": "ready", "table": hello["table"], "name": "robo", "protocol": 1})
+            start(owner, created)
+            seen = play(ws)
+        summary = owner.get(f"/api/tables/{created['table_id']}").json()
+    assert raced, "the owner never stored a move leading to the bot's turn"
+    assert [m for m in seen if m["type"] == "act" and m["id"] == raced[0]], "the bot was not asked that decision"
+    assert not [m for m in seen if m["type"] == "error"], [m for m in seen if m["type"] == "error"]
+    assert summary["status"] == "finished"
+    assert not summary["seats"][1]["failures"], summary["seats"][1]
 
 
 def test_two_catch_ups_of_a_shown_table_leave_the_newer_table(db_url: str) -> None:

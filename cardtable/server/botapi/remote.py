@@ -156,6 +156,7 @@ class RemoteSeats:
 
     async def decide(self, table: LiveTable, operation: dict[str, Any]) -> dict[str, Any]:
         """A bot's ``action`` for ``seat`` at decision ``version``: played, or lost (malformed, illegal)."""
+        await self._settle(table)
         seat, version = self._check_turn(table, operation)
         message = operation.get("message")
         if not isinstance(message, dict):
@@ -179,6 +180,7 @@ class RemoteSeats:
 
     async def failed(self, table: LiveTable, operation: dict[str, Any]) -> dict[str, Any]:
         """The bridge says its program failed this decision (``timeout``, ``malformed``, ``crashed``, ``protocol``)."""
+        await self._settle(table)
         seat, version = self._check_turn(table, operation)
         kind = operation.get("kind")
         if kind not in REPORTED_KINDS:
@@ -186,6 +188,15 @@ class RemoteSeats:
         self._answered(table, seat, version)
         await self._lose(table, seat, version, str(kind), excerpt(operation.get("detail") or "", 200))
         return {}
+
+    async def _settle(self, table: LiveTable) -> None:
+        """Wait until the computer moves already stored are shown here too. Another process showing this table
+        may have read them from the store and asked its bot the decision they lead to; that bot's answer, if it
+        came first, was refused as stale here and the bot was never asked again (seen under load: its decision
+        lost to the clock)."""
+        if table.ahead.moves:
+            async with table.lock:
+                await self.manager.commits.settle(table)
 
     def _check_turn(self, table: LiveTable, operation: dict[str, Any]) -> tuple[Seat, int]:
         """The seat and decision of a bot's answer, if it is that bot's seat and turn now; TableError if not."""
