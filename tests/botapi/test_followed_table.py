@@ -23,7 +23,7 @@ from cardtable.server.botapi import BotApiSettings
 from cardtable.server.live import LiveTable
 from cardtable.server.manager import TableManager
 from cardtable.store import Store
-from tests.botapi.helpers import account, play, start, stream, table, until
+from tests.botapi.helpers import account, play, seat_bot, start, stream, table
 
 T = TypeVar("T")
 
@@ -95,13 +95,7 @@ def test_a_bot_seated_while_its_process_drops_the_shown_table_still_plays(db_url
         showing.operate = operate_then_housekeep  # type: ignore[method-assign]
         with stream(follower, token) as ws:
             created = table(owner, "crazy_eights", 2, options={"rounds": 1})
-            invited = owner.post(f"/api/tables/{created['table_id']}/invite",
-                                 json={"token": created["token"], "seat": 1, "bot": "robo"})
-            assert invited.status_code == 201, invited.text
-            invitation = until(ws, "invited")["invitation"]
-            ws.send_json({"type": "accept", "invitation": invitation["id"]})
-            hello = until(ws, "hello")
-            ws.send_json({"type": "ready", "table": hello["table"], "name": "robo", "protocol": 1})
+            seat_bot(owner, ws, created, 1, "robo")
             # The seat the bot plays is at the table the follower shows (and keeps up to date).
             assert showing.tables[created["table_id"]].connections
             start(owner, created)
@@ -145,12 +139,7 @@ def test_a_bot_asked_from_the_store_before_the_owner_shows_the_move_is_heard(db_
         storage.write = write  # type: ignore[method-assign]
         with stream(follower, token) as ws:
             created = table(owner, "crazy_eights", 2, options={"rounds": 1})
-            invited = owner.post(f"/api/tables/{created['table_id']}/invite",
-                                 json={"token": created["token"], "seat": 1, "bot": "robo"})
-            assert invited.status_code == 201, invited.text
-            ws.send_json({"type": "accept", "invitation": until(ws, "invited")["invitation"]["id"]})
-            hello = until(ws, "hello")
-            ws.send_json({"type": "ready", "table": hello["table"], "name": "robo", "protocol": 1})
+            seat_bot(owner, ws, created, 1, "robo")
             start(owner, created)
             seen = play(ws)
         summary = owner.get(f"/api/tables/{created['table_id']}").json()
