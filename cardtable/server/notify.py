@@ -46,6 +46,11 @@ def conninfo(url: str) -> str:
     return make_conninfo(**{k: str(v) for k, v in params.items() if v is not None})
 
 
+def _why(exc: BaseException) -> str:
+    """What made the channel fail, for the log and ``/readyz`` (the exception's type when it says nothing)."""
+    return excerpt(str(exc).strip() or type(exc).__name__, 200)
+
+
 class Notifier:
     """Publishes this process's table changes and serves or forwards operations between processes."""
 
@@ -177,7 +182,7 @@ class Notifier:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                self.failure = excerpt(str(exc).strip() or type(exc).__name__, 200)
+                self.failure = _why(exc)
             self.listening = False
             log.warning("lost the channel to the other server processes (%s); connecting again", self.failure)
             with contextlib.suppress(Exception):
@@ -188,7 +193,7 @@ class Notifier:
                 try:
                     self._listen = await self._connect(listen=True)
                 except Exception as exc:
-                    self.failure = excerpt(str(exc).strip() or type(exc).__name__, 200)
+                    self.failure = _why(exc)
                     log.warning("cannot reach the other server processes yet (%s)", self.failure)
                 else:
                     self.listening, wait = True, 0.5
