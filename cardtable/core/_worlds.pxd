@@ -5,7 +5,9 @@ Cimported (inline) by the compiled modules whose bots sample worlds. ``deal_hidd
 hidden cards (``Random.shuffle``, at most ``tries`` times, the pool kept from one try to the next)
 until every place avoids its forbidden cards, then tries ``_build``: the cards ordered by how many
 places may take them (ties by one ``random()`` each, drawn in pool order), each given to a place
-chosen by ``Random.choices`` weighted by the room left. Deals come out as one mask per place.
+chosen by ``Random.choices`` weighted by the room left; then ``complete``: card by card in pool order, each
+to a place (``Random.choices`` by room) from which the rest can still be dealt (Hall's condition). Deals
+come out as one mask per place.
 """
 
 from libc.stdint cimport uint8_t, uint64_t
@@ -16,6 +18,7 @@ from cardtable.core._twister cimport random as _draw
 
 cdef enum:
     MAX_PLACES = 8
+    MAX_SUBSETS = 256  # 1 << MAX_PLACES
     MAX_HIDDEN = 64
     DEAL_TRIES = 100  # deal_hidden's default
 
@@ -99,6 +102,76 @@ cdef inline int build(const Places* pl, const uint8_t* pool, Twister* g, uint64_
     return 1
 
 
+cdef inline bint completable(const uint8_t* allowed, int n, const int* room, int count) noexcept nogil:
+    """``_completable``: every set of places has room for the cards that may go nowhere else."""
+    cdef int counts[MAX_SUBSETS]
+    cdef uint8_t masks[MAX_SUBSETS]
+    cdef int distinct = 0, subset, i, need, space
+    for i in range(1 << count):
+        counts[i] = 0
+    for i in range(n):
+        if counts[allowed[i]] == 0:
+            masks[distinct] = allowed[i]
+            distinct += 1
+        counts[allowed[i]] += 1
+    for subset in range(1 << count):
+        need = 0
+        for i in range(distinct):
+            if not masks[i] & ~subset:
+                need += counts[masks[i]]
+        space = 0
+        for i in range(count):
+            if subset >> i & 1:
+                space += room[i]
+        if need > space:
+            return False
+    return True
+
+
+cdef inline int complete(const Places* pl, const uint8_t* pool, Twister* g, uint64_t* out) noexcept nogil:
+    """``_complete``: card by card in pool order, each to a place (weighted by its room) that keeps the rest
+    dealable; 0 if no consistent deal exists."""
+    cdef uint8_t allowed[MAX_HIDDEN]
+    cdef int room[MAX_PLACES]
+    cdef int options[MAX_PLACES]
+    cdef int cum[MAX_PLACES]
+    cdef int n = pl.ncards, i, j, c, nopt, total, k
+    cdef double x
+    for i in range(n):
+        allowed[i] = 0
+        for j in range(pl.count):
+            if not pl.forbidden[j] >> pool[i] & 1:
+                allowed[i] |= 1 << j
+    for j in range(pl.count):
+        room[j] = pl.size[j]
+        out[j] = 0
+    if not completable(allowed, n, room, pl.count):
+        return 0
+    for i in range(n):
+        c = pool[i]
+        nopt = 0
+        total = 0
+        for j in range(pl.count):
+            if allowed[i] >> j & 1 and room[j]:
+                room[j] -= 1
+                if completable(allowed + i + 1, n - i - 1, room, pl.count):
+                    options[nopt] = j
+                    total += room[j] + 1
+                    cum[nopt] = total
+                    nopt += 1
+                room[j] += 1
+        if nopt == 0:
+            return 0
+        x = _draw(g) * <double>total  # rng.choices(options, weights=rooms)
+        k = 0
+        while k < nopt - 1 and not x < cum[k]:
+            k += 1
+        j = options[k]
+        out[j] |= <uint64_t>1 << c
+        room[j] -= 1
+    return 1
+
+
 cdef inline int deal_hidden(const Places* pl, Twister* g, uint64_t* out, bint keep_rejected) noexcept nogil:
     """``deal_hidden`` into masks (one per place): 0 if no consistent deal was found (``keep_rejected``: a
     planted defect for the tests, a rejected shuffle kept)."""
@@ -125,4 +198,4 @@ cdef inline int deal_hidden(const Places* pl, Twister* g, uint64_t* out, bint ke
     for t in range(pl.tries):
         if build(pl, pool, g, out):
             return 1
-    return 0
+    return complete(pl, pool, g, out)

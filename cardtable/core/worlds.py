@@ -4,7 +4,10 @@
 hands, the stock), each with a size and a mask of cards it cannot hold (a void shown by not
 following suit, a card known elsewhere). It first draws uniform deals and rejects those that break
 a constraint (exactly uniform over the consistent deals); if that keeps failing it builds a deal
-card by card, most constrained first (every consistent deal can still come out, not uniformly).
+card by card, most constrained first (every consistent deal can still come out, not uniformly). When
+tight constraints defeat those random tries too (a late Wizard round with no stock, each hand void in
+most suits), ``_complete`` deals card by card keeping the rest completable (Hall's condition), so a
+deal is always found when one exists; ``NoConsistentWorld`` means there is none.
 """
 
 from __future__ import annotations
@@ -46,7 +49,10 @@ def deal_hidden(cards: Sequence[CardId], places: Sequence[Place], rng: random.Ra
         built = _build(pool, places, rng)
         if built is not None:
             return built
-    raise NoConsistentWorld("no deal of the hidden cards respects what this seat has seen")
+    completed = _complete(pool, places, rng)
+    if completed is None:
+        raise NoConsistentWorld("no deal of the hidden cards respects what this seat has seen")
+    return completed
 
 
 def _build(cards: list[CardId], places: Sequence[Place], rng: random.Random) -> list[list[CardId]] | None:
@@ -63,3 +69,39 @@ def _build(cards: list[CardId], places: Sequence[Place], rng: random.Random) -> 
         deal[i].append(c)
         room[i] -= 1
     return deal
+
+
+def _complete(cards: list[CardId], places: Sequence[Place], rng: random.Random) -> list[list[CardId]] | None:
+    """A deal made card by card in ``cards``' order, each card given to a place (weighted by its room) from
+    which the remaining cards can still be dealt; None when no consistent deal exists at all."""
+    allowed = [sum(1 << i for i, (_, forbidden) in enumerate(places) if not forbidden >> c & 1) for c in cards]
+    room = [size for size, _ in places]
+    if not _completable(allowed, room):
+        return None
+    deal: list[list[CardId]] = [[] for _ in places]
+    for n, c in enumerate(cards):
+        rest = allowed[n + 1:]
+        options = []
+        for i in range(len(places)):
+            if allowed[n] >> i & 1 and room[i]:
+                room[i] -= 1
+                if _completable(rest, room):
+                    options.append(i)
+                room[i] += 1
+        i = rng.choices(options, weights=[room[j] for j in options])[0]
+        deal[i].append(c)
+        room[i] -= 1
+    return deal
+
+
+def _completable(allowed: Sequence[int], room: Sequence[int]) -> bool:
+    """Whether cards (each a bitmask of the places allowed to take it) fit the rooms: Hall's condition, every
+    set of places has room for the cards that may go nowhere else."""
+    counts: dict[int, int] = {}
+    for mask in allowed:
+        counts[mask] = counts.get(mask, 0) + 1
+    for subset in range(1 << len(room)):
+        need = sum(n for mask, n in counts.items() if mask & ~subset == 0)
+        if need > sum(r for i, r in enumerate(room) if subset >> i & 1):
+            return False
+    return True
