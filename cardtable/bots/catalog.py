@@ -98,11 +98,11 @@ DEFAULT_BOT: dict[str, str] = {
 }
 
 #: The default at a table whose options a shipped net was trained for, where that learned player beats
-#: ``DEFAULT_BOT`` head to head (docs/learning.md): Mus's learned pair won 0.583 [0.548, 0.616] of 800
+#: ``DEFAULT_BOT`` head to head (docs/learning.md): Mus's learned pair won 0.575 [0.551, 0.599] of 1600
 #: games against the ``reader`` pair; Kaiser's ``learned_search`` pair 0.592 [0.502, 0.675] of 120 against
-#: the ``search`` pair; Durak's ``learned_search`` 0.583 [0.548, 0.616] of 800 against ``endgame``. Other tables
-#: keep ``DEFAULT_BOT``; four-player Wizard's ``learned_search`` 0.307 [0.257, 0.361] of 300 against three ``search``
-#: bots (a fair share 0.25).
+#: the ``search`` pair; Durak's ``learned_search`` 0.583 [0.548, 0.616] of 800 against ``endgame``; four-player
+#: Wizard's ``learned_search`` 0.335 [0.313, 0.357] of 1800 against three ``search`` bots (a fair share 0.25).
+#: Other tables keep ``DEFAULT_BOT``.
 DEFAULT_WHERE_TRAINED: dict[str, str] = {
     "mus": "learned",
     "kaiser": "learned_search",
