@@ -10,14 +10,16 @@ Four figures per game (docs/review.md quotes them):
   each game as one sample (a game's decisions share its deal, so they are not independent); beside it the
   loss a game (the sum over the seat's decisions). Goal:
   random > heuristic > default, intervals apart. ``--heuristic durak=heuristic`` reviews another bot in
-  the heuristic's place.
+  the heuristic's place, ``--default durak=learned_search`` another in the default's (the lobby's default
+  where a shipped net was trained for the table), ``-o wizard:rounds=15`` sets an option of the order's games.
 - ``budgets``: the chosen option's loss at the default budget and at four times it, decision by decision:
   the share of decisions where the two agree within twice their combined standard error (about 95%
   expected).
 - ``reproducible``: the same seeded review twice is identical.
 
-    python benchmarks/review.py [--part all|speed|order|budgets] [--games 6] [--games-only wizard,durak]
-                                [--heuristic GAME=BOT ...] [--json]
+    python benchmarks/review.py [--part all|speed|order|budgets] [--games 6] [--jobs 1] [--games-only wizard,durak]
+                                [--heuristic GAME=BOT ...] [--default GAME=BOT ...]
+                                [-o GAME:KEY=VALUE ...] [--json]
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ HEURISTIC = {"wizard": "heuristic", "mus": "careful", "durak": "careful", "kaise
 #: The game each speed figure reviews: 4-player Wizard's 15 rounds, one Crazy Eights round, the rest as set up.
 SPEED_OPTIONS: dict[str, dict[str, Any]] = {"wizard": {"players": 4}, "crazy_eights": {"rounds": 1}}
 ORDER_OPTIONS: dict[str, dict[str, Any]] = {"wizard": {"players": 4, "rounds": 5}, "crazy_eights": {"rounds": 1}}
+#: The bot of the "default" role in each game's order: the catalog's ``DEFAULT_BOT`` unless ``--default`` says.
+DEFAULT = dict(DEFAULT_BOT)
 
 
 def play(name: str, bots: list[str], seed: int, options: dict[str, Any]) -> GameRecord:
@@ -77,24 +81,38 @@ def speed(name: str) -> dict[str, Any]:
             "ms_per_decision": round(1000 * seconds / max(1, len(review.decisions)), 1)}
 
 
-def order(name: str, games: int) -> dict[str, Any]:
+def order(name: str, games: int, jobs: int = 1) -> dict[str, Any]:
     """Mean loss per decision of seat 0 by random, heuristic and default bot, with 95% intervals."""
     options = ORDER_OPTIONS.get(name, {})
     n = seats(name, options)
-    game = cardtable.load_game(name)
+    roles = (("random", "random"), ("heuristic", HEURISTIC[name]), ("default", DEFAULT[name]))
+    work = [(name, [bot] + [HEURISTIC[name]] * (n - 1), options, g) for _, bot in roles for g in range(games)]
+    if jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            losses = list(pool.map(_game_losses, work))
+    else:
+        losses = [_game_losses(job) for job in work]
     out: dict[str, Any] = {"game": name, "games": games}
-    for label, bot in (("random", "random"), ("heuristic", HEURISTIC[name]), ("default", DEFAULT_BOT[name])):
-        per_game: list[list[float]] = []
-        for g in range(games):
-            record = play(name, [bot] + [HEURISTIC[name]] * (n - 1), 500 + g, options)
-            per_game.append([d.loss for d in review_record(game, record, 0, budget=DEFAULT_BUDGET, seed=g).decisions])
+    for k, (label, bot) in enumerate(roles):
+        per_game = losses[k * games:(k + 1) * games]
         mean, half = per_decision_pm95(per_game)
-        sums = [sum(losses) for losses in per_game]
+        sums = [sum(game_losses) for game_losses in per_game]
         game_mean = statistics.fmean(sums)
         game_half = 1.96 * statistics.stdev(sums) / math.sqrt(len(sums)) if len(sums) > 1 else 0.0
         out[label] = {"bot": bot, "decisions": sum(map(len, per_game)), "mean_loss": round(mean, 3),
                       "pm95": round(half, 3), "loss_a_game": round(game_mean, 2), "game_pm95": round(game_half, 2)}
     return out
+
+
+def _game_losses(job: tuple[str, list[str], dict[str, Any], int]) -> list[float]:
+    """Seat 0's loss at each of its decisions in game ``g`` of the order (played from seed 500 + g, reviewed
+    with seed g): the same figures whichever process works it out."""
+    name, bots, options, g = job
+    record = play(name, bots, 500 + g, options)
+    game = cardtable.load_game(name)
+    return [d.loss for d in review_record(game, record, 0, budget=DEFAULT_BUDGET, seed=g).decisions]
 
 
 def per_decision_pm95(per_game: list[list[float]]) -> tuple[float, float]:
@@ -139,21 +157,53 @@ def main() -> None:
     parser.add_argument("--games-only", default="", help="comma-separated game names (default: all five)")
     parser.add_argument("--heuristic", action="append", default=[], metavar="GAME=BOT",
                         help="review BOT in the heuristic's place (and as the other seats) in GAME's order")
+    parser.add_argument("--default", action="append", default=[], metavar="GAME=BOT",
+                        help="review BOT in the default bot's place in GAME's order")
+    parser.add_argument("-o", "--option", action="append", default=[], metavar="GAME:KEY=VALUE",
+                        help="an option of GAME's order games (e.g. wizard:rounds=15)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes for the order's games (default 1)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    for pair in args.heuristic:
-        game_name, _, bot = pair.partition("=")
-        if game_name not in HEURISTIC or not bot:
-            parser.error(f"--heuristic takes GAME=BOT with GAME one of {', '.join(sorted(HEURISTIC))}, not {pair!r}")
-        HEURISTIC[game_name] = bot
+    if args.jobs < 1:
+        parser.error(f"--jobs takes a count of 1 or more, not {args.jobs}")
+    for flag, role in (("--heuristic", HEURISTIC), ("--default", DEFAULT)):
+        for pair in getattr(args, flag[2:]):
+            game_name, _, bot = pair.partition("=")
+            if game_name not in role or not bot:
+                parser.error(f"{flag} takes GAME=BOT with GAME one of {', '.join(sorted(role))}, not {pair!r}")
+            role[game_name] = bot
+    for text in args.option:
+        game_name, _, setting = text.partition(":")
+        key, eq, value = setting.partition("=")
+        if game_name not in HEURISTIC or not key or not eq:
+            parser.error(f"-o takes GAME:KEY=VALUE with GAME one of {', '.join(sorted(HEURISTIC))}, not {text!r}")
+        try:
+            parsed: Any = json.loads(value)
+        except ValueError:
+            parsed = value
+        ORDER_OPTIONS[game_name] = {**ORDER_OPTIONS.get(game_name, {}), key: parsed}
     names = [g for g in args.games_only.split(",") if g] or sorted(HEURISTIC)
+    for name in names:
+        if name not in HEURISTIC:
+            parser.error(f"--games-only takes names of {', '.join(sorted(HEURISTIC))}, not {name!r}")
+        if args.part in ("all", "order"):
+            game = cardtable.load_game(name)
+            try:
+                options = game.options(**ORDER_OPTIONS.get(name, {}))
+                for bot in (HEURISTIC[name], DEFAULT[name]):
+                    make_bot(game, bot, 0, options=options)
+            except ValueError as exc:
+                parser.error(f"{name}: {exc}")
     results: dict[str, list[dict[str, Any]]] = {}
     for part in ("speed", "order", "budgets"):
         if args.part not in ("all", part):
             continue
         rows = results.setdefault(part, [])
         for name in names:
-            row = speed(name) if part == "speed" else order(name, args.games) if part == "order" else budgets(name)
+            if part == "order":
+                row = order(name, args.games, args.jobs)
+            else:
+                row = speed(name) if part == "speed" else budgets(name)
             rows.append(row)
             if not args.json:
                 print(part, json.dumps(row, ensure_ascii=False), flush=True)
