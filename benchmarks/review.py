@@ -11,13 +11,15 @@ Four figures per game (docs/review.md quotes them):
   loss a game (the sum over the seat's decisions). Goal:
   random > heuristic > default, intervals apart. ``--heuristic durak=heuristic`` reviews another bot in
   the heuristic's place, ``--default durak=learned_search`` another in the default's (the lobby's default
-  where a shipped net was trained for the table), ``-o wizard:rounds=15`` sets an option of the order's games.
+  where a shipped net was trained for the table), ``-o wizard:rounds=all`` sets an option of the order's
+  games, ``--first 96`` starts at game 96.
 - ``budgets``: the chosen option's loss at the default budget and at four times it, decision by decision:
   the share of decisions where the two agree within twice their combined standard error (about 95%
   expected).
 - ``reproducible``: the same seeded review twice is identical.
 
-    python benchmarks/review.py [--part all|speed|order|budgets] [--games 6] [--jobs 1] [--games-only wizard,durak]
+    python benchmarks/review.py [--part all|speed|order|budgets] [--games 6] [--first 0] [--jobs 1]
+                                [--games-only wizard,durak]
                                 [--heuristic GAME=BOT ...] [--default GAME=BOT ...]
                                 [-o GAME:KEY=VALUE ...] [--json]
 """
@@ -81,12 +83,13 @@ def speed(name: str) -> dict[str, Any]:
             "ms_per_decision": round(1000 * seconds / max(1, len(review.decisions)), 1)}
 
 
-def order(name: str, games: int, jobs: int = 1) -> dict[str, Any]:
+def order(name: str, games: int, jobs: int = 1, first: int = 0) -> dict[str, Any]:
     """Mean loss per decision of seat 0 by random, heuristic and default bot, with 95% intervals."""
     options = ORDER_OPTIONS.get(name, {})
     n = seats(name, options)
     roles = (("random", "random"), ("heuristic", HEURISTIC[name]), ("default", DEFAULT[name]))
-    work = [(name, [bot] + [HEURISTIC[name]] * (n - 1), options, g) for _, bot in roles for g in range(games)]
+    work = [(name, [bot] + [HEURISTIC[name]] * (n - 1), options, g) for _, bot in roles
+            for g in range(first, first + games)]
     if jobs > 1:
         from concurrent.futures import ProcessPoolExecutor
 
@@ -94,7 +97,7 @@ def order(name: str, games: int, jobs: int = 1) -> dict[str, Any]:
             losses = list(pool.map(_game_losses, work))
     else:
         losses = [_game_losses(job) for job in work]
-    out: dict[str, Any] = {"game": name, "games": games}
+    out: dict[str, Any] = {"game": name, "games": games, "first": first}
     for k, (label, bot) in enumerate(roles):
         per_game = losses[k * games:(k + 1) * games]
         mean, half = per_decision_pm95(per_game)
@@ -160,12 +163,14 @@ def main() -> None:
     parser.add_argument("--default", action="append", default=[], metavar="GAME=BOT",
                         help="review BOT in the default bot's place in GAME's order")
     parser.add_argument("-o", "--option", action="append", default=[], metavar="GAME:KEY=VALUE",
-                        help="an option of GAME's order games (e.g. wizard:rounds=15)")
+                        help="an option of GAME's order games (e.g. wizard:rounds=all)")
+    parser.add_argument("--first", type=int, default=0,
+                        help="the order's first game (default 0): --first 96 --games 96 plays games 96-191")
     parser.add_argument("--jobs", type=int, default=1, help="processes for the order's games (default 1)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    if args.jobs < 1:
-        parser.error(f"--jobs takes a count of 1 or more, not {args.jobs}")
+    if args.jobs < 1 or args.games < 1 or args.first < 0:
+        parser.error("--jobs and --games take a count of 1 or more, --first a game number of 0 or more")
     for flag, role in (("--heuristic", HEURISTIC), ("--default", DEFAULT)):
         for pair in getattr(args, flag[2:]):
             game_name, _, bot = pair.partition("=")
@@ -201,7 +206,7 @@ def main() -> None:
         rows = results.setdefault(part, [])
         for name in names:
             if part == "order":
-                row = order(name, args.games, args.jobs)
+                row = order(name, args.games, args.jobs, args.first)
             else:
                 row = speed(name) if part == "speed" else budgets(name)
             rows.append(row)
