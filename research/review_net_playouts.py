@@ -1,11 +1,13 @@
-"""Would the review order Mus's players better if its playouts were played by the learned net?
+"""Would the review order Mus's players better if its playouts were played by the learned net, or by ``careful``?
 
 The review's Mus playouts use the threshold policy of the search (``mus.world.playout_policy``). Here the
 same review is made with the shipped Mus net choosing every move of the playouts instead (one net call a
-step), and the mean loss a decision of seat 0 is printed for each bot named, with a 95% interval that
-counts each game as one sample (as ``benchmarks/review.py --part order`` does).
+step; ``--playouts careful``: the ``careful`` bot, the other seats' own player), and the mean loss a
+decision of seat 0 is printed for each bot named, with a 95% interval that counts each game as one sample
+(as ``benchmarks/review.py --part order`` does).
 
     python research/review_net_playouts.py --games 12 --bots careful,reader,random
+    python research/review_net_playouts.py --games 40 --bots learned,careful --playouts careful
 """
 
 from __future__ import annotations
@@ -48,23 +50,29 @@ def net_policy(game: values.AnyGame) -> Any:
     return policy
 
 
-def with_net_playouts(game: values.AnyGame) -> values.ReviewSpec:
-    """Mus's review spec with the net playing the playouts to the end of the hand."""
+def with_playouts(game: values.AnyGame, policy: Any) -> values.ReviewSpec:
+    """Mus's review spec with ``policy`` playing the playouts to the end of the hand."""
     from cardtable.games.mus import world
 
     spec = values._mus(game)
-    playout = values.stepwise(game, world.hand_over, net_policy(game))
+    playout = values.stepwise(game, world.hand_over, policy)
     return values.ReviewSpec(spec.game, spec.unit, spec.horizon, playout, spec.value, spec.scores, spec.score_labels,
                              spec.mistake, spec.blunder)
 
 
 def main() -> None:
-    """Print each bot's mean loss a decision under net playouts."""
+    """Print each bot's mean loss a decision under the chosen playouts."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=12)
     parser.add_argument("--bots", default="careful,reader,random")
+    parser.add_argument("--playouts", choices=["net", "careful"], default="net")
     args = parser.parse_args()
-    values._SPECS["mus"] = with_net_playouts
+    if args.playouts == "net":
+        values._SPECS["mus"] = lambda game: with_playouts(game, net_policy(game))
+    else:
+        from cardtable.games.mus.players.careful import CarefulBot
+
+        values._SPECS["mus"] = lambda game: with_playouts(game, values.bot_policy(game, CarefulBot()))
     game = cardtable.load_game("mus")
     options = ORDER_OPTIONS.get("mus", {})
     n = seats("mus", options)
