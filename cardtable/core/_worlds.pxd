@@ -55,9 +55,22 @@ cdef inline int fill_places(Places* pl, object cards, object places) except -1:
     return 0
 
 
+cdef inline void give(Twister* g, int c, const int* options, const int* cum, int nopt, int total, int* room,
+                      uint64_t* out) noexcept nogil:
+    """Card ``c`` to one of ``options`` drawn by ``rng.choices(options, weights=rooms)`` (``cum``: the rooms'
+    running sums; bisect_right on them, hi = n - 1), its room taken."""
+    cdef double x = _draw(g) * <double>total
+    cdef int k = 0, j
+    while k < nopt - 1 and not x < cum[k]:
+        k += 1
+    j = options[k]
+    out[j] |= <uint64_t>1 << c
+    room[j] -= 1
+
+
 cdef inline int build(const Places* pl, const uint8_t* pool, Twister* g, uint64_t* out) noexcept nogil:
     """``_build``: card by card, most constrained first, places weighted by their room; 0 if stuck."""
-    cdef int n = pl.ncards, i, j, c, key, nopt, k, total
+    cdef int n = pl.ncards, i, j, c, key, nopt, total
     cdef uint8_t order[MAX_HIDDEN]
     cdef int nallowed[MAX_HIDDEN]
     cdef double rnd[MAX_HIDDEN]
@@ -92,13 +105,7 @@ cdef inline int build(const Places* pl, const uint8_t* pool, Twister* g, uint64_
                 nopt += 1
         if nopt == 0:
             return 0
-        x = _draw(g) * <double>total  # rng.choices(options, weights=rooms): bisect_right on the sums, hi = n - 1
-        k = 0
-        while k < nopt - 1 and not x < cum[k]:
-            k += 1
-        j = options[k]
-        out[j] |= <uint64_t>1 << c
-        room[j] -= 1
+        give(g, c, options, cum, nopt, total, room, out)
     return 1
 
 
@@ -135,8 +142,7 @@ cdef inline int complete(const Places* pl, const uint8_t* pool, Twister* g, uint
     cdef int room[MAX_PLACES]
     cdef int options[MAX_PLACES]
     cdef int cum[MAX_PLACES]
-    cdef int n = pl.ncards, i, j, c, nopt, total, k
-    cdef double x
+    cdef int n = pl.ncards, i, j, c, nopt, total
     for i in range(n):
         allowed[i] = 0
         for j in range(pl.count):
@@ -162,13 +168,7 @@ cdef inline int complete(const Places* pl, const uint8_t* pool, Twister* g, uint
                 room[j] += 1
         if nopt == 0:
             return 0
-        x = _draw(g) * <double>total  # rng.choices(options, weights=rooms)
-        k = 0
-        while k < nopt - 1 and not x < cum[k]:
-            k += 1
-        j = options[k]
-        out[j] |= <uint64_t>1 << c
-        room[j] -= 1
+        give(g, c, options, cum, nopt, total, room, out)
     return 1
 
 
